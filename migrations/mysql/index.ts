@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { InitialSchema1795305600000 } from './1795305600000-InitialSchema.js';
+
+/** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
+export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [InitialSchema1795305600000];

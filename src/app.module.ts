@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import type { AppConfig } from './config/configuration.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
+import { SessionsModule } from './sessions/sessions.module.js';
+import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+
+@Module({})
+export class AppModule {
+  /** The configuration is loaded and validated once (see main.ts) and handed in, so tests can pass their own. */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        CommonModule,
+        DatabaseModule,
+        AuthModule,
+        HealthModule,
+        HotspotUsersModule,
+        SessionsModule,
+        UnauthJobsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import type { AppConfig } from '../config/configuration.js';
+import { DatabaseService } from '../database/database.service.js';
+import type { AuthenticatedToken } from './authenticated-token.js';
+import { ApiTokenEntity } from './entities/api-token.entity.js';
+import { PERMISSIONS, type Permission } from './permissions.js';
+import { TokenCache } from './token-cache.js';
+import { generateTokenValue, hashTokenValue, visiblePrefix } from './token-value.js';
+
+/** last_used_at is refreshed at most this often per token, so reads do not turn into writes. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export interface CreateTokenInput {
+  name: string;
+  permissions: Permission[];
+  venueIds: string[] | null;
+  expiresAt: Date | null;
+}
+
+export interface CreatedToken {
+  record: ApiTokenEntity;
+  /** The plain token value: shown once, never stored. */
+  value: string;
+}
+
+@Injectable()
+export class ApiTokenService {
+  private readonly logger = new Logger(ApiTokenService.name);
+  private readonly cache: TokenCache;
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.cache = new TokenCache(config.get('tokenCacheTtlMs', { infer: true }));
+  }
+
+  async create(input: CreateTokenInput, value: string = generateTokenValue()): Promise<CreatedToken> {
+    const record = new ApiTokenEntity();
+    record.id = newId();
+    record.name = input.name;
+    record.prefix = visiblePrefix(value);
+    record.tokenHash = hashTokenValue(value);
+    // Stored in the canonical order whatever order they were given in.
+    record.permissions = PERMISSIONS.filter((p) => input.permissions.includes(p));
+    record.venueIds = input.venueIds;
+    record.createdAt = this.clock.now();
+    record.lastUsedAt = null;
+    record.revokedAt = null;
+    record.expiresAt = input.expiresAt;
+    await this.database.transaction((em) => em.insert(ApiTokenEntity, record));
+    return { record, value };
+  }
+
+  list(): Promise<ApiTokenEntity[]> {
+    return this.database.run((em) => em.find(ApiTokenEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  count(): Promise<number> {
+    return this.database.run((em) => em.count(ApiTokenEntity));
+  }
+
+  /** Revokes by id or by token value. Returns the revoked token, or null when none matched. */
+  async revoke(idOrValue: string): Promise<ApiTokenEntity | null> {
+    const hash = hashTokenValue(idOrValue);
+    const revoked = await this.database.transaction(async (em) => {
+      const token =
+        (await em.findOneBy(ApiTokenEntity, { id: idOrValue })) ??
+        (await em.findOneBy(ApiTokenEntity, { tokenHash: hash }));
+      if (token === null) return null;
+      if (token.revokedAt === null) {
+        token.revokedAt = this.clock.now();
+        await em.update(ApiTokenEntity, { id: token.id }, { revokedAt: token.revokedAt });
+      }
+      return token;
+    });
+    if (revoked) this.cache.delete(revoked.tokenHash);
+    return revoked;
+  }
+
+  /** The caller behind a token value, or null when it is unknown, revoked or expired. */
+  async authenticate(value: string): Promise<AuthenticatedToken | null> {
+    const hash = hashTokenValue(value);
+    const now = this.clock.now();
+    const nowMs = now.getTime();
+    let entry = this.cache.get(hash, nowMs);
+    if (entry === undefined) {
+      // The lookup is by the digest's unique index; an equality match on a digest leaks nothing useful.
+      const record = await this.database.run((em) => em.findOneBy(ApiTokenEntity, { tokenHash: hash }));
+      if (record === null || record.revokedAt !== null) return null;
+      entry = this.cache.set(hash, toAuthenticated(record), record.lastUsedAt?.getTime() ?? null, nowMs);
+    }
+    const token = entry.token;
+    if (token.expiresAt !== null && token.expiresAt.getTime() <= nowMs) return null;
+    if (entry.lastUsedAt === null || nowMs - entry.lastUsedAt >= LAST_USED_WRITE_INTERVAL_MS) {
+      entry.lastUsedAt = nowMs;
+      this.recordUse(token.id, now);
+    }
+    return token;
+  }
+
+  /** Fire and forget: a failed bookkeeping write must not fail the request. */
+  private recordUse(id: string, at: Date): void {
+    this.database
+      .run((em) => em.update(ApiTokenEntity, { id }, { lastUsedAt: at }))
+      .catch((error: unknown) => this.logger.warn(`Could not record token use: ${String(error)}`));
+  }
+}
+
+function toAuthenticated(record: ApiTokenEntity): AuthenticatedToken {
+  return {
+    id: record.id,
+    name: record.name,
+    permissions: record.permissions,
+    venueIds: record.venueIds,
+    expiresAt: record.expiresAt,
+  };
+}

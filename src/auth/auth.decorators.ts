@@ -1,0 +1,34 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { ApiRequest } from '../common/request-context.js';
+import type { AuthenticatedToken } from './authenticated-token.js';
+import type { Permission } from './permissions.js';
+import { ErrorResponseDto } from '../common/swagger/error-response.dto.js';
+
+export const REQUIRED_PERMISSION = 'hotspot:required-permission';
+export const PUBLIC_ROUTE = 'hotspot:public-route';
+
+/** The permission level a route needs (read < write < delete). Also documents it in OpenAPI. */
+export function RequirePermission(permission: Permission | 'any'): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(REQUIRED_PERMISSION, permission),
+    ApiBearerAuth(),
+    ApiUnauthorizedResponse({ description: 'Token missing, unknown, revoked or expired', type: ErrorResponseDto }),
+    ApiForbiddenResponse({
+      description: permission === 'any' ? 'Not used' : `Token lacks the ${permission} permission`,
+      type: ErrorResponseDto,
+    }),
+  );
+}
+
+/** A route that answers without a token (health probes). */
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
+
+/** The authenticated token of the current request. */
+export const CurrentToken = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedToken => {
+    const token = context.switchToHttp().getRequest<ApiRequest>().token;
+    if (token === undefined) throw new Error('CurrentToken used on a route without authentication');
+    return token;
+  },
+);

@@ -1,0 +1,5 @@
+/**
+ * The version prefix is part of each controller's path rather than a global prefix, so Nest's
+ * not-found and error handling cover every path, /healthz and unknown ones included.
+ */
+export const API_V1 = 'api/v1';

@@ -1,0 +1,86 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
+import { isDatabaseUnavailable } from '../errors/database-errors.js';
+import type { ApiRequest } from '../request-context.js';
+
+const MESSAGE_BY_STATUS: Partial<Record<number, string>> = {
+  [HttpStatus.BAD_REQUEST]: ERROR_MESSAGES.validation,
+  [HttpStatus.UNAUTHORIZED]: ERROR_MESSAGES.unauthorized,
+  [HttpStatus.FORBIDDEN]: ERROR_MESSAGES.forbidden,
+  [HttpStatus.NOT_FOUND]: ERROR_MESSAGES.notFound,
+  [HttpStatus.PAYLOAD_TOO_LARGE]: ERROR_MESSAGES.payloadTooLarge,
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: ERROR_MESSAGES.unsupportedMediaType,
+  [HttpStatus.TOO_MANY_REQUESTS]: ERROR_MESSAGES.tooManyRequests,
+  [HttpStatus.SERVICE_UNAVAILABLE]: ERROR_MESSAGES.serviceUnavailable,
+};
+
+interface Answer {
+  status: number;
+  body: ErrorBody;
+}
+
+/**
+ * The one place that writes error responses: every error, whatever threw it, leaves as the spec's
+ * ErrorResponse. Nothing internal (stack, SQL, driver text, parser messages) reaches the body.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<ApiRequest>();
+    const response = http.getResponse<Response>();
+    const answer = this.answerFor(exception, request);
+
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (answer.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
+    response.status(answer.status).json(answer.body);
+  }
+
+  private answerFor(exception: unknown, request: ApiRequest): Answer {
+    if (exception instanceof ApiError) return { status: exception.getStatus(), body: exception.body };
+    if (exception instanceof HttpException) return this.answerForHttpException(exception, request);
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Database unavailable (request ${request.requestId}): ${describe(exception)}`);
+      return plain(HttpStatus.SERVICE_UNAVAILABLE, ERROR_MESSAGES.serviceUnavailable);
+    }
+    this.logger.error(
+      `Unhandled error on ${request.method} ${request.route?.path ?? 'unmatched route'} (request ${request.requestId})`,
+      exception instanceof Error ? exception.stack : describe(exception),
+    );
+    return plain(HttpStatus.INTERNAL_SERVER_ERROR, ERROR_MESSAGES.internal);
+  }
+
+  private answerForHttpException(exception: HttpException, request: ApiRequest): Answer {
+    const status = exception.getStatus();
+    const cause = exception.cause as { type?: unknown } | undefined;
+    // Raised by Express while decoding a path parameter such as `%ZZ`: the only parameters are user ids.
+    if (cause instanceof URIError) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.userNotFound);
+    if (status === HttpStatus.BAD_REQUEST) {
+      const message = cause?.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'request is malformed';
+      return { status, body: { success: false, message: ERROR_MESSAGES.validation, errors: [{ field: 'body', message }] } };
+    }
+    // Express answers a wrong method on a known path like an unknown path.
+    if (status === HttpStatus.METHOD_NOT_ALLOWED) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.notFound);
+    if (status >= 500) {
+      this.logger.error(`HTTP ${status} on ${request.method} (request ${request.requestId})`, exception.stack);
+      return plain(status, status === HttpStatus.SERVICE_UNAVAILABLE ? ERROR_MESSAGES.serviceUnavailable : ERROR_MESSAGES.internal);
+    }
+    return plain(status, MESSAGE_BY_STATUS[status] ?? STATUS_CODES[status] ?? 'Error');
+  }
+}
+
+function plain(status: number, message: string): Answer {
+  return { status, body: { success: false, message } };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,117 @@
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | { type: 'mysql' | 'mariadb'; url: string; database: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'verbose';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  migrationsRun: boolean;
+  bootstrapToken: string | null;
+  logLevel: LogLevel;
+  /** How long a verified token is trusted without asking the database again. */
+  tokenCacheTtlMs: number;
+}
+
+export const DEFAULT_DATABASE_URL = 'sqlite:data/hotspot.sqlite';
+const DEFAULT_DATABASE: DatabaseConfig = { type: 'sqlite', path: 'data/hotspot.sqlite' };
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'];
+const BOOTSTRAP_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{32,256}$/;
+const HOSTNAME_PATTERN = /^[A-Za-z0-9.:-]{1,253}$/;
+
+/** Raised when an environment variable holds a value the service cannot run with. */
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: ReadonlyArray<{ variable: string; message: string }>) {
+    super(
+      'Invalid configuration:\n' +
+        problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigValidationError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Parsed<T> = { value: T } | { error: string };
+
+/**
+ * Reads and validates the service's configuration from environment variables.
+ * Every problem is collected so that one start-up names all the bad variables at once.
+ */
+export function loadConfig(env: Env): AppConfig {
+  const problems: Array<{ variable: string; message: string }> = [];
+  const read = <T>(variable: string, fallback: T, parse: (raw: string) => Parsed<T>): T => {
+    const raw = env[variable]?.trim();
+    if (raw === undefined || raw === '') return fallback;
+    const parsed = parse(raw);
+    if ('error' in parsed) {
+      problems.push({ variable, message: parsed.error });
+      return fallback;
+    }
+    return parsed.value;
+  };
+
+  const config: AppConfig = {
+    port: read('PORT', 3000, (raw) => parseIntegerInRange(raw, 1, 65535)),
+    host: read<string>('HOST', '0.0.0.0', (raw) =>
+      HOSTNAME_PATTERN.test(raw) ? { value: raw } : { error: 'must be a host name or IP address' },
+    ),
+    database: read('DATABASE_URL', DEFAULT_DATABASE, parseDatabaseUrl),
+    migrationsRun: read('MIGRATIONS_RUN', true, parseBoolean),
+    bootstrapToken: read<string | null>('BOOTSTRAP_TOKEN', null, (raw) =>
+      BOOTSTRAP_TOKEN_PATTERN.test(raw)
+        ? { value: raw }
+        : { error: 'must be 32-256 characters of letters, digits and ._~+/=-' },
+    ),
+    logLevel: read<LogLevel>('LOG_LEVEL', 'info', (raw) => {
+      const level = raw.toLowerCase() as LogLevel;
+      return LOG_LEVELS.includes(level)
+        ? { value: level }
+        : { error: `must be one of ${LOG_LEVELS.join(', ')}` };
+    }),
+    tokenCacheTtlMs:
+      read('TOKEN_CACHE_TTL_SECONDS', 10, (raw) => parseIntegerInRange(raw, 0, 3600)) * 1000,
+  };
+  if (problems.length > 0) throw new ConfigValidationError(problems);
+  return config;
+}
+
+export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') return { error: 'sqlite: URL needs a file path, e.g. sqlite:data/hotspot.sqlite' };
+    return { value: { type: 'sqlite', path } };
+  }
+  if (raw.startsWith('mysql://') || raw.startsWith('mariadb://')) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return { error: 'is not a valid URL' };
+    }
+    const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    if (!url.hostname) return { error: 'mysql URL needs a host' };
+    if (!/^[A-Za-z0-9_$-]{1,64}$/.test(database)) {
+      return { error: 'mysql URL needs a database name, e.g. mysql://user:pass@host:3306/hotspot' };
+    }
+    const type = url.protocol === 'mariadb:' ? 'mariadb' : 'mysql';
+    url.protocol = 'mysql:';
+    return { value: { type, url: url.toString(), database } };
+  }
+  return { error: 'must start with sqlite:, mysql:// or mariadb://' };
+}
+
+function parseIntegerInRange(raw: string, min: number, max: number): Parsed<number> {
+  if (!/^\d+$/.test(raw)) return { error: `must be an integer from ${min} to ${max}` };
+  const value = Number(raw);
+  return value >= min && value <= max ? { value } : { error: `must be an integer from ${min} to ${max}` };
+}
+
+function parseBoolean(raw: string): Parsed<boolean> {
+  const lowered = raw.toLowerCase();
+  if (['true', '1', 'yes'].includes(lowered)) return { value: true };
+  if (['false', '0', 'no'].includes(lowered)) return { value: false };
+  return { error: 'must be true or false' };
+}

@@ -1,0 +1,51 @@
+import type { DataSourceOptions } from 'typeorm';
+import { MYSQL_MIGRATIONS } from '../../migrations/mysql/index.js';
+import { SQLITE_MIGRATIONS } from '../../migrations/sqlite/index.js';
+import type { DatabaseConfig } from '../config/configuration.js';
+import { ENTITIES } from './entities.js';
+
+/** Bounds how long a request waits when the database does not answer. */
+const CONNECT_TIMEOUT_MS = 5000;
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The one place that turns configuration into TypeORM options; the app and the TypeORM CLI
+ * (src/database/data-source.ts) both use it.
+ */
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  options: { migrationsRun?: boolean } = {},
+): DataSourceOptions {
+  const shared = {
+    entities: ENTITIES,
+    synchronize: false,
+    migrationsRun: options.migrationsRun ?? false,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    invalidWhereValuesBehavior: { null: 'throw', undefined: 'throw' },
+    // Failed queries are not logged here: their parameters may hold hashes; the exception filter logs them.
+    logging: ['warn', 'migration'],
+  } satisfies Partial<DataSourceOptions>;
+
+  if (database.type === 'sqlite') {
+    return {
+      ...shared,
+      type: 'better-sqlite3',
+      database: database.path,
+      migrations: SQLITE_MIGRATIONS,
+      enableWAL: database.path !== ':memory:',
+      timeout: SQLITE_BUSY_TIMEOUT_MS,
+    };
+  }
+  return {
+    ...shared,
+    // 'mariadb' only changes how TypeORM reads the schema back (migration checks); queries are the same.
+    type: database.type,
+    url: database.url,
+    migrations: MYSQL_MIGRATIONS,
+    charset: 'utf8mb4_bin',
+    timezone: 'Z',
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    extra: { connectionLimit: 10, enableKeepAlive: true },
+  };
+}

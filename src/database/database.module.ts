@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../config/configuration.js';
+import { buildDataSourceOptions } from './data-source-options.js';
+import { DatabaseService } from './database.service.js';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => ({
+        ...buildDataSourceOptions(config.get('database', { infer: true }), {
+          migrationsRun: config.get('migrationsRun', { infer: true }),
+        }),
+        // Fail start-up at once rather than retrying for half a minute.
+        retryAttempts: 0,
+      }),
+    }),
+  ],
+  providers: [DatabaseService],
+  exports: [DatabaseService],
+})
+export class DatabaseModule {}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The way services reach the database. On MySQL it is a thin wrapper around the DataSource. With
+ * better-sqlite3, TypeORM shares one connection, so a second transaction started while one is open
+ * would silently nest inside it as a savepoint; here work on SQLite runs one unit at a time instead.
+ */
+@Injectable()
+export class DatabaseService {
+  private readonly serialised: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+    this.serialised = dataSource.options.type === 'better-sqlite3';
+  }
+
+  /** True on MySQL/MariaDB, where `SELECT … FOR UPDATE SKIP LOCKED` is available. */
+  get supportsRowLocks(): boolean {
+    return !this.serialised;
+  }
+
+  /** Runs `work` in one transaction; inside it, use only the given EntityManager. */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.exclusive(() => this.dataSource.transaction(work));
+  }
+
+  /** Runs reads (or a single statement) outside a transaction; on SQLite never inside another's. */
+  run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.exclusive(() => work(this.dataSource.manager));
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.serialised) return work();
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,15 @@
+import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
+import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
+import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { DeviceEntity } from '../sessions/entities/device.entity.js';
+import { SessionEntity } from '../sessions/entities/session.entity.js';
+import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
+
+export const ENTITIES = [
+  ApiTokenEntity,
+  HotspotUserEntity,
+  HotspotUserVenueEntity,
+  DeviceEntity,
+  SessionEntity,
+  UnauthJobEntity,
+];

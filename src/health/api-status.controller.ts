@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators.js';
+import { API_V1 } from '../common/api-paths.js';
+import { MessageResponseDto } from '../common/swagger/error-response.dto.js';
+
+export const API_STATUS_MESSAGE = 'Server API aktif';
+
+@ApiTags('status')
+@Controller(API_V1)
+export class ApiStatusController {
+  @Get()
+  @RequirePermission('any')
+  @ApiOperation({ summary: 'API status check', description: 'Any valid token may call it.' })
+  @ApiOkResponse({ type: MessageResponseDto })
+  status(): { success: true; message: string } {
+    return { success: true, message: API_STATUS_MESSAGE };
+  }
+}

@@ -1,0 +1,45 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { DateTimeColumn, ID_LENGTH } from '../../database/columns.js';
+import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
+
+/**
+ * One row per user and venue. It carries copies of the user's status and creation time so a venue's
+ * list is one index range scan, and the per-venue uniqueness keys, which the database enforces.
+ * The keys are null while the user is expired, so expired users never block a name.
+ */
+@Entity('hotspot_user_venues')
+@Index('idx_user_venues_list', ['venueId', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_list_by_status', ['venueId', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('uq_user_venues_username', ['venueId', 'usernameKey'], { unique: true })
+@Index('uq_user_venues_email', ['venueId', 'emailKey'], { unique: true })
+@Index('uq_user_venues_phone', ['venueId', 'phoneKey'], { unique: true })
+export class HotspotUserVenueEntity {
+  @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
+  userId!: string;
+
+  @PrimaryColumn({ name: 'venue_id', type: 'varchar', length: 64 })
+  venueId!: string;
+
+  /** Keeps the order of the user's venueIds. */
+  @Column({ type: 'int' })
+  position!: number;
+
+  @Column({ name: 'user_status', type: 'varchar', length: 16 })
+  userStatus!: UserStatus;
+
+  @DateTimeColumn('user_created_at')
+  userCreatedAt!: Date;
+
+  @Column({ name: 'username_key', type: 'varchar', length: 64, nullable: true })
+  usernameKey!: string | null;
+
+  @Column({ name: 'email_key', type: 'varchar', length: 254, nullable: true })
+  emailKey!: string | null;
+
+  @Column({ name: 'phone_key', type: 'varchar', length: 16, nullable: true })
+  phoneKey!: string | null;
+
+  @ManyToOne(() => HotspotUserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_user_venues_user' })
+  user?: Relation<HotspotUserEntity>;
+}

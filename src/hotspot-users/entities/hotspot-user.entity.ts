@@ -1,0 +1,53 @@
+import { Column, Entity, Index } from 'typeorm';
+import { DateTimeColumn, IdColumn } from '../../database/columns.js';
+
+export const LOGIN_METHODS = ['username_password', 'guest', 'social', 'sms'] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+
+export const USER_STATUSES = ['active', 'blocked', 'expired'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+@Entity('hotspot_users')
+@Index('idx_hotspot_users_status_expires_at', ['status', 'expiresAt'])
+export class HotspotUserEntity {
+  @IdColumn()
+  id!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  username!: string | null;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email!: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  phone!: string | null;
+
+  /** Normalised to upper case with colons. */
+  @Index('idx_hotspot_users_mac_address')
+  @Column({ name: 'mac_address', type: 'varchar', length: 17, nullable: true })
+  macAddress!: string | null;
+
+  @Column({ name: 'login_method', type: 'varchar', length: 32 })
+  loginMethod!: LoginMethod;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: UserStatus;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
+  passwordHash!: string | null;
+
+  @DateTimeColumn('expires_at', { nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ type: 'simple-json' })
+  metadata!: Record<string, unknown>;
+
+  @DateTimeColumn('created_at')
+  createdAt!: Date;
+
+  @DateTimeColumn('updated_at')
+  updatedAt!: Date;
+}

@@ -1,0 +1,61 @@
+import { Column, Entity, Index } from 'typeorm';
+import { DateTimeColumn, IdColumn, ID_LENGTH } from '../../database/columns.js';
+
+export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry'] as const;
+export type UnauthReason = (typeof UNAUTH_REASONS)[number];
+
+export const UNAUTH_JOB_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
+export type UnauthJobStatus = (typeof UNAUTH_JOB_STATUSES)[number];
+
+/** A copy of an ended session, so the job stays meaningful after the user and its sessions are gone. */
+export interface UnauthJobSession {
+  id: string;
+  venueId: string;
+  macAddress: string;
+  ipAddress: string | null;
+  nasId: string | null;
+}
+
+/** An outbox row: written in the same transaction as the change that ends the user's sessions. */
+@Entity('unauth_jobs')
+@Index('idx_unauth_jobs_due', ['status', 'nextAttemptAt'])
+export class UnauthJobEntity {
+  @IdColumn()
+  id!: string;
+
+  /** No foreign key: a job outlives the user it is about. */
+  @Index('idx_unauth_jobs_user')
+  @Column({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
+  userId!: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  username!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  reason!: UnauthReason;
+
+  @Column({ type: 'simple-json' })
+  sessions!: UnauthJobSession[];
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: UnauthJobStatus;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  @DateTimeColumn('next_attempt_at')
+  nextAttemptAt!: Date;
+
+  /** While a worker holds the job, the time its claim runs out. */
+  @DateTimeColumn('lease_expires_at', { nullable: true })
+  leaseExpiresAt!: Date | null;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @DateTimeColumn('created_at')
+  createdAt!: Date;
+
+  @DateTimeColumn('updated_at')
+  updatedAt!: Date;
+}
