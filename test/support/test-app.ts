@@ -1,0 +1,99 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent.js';
+import { ApiTokenService } from '../../src/auth/api-token.service.js';
+import type { Permission } from '../../src/auth/permissions.js';
+import { createApp, createLogger } from '../../src/app.setup.js';
+import { loadConfig } from '../../src/config/configuration.js';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+
+export const ADMIN_TOKEN = 'hsp_test-admin-token-0123456789abcdefghijklmnop';
+
+export interface TestApp {
+  kind: DatabaseKind;
+  app: NestExpressApplication;
+  http: TestAgent;
+  dataSource: DataSource;
+  database: DatabaseService;
+  /** An unrestricted delete-level token (stored through BOOTSTRAP_TOKEN). */
+  adminToken: string;
+  /** Stores a token and returns its value. */
+  createToken(options?: TokenOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TokenOptions {
+  name?: string;
+  permissions?: Permission[];
+  venueIds?: string[] | null;
+  expiresAt?: Date | null;
+}
+
+/** Starts the real application (same set-up as main.ts) on a database of its own. */
+export async function startTestApp(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase(kind);
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    BOOTSTRAP_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  let app: NestExpressApplication;
+  try {
+    app = await createApp(config, { logger: createLogger(config.logLevel) });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const tokens = app.get(ApiTokenService);
+  const databaseService = app.get(DatabaseService);
+  let counter = 0;
+  return {
+    kind,
+    app,
+    http: request(app.getHttpServer()),
+    dataSource: databaseService.dataSource,
+    database: databaseService,
+    adminToken: ADMIN_TOKEN,
+    async createToken(options: TokenOptions = {}) {
+      const { value } = await tokens.create({
+        name: options.name ?? `test-token-${++counter}`,
+        permissions: options.permissions ?? ['read'],
+        venueIds: options.venueIds ?? null,
+        expiresAt: options.expiresAt ?? null,
+      });
+      return value;
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Declares `body` once per database kind, each with its own app and fresh database, so every e2e
+ * suite runs on SQLite and, when TEST_MYSQL_URL is set, on MySQL/MariaDB.
+ */
+export function describeEachDatabase(title: string, body: (current: () => TestApp) => void): void {
+  for (const kind of databaseKinds()) {
+    describe(`${title} [${kind}]`, () => {
+      let testApp: TestApp | undefined;
+      beforeAll(async () => {
+        testApp = await startTestApp(kind);
+      });
+      afterAll(async () => {
+        await testApp?.close();
+      });
+      body(() => {
+        if (testApp === undefined) throw new Error('test app not started');
+        return testApp;
+      });
+    });
+  }
+}
