@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
+import { HotspotUsersController } from './hotspot-users.controller.js';
+import { HotspotUsersService } from './hotspot-users.service.js';
+import { PasswordHasher } from './password-hasher.js';
 
-/** The hotspot users API (issue #3 fills it). */
-@Module({})
+@Module({
+  imports: [SessionsModule, UnauthJobsModule],
+  controllers: [HotspotUsersController],
+  providers: [HotspotUsersService, PasswordHasher],
+})
 export class HotspotUsersModule {}

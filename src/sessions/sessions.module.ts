@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { SessionsService } from './sessions.service.js';
 
-/** Sessions and devices reported by the network side (issue #3 fills it). */
-@Module({})
+/** Sessions and devices, as reported by the network side. */
+@Module({
+  providers: [SessionsService],
+  exports: [SessionsService],
+})
 export class SessionsModule {}

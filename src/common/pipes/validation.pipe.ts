@@ -6,16 +6,27 @@ export function toFieldErrors(errors: ValidationError[], parentPath = ''): Field
   const result: FieldError[] = [];
   for (const error of errors) {
     const field = parentPath ? `${parentPath}.${error.property}` : error.property;
-    if (error.constraints) {
-      const messages = Object.entries(error.constraints);
-      const unknown = messages.find(([name]) => name === 'whitelistValidation');
-      // One message per field: the first failing rule is the one a caller must fix first.
-      const [, message] = unknown ?? messages[0];
-      result.push({ field, message: unknown ? `${field} is not an allowed field` : message });
-    }
+    if (error.constraints) result.push(primaryError(field, error.constraints));
     if (error.children && error.children.length > 0) result.push(...toFieldErrors(error.children, field));
   }
   return result;
+}
+
+/**
+ * One entry per field: the most basic rule it breaks. class-validator runs a property's decorators
+ * bottom-up, so the last constraint reported is the top-most decorator (the type check, as DTOs are
+ * written). A message that starts with a nested path of the field (`venueIds.2 must …`) names that path.
+ */
+function primaryError(field: string, constraints: Record<string, string>): FieldError {
+  if (constraints.whitelistValidation !== undefined) return { field, message: `${field} is not an allowed field` };
+  const messages = Object.values(constraints);
+  const message = constraints.isDefined ?? messages[messages.length - 1];
+  const nested = new RegExp(`^(${escapeRegExp(field)}\\.[\\w.]+) `).exec(message);
+  return { field: nested ? nested[1] : field, message };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -30,7 +41,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    stopAtFirstError: true,
     exceptionFactory: (errors) => ApiError.validation(toFieldErrors(errors)),
   });
 }

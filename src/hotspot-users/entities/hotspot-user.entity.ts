@@ -4,6 +4,13 @@ import { DateTimeColumn, IdColumn } from '../../database/columns.js';
 export const LOGIN_METHODS = ['username_password', 'guest', 'social', 'sms'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
+/**
+ * Free-form JSON, checked on input (IsMetadata). Its values are typed loosely on purpose: a recursive
+ * JSON type sends TypeORM's insert/update typings into infinite instantiation.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonObject = { [key: string]: any };
+
 export const USER_STATUSES = ['active', 'blocked', 'expired'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
@@ -43,7 +50,7 @@ export class HotspotUserEntity {
   expiresAt!: Date | null;
 
   @Column({ type: 'simple-json' })
-  metadata!: Record<string, unknown>;
+  metadata!: JsonObject;
 
   @DateTimeColumn('created_at')
   createdAt!: Date;

@@ -1,0 +1,111 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { JsonObject } from '../entities/hotspot-user.entity.js';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsIsoDateTimeWithZone,
+  IsMacAddress,
+  IsMetadata,
+  IsPhone,
+  IsVenueIdList,
+  USERNAME_PATTERN,
+} from '../../common/validation/validators.js';
+
+export const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
+export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
+
+const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+const needsCredentials = (dto: CreateHotspotUserDto): boolean => dto.loginMethod === 'username_password';
+
+export class CreateHotspotUserDto {
+  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed' })
+  @IsDefined({ message: 'name is required' })
+  @IsString()
+  @Transform(trim)
+  @Length(1, 255)
+  name!: string;
+
+  @ApiProperty({ enum: CREATABLE_LOGIN_METHODS, example: 'username_password' })
+  @IsDefined({ message: 'loginMethod is required' })
+  @IsIn(CREATABLE_LOGIN_METHODS, { message: 'loginMethod must be username_password or guest' })
+  loginMethod!: CreatableLoginMethod;
+
+  @ApiProperty({
+    type: [String],
+    example: ['istanbul-lobby'],
+    minItems: 1,
+    maxItems: 50,
+    description: 'Each 1-64 characters of A-Za-z0-9_.:-; repeats are dropped, order kept',
+  })
+  @IsDefined({ message: 'venueIds is required' })
+  @IsVenueIdList()
+  venueIds!: string[];
+
+  @ApiPropertyOptional({
+    example: 'room-1204',
+    pattern: USERNAME_PATTERN.source,
+    nullable: true,
+    description: 'Required for username_password; unique per venue, case-insensitively',
+  })
+  @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null))
+  @IsDefined({ message: 'username is required when loginMethod is username_password' })
+  @IsString()
+  @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
+  username?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'sunrise42',
+    minLength: 4,
+    maxLength: 128,
+    writeOnly: true,
+    description: 'Required for username_password, refused for guest; stored only as an argon2id hash',
+  })
+  @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || dto.password !== undefined)
+  @IsDefined({ message: 'password is required when loginMethod is username_password' })
+  @IsString()
+  @Length(4, 128)
+  password?: string;
+
+  @ApiPropertyOptional({ example: 'ayse@example.com', maxLength: 254, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  email?: string | null;
+
+  @ApiPropertyOptional({ example: '+90 532 123 45 67', nullable: true, description: '7-15 digits' })
+  @IsOptional()
+  @IsString()
+  @IsPhone()
+  phone?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'aa-bb-cc-dd-ee-ff',
+    nullable: true,
+    description: 'Any of AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff, aabbccddeeff; returned as AA:BB:CC:DD:EE:FF',
+  })
+  @IsOptional()
+  @IsString()
+  @IsMacAddress()
+  macAddress?: string | null;
+
+  @ApiPropertyOptional({
+    example: '2030-01-31T12:00:00Z',
+    nullable: true,
+    description: 'ISO 8601 with a zone, in the future; username_password users only',
+  })
+  @IsOptional()
+  @IsString()
+  @IsIsoDateTimeWithZone()
+  expiresAt?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { roomNumber: '1204' },
+    description: 'A JSON object of at most 16 KiB and 8 levels',
+  })
+  @IsOptional()
+  @IsMetadata()
+  metadata?: JsonObject;
+}

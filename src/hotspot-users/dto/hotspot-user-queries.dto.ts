@@ -1,0 +1,52 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
+import { IsIntegerString, IsMacAddress, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const MAX_PAGE = 1_000_000;
+
+const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
+
+/** `?venueId=` on get, update and delete; the body of POST expire. */
+export class VenueContextDto {
+  @ApiPropertyOptional({ example: 'istanbul-lobby', description: 'Must be one of the token\'s venues and of the user\'s' })
+  @IsOptional()
+  @IsString({ message: 'venueId must be a single string' })
+  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  venueId?: string;
+}
+
+export class ListHotspotUsersQueryDto {
+  @ApiPropertyOptional({
+    example: 'istanbul-lobby',
+    description: 'Required unless the token is restricted to exactly one venue',
+  })
+  @IsOptional()
+  @IsString({ message: 'venueId must be a single string' })
+  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  venueId?: string;
+
+  @ApiPropertyOptional({ enum: USER_STATUSES })
+  @IsOptional()
+  @IsIn(USER_STATUSES, { message: 'status must be one of active, blocked, expired' })
+  status?: UserStatus;
+
+  @ApiPropertyOptional({ example: 'AA:BB:CC:DD:EE:FF', description: 'Any accepted MAC form; matches the user or its devices' })
+  @IsOptional()
+  @IsString({ message: 'macAddress must be a single string' })
+  @IsMacAddress()
+  macAddress?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: '1' })
+  @IsOptional()
+  @IsIntegerString(1, MAX_PAGE)
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: '20' })
+  @IsOptional()
+  @IsIntegerString(1, MAX_LIMIT)
+  limit?: string;
+}

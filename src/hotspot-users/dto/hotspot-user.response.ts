@@ -1,0 +1,130 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DEVICE_STATUSES, type DeviceStatus } from '../../sessions/entities/device.entity.js';
+import { LOGIN_METHODS, USER_STATUSES, type JsonObject, type LoginMethod, type UserStatus } from '../entities/hotspot-user.entity.js';
+
+export class DeviceDto {
+  @ApiProperty({ example: 'AA:BB:CC:DD:EE:FF' })
+  macAddress!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  name!: string | null;
+
+  @ApiProperty({ enum: DEVICE_STATUSES })
+  status!: DeviceStatus;
+
+  @ApiProperty({ example: '2026-11-22T09:30:00.000Z' })
+  firstSeenAt!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:15:00.000Z' })
+  lastSeenAt!: string;
+}
+
+/** The spec's HotspotUser, plus `macAddress`. Unset optional fields are null; the password never appears. */
+export class HotspotUserDto {
+  @ApiProperty({ example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b47', description: 'Opaque, time-ordered' })
+  _id!: string;
+
+  @ApiProperty({ example: 'Ayşe Yılmaz' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'room-1204' })
+  username!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'ayse@example.com' })
+  email!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '+90 532 123 45 67' })
+  phone!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'AA:BB:CC:DD:EE:FF', description: 'Given at creation' })
+  macAddress!: string | null;
+
+  @ApiProperty({ enum: LOGIN_METHODS })
+  loginMethod!: LoginMethod;
+
+  @ApiProperty({ type: [String], example: ['istanbul-lobby'] })
+  venueIds!: string[];
+
+  @ApiProperty({ enum: USER_STATUSES })
+  status!: UserStatus;
+
+  @ApiProperty({ type: String, nullable: true, example: '2030-01-31T12:00:00.000Z' })
+  expiresAt!: string | null;
+
+  @ApiProperty({ type: [DeviceDto], description: 'Newest lastSeenAt first' })
+  devices!: DeviceDto[];
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { roomNumber: '1204' } })
+  metadata!: JsonObject;
+
+  @ApiProperty({ example: '2026-11-22T09:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiProperty({ example: '2026-11-22T09:00:00.000Z' })
+  updatedAt!: string;
+}
+
+export class PaginationDto {
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 20 })
+  limit!: number;
+
+  @ApiProperty({ example: 45, description: 'Records matching the filters' })
+  total!: number;
+
+  @ApiProperty({ example: 3, description: 'ceil(total / limit); 0 when total is 0' })
+  pages!: number;
+}
+
+export class HotspotUserListResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ type: [HotspotUserDto] })
+  data!: HotspotUserDto[];
+
+  @ApiProperty({ type: PaginationDto })
+  pagination!: PaginationDto;
+}
+
+export class HotspotUserResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ type: HotspotUserDto })
+  data!: HotspotUserDto;
+}
+
+export class HotspotUserMessageResponseDto extends HotspotUserResponseDto {
+  @ApiProperty({ example: 'Kullanıcı başarıyla güncellendi' })
+  message!: string;
+}
+
+export class DeleteResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ example: 'Kullanıcı başarıyla silindi' })
+  message!: string;
+}
+
+export class ExpireResultDto {
+  @ApiProperty({ example: 2, description: 'Active sessions this call ended' })
+  expiredSessions!: number;
+
+  @ApiProperty({ type: HotspotUserDto })
+  user!: HotspotUserDto;
+}
+
+export class ExpireResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ example: "Kullanıcı ve session'lar başarıyla expire edildi" })
+  message!: string;
+
+  @ApiProperty({ type: ExpireResultDto })
+  data!: ExpireResultDto;
+}

@@ -1,0 +1,41 @@
+import type { DeviceEntity } from '../sessions/entities/device.entity.js';
+import type { DeviceDto, HotspotUserDto } from './dto/hotspot-user.response.js';
+import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+
+/** The one mapping from stored rows to the API's HotspotUser: nothing else reaches a response. */
+export function toHotspotUserDto(
+  user: HotspotUserEntity,
+  venueIds: readonly string[],
+  devices: readonly DeviceEntity[],
+): HotspotUserDto {
+  return {
+    _id: user.id,
+    name: user.name,
+    username: user.username,
+    email: user.email,
+    phone: user.phone,
+    macAddress: user.macAddress,
+    loginMethod: user.loginMethod,
+    venueIds: [...venueIds],
+    status: user.status,
+    expiresAt: user.expiresAt?.toISOString() ?? null,
+    devices: [...devices].sort(newestSeenFirst).map(toDeviceDto),
+    metadata: user.metadata,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+function toDeviceDto(device: DeviceEntity): DeviceDto {
+  return {
+    macAddress: device.macAddress,
+    name: device.name,
+    status: device.status,
+    firstSeenAt: device.firstSeenAt.toISOString(),
+    lastSeenAt: device.lastSeenAt.toISOString(),
+  };
+}
+
+function newestSeenFirst(a: DeviceEntity, b: DeviceEntity): number {
+  return b.lastSeenAt.getTime() - a.lastSeenAt.getTime() || (a.macAddress < b.macAddress ? -1 : 1);
+}
