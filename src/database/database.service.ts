@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 
+const MAX_DEADLOCK_ATTEMPTS = 3;
+
+function isDeadlock(error: unknown): boolean {
+  const candidate = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return (candidate?.driverError?.code ?? candidate?.code) === 'ER_LOCK_DEADLOCK';
+}
+
 /**
  * The way services reach the database. On MySQL it is a thin wrapper around the DataSource. With
  * better-sqlite3, TypeORM shares one connection, so a second transaction started while one is open
@@ -21,9 +28,18 @@ export class DatabaseService {
     return !this.serialised;
   }
 
-  /** Runs `work` in one transaction; inside it, use only the given EntityManager. */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.exclusive(() => this.dataSource.transaction(work));
+  /**
+   * Runs `work` in one transaction; inside it, use only the given EntityManager. On MySQL a
+   * transaction InnoDB chose as a deadlock victim was rolled back whole, so it is run again.
+   */
+  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.exclusive(() => this.dataSource.transaction(work));
+      } catch (error) {
+        if (attempt >= MAX_DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+      }
+    }
   }
 
   /** Runs reads (or a single statement) outside a transaction; on SQLite never inside another's. */

@@ -96,11 +96,6 @@ export class SessionsService {
     return active;
   }
 
-  /** Active sessions of a user, read inside the caller's transaction. */
-  findActive(em: EntityManager, userId: string): Promise<SessionEntity[]> {
-    return em.findBy(SessionEntity, { userId, status: 'active' });
-  }
-
   /** Devices of several users at once (one query, whatever the number of users). */
   devicesOf(em: EntityManager, userIds: readonly string[]): Promise<DeviceEntity[]> {
     if (userIds.length === 0) return Promise.resolve([]);

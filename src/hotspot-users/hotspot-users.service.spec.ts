@@ -1,0 +1,204 @@
+import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import { VenueScopeService } from '../auth/venue-scope.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { DatabaseService } from '../database/database.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
+import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
+import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
+import { HotspotUsersService } from './hotspot-users.service.js';
+import type { PasswordHasher } from './password-hasher.js';
+
+const unrestricted: AuthenticatedToken = {
+  id: 't1',
+  name: 'admin',
+  permissions: ['delete'],
+  venueIds: null,
+  expiresAt: null,
+};
+const venueAOnly: AuthenticatedToken = { ...unrestricted, id: 't2', venueIds: ['venue-a'] };
+
+/** Hashing is the library's job; here only its presence matters. */
+const fakeHasher = { hash: async (password: string) => `hashed:${password}` } as PasswordHasher;
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('HotspotUsersService', () => {
+  let database: DatabaseService;
+  let close: () => Promise<void>;
+  let clock: ManualClock;
+  let sessions: SessionsService;
+  let jobs: UnauthJobsService;
+  let service: HotspotUsersService;
+  let counter = 0;
+
+  const body = (overrides: Partial<CreateHotspotUserDto> = {}): CreateHotspotUserDto => ({
+    name: 'Guest',
+    loginMethod: 'username_password',
+    username: `user${++counter}`,
+    password: 'secret',
+    venueIds: ['venue-a'],
+    ...overrides,
+  });
+
+  beforeEach(async () => {
+    ({ database, close } = await openInMemoryDatabase());
+    clock = new ManualClock();
+    sessions = new SessionsService(database, clock);
+    jobs = new UnauthJobsService(database);
+    service = new HotspotUsersService(database, clock, new VenueScopeService(), sessions, jobs, fakeHasher);
+  });
+
+  afterEach(() => close());
+
+  describe('create', () => {
+    it('starts active with no devices and keeps venue order without repeats', async () => {
+      const user = await service.create(unrestricted, body({ venueIds: ['b', 'a', 'b'] }));
+      expect(user).toMatchObject({ status: 'active', devices: [], venueIds: ['b', 'a'], metadata: {} });
+    });
+
+    it('refuses expiresAt for a guest and in the past', async () => {
+      const guest = await rejection(
+        service.create(unrestricted, body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' })),
+      );
+      expect(guest.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }]);
+      const past = await rejection(service.create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
+      expect(past.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt must lie in the future' }]);
+    });
+
+    it('refuses venues outside the token with 403 naming venueIds', async () => {
+      const error = await rejection(service.create(venueAOnly, body({ venueIds: ['venue-a', 'venue-b'] })));
+      expect(error.getStatus()).toBe(403);
+      expect(error.body.errors?.[0].field).toBe('venueIds');
+    });
+
+    it('names every clash, per field and venue, case-insensitively', async () => {
+      await service.create(unrestricted, body({ username: 'Alice', email: 'A@x.com', venueIds: ['v1', 'v2'] }));
+      const error = await rejection(
+        service.create(unrestricted, body({ username: 'alice', email: 'a@X.COM', venueIds: ['v2', 'v1'] })),
+      );
+      expect(error.getStatus()).toBe(409);
+      expect(error.body.errors).toEqual([
+        { field: 'username', message: 'username already used in venue v2' },
+        { field: 'email', message: 'email already used in venue v2' },
+        { field: 'username', message: 'username already used in venue v1' },
+        { field: 'email', message: 'email already used in venue v1' },
+      ]);
+    });
+  });
+
+  describe('update', () => {
+    it('blocking ends sessions, expires devices and writes one job even without sessions', async () => {
+      const quiet = await service.create(unrestricted, body());
+      await service.update(unrestricted, quiet._id, {}, { status: 'blocked' });
+      expect(await jobs.list({ userId: quiet._id })).toEqual([
+        expect.objectContaining({ reason: 'blocked', sessions: [], status: 'pending' }),
+      ]);
+
+      const busy = await service.create(unrestricted, body());
+      const session = await sessions.start({ userId: busy._id, venueId: 'venue-a', macAddress: 'aabbccddeeff' });
+      const blocked = await service.update(unrestricted, busy._id, {}, { status: 'blocked' });
+      expect(blocked.devices).toEqual([expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' })]);
+      const [job] = await jobs.list({ userId: busy._id });
+      expect(job.sessions).toEqual([
+        { id: session.id, venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:FF', ipAddress: null, nasId: null },
+      ]);
+    });
+
+    it('writes no job for the same status or for unblocking', async () => {
+      const user = await service.create(unrestricted, body());
+      await service.update(unrestricted, user._id, {}, { status: 'active' });
+      await service.update(unrestricted, user._id, {}, { status: 'blocked' });
+      await service.update(unrestricted, user._id, {}, { status: 'blocked' });
+      await service.update(unrestricted, user._id, {}, { status: 'active' });
+      expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['blocked']);
+    });
+
+    it('refuses any edit of an expired user with 409', async () => {
+      const user = await service.create(unrestricted, body());
+      await service.update(unrestricted, user._id, {}, { status: 'expired' });
+      const error = await rejection(service.update(unrestricted, user._id, {}, {}));
+      expect(error.getStatus()).toBe(409);
+      expect(error.body).toEqual({ success: false, message: 'Expired users cannot be edited' });
+    });
+
+    it('refuses removing the username of a username_password user', async () => {
+      const user = await service.create(unrestricted, body());
+      const error = await rejection(service.update(unrestricted, user._id, {}, { username: '' }));
+      expect(error.body.errors?.[0].field).toBe('username');
+    });
+
+    it('refreshes updatedAt on an empty update', async () => {
+      const user = await service.create(unrestricted, body());
+      clock.advance(1500);
+      const updated = await service.update(unrestricted, user._id, {}, {});
+      expect(Date.parse(updated.updatedAt) - Date.parse(user.updatedAt)).toBe(1500);
+    });
+
+    it('releases the uniqueness keys of an expired user', async () => {
+      const user = await service.create(unrestricted, body({ username: 'reused' }));
+      await service.update(unrestricted, user._id, {}, { status: 'expired' });
+      const rows = await database.run((em) => em.findBy(HotspotUserVenueEntity, { userId: user._id }));
+      expect(rows).toEqual([expect.objectContaining({ usernameKey: null, userStatus: 'expired' })]);
+      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({ username: 'reused' });
+    });
+  });
+
+  describe('venue scope of changes', () => {
+    it('is 404 with no venue in common and 403 with partial cover', async () => {
+      const elsewhere = await service.create(unrestricted, body({ venueIds: ['venue-b'] }));
+      expect((await rejection(service.remove(venueAOnly, elsewhere._id, {}))).getStatus()).toBe(404);
+      const shared = await service.create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
+      expect((await rejection(service.expire(venueAOnly, shared._id, {}))).getStatus()).toBe(403);
+    });
+  });
+
+  describe('expire', () => {
+    it('counts the sessions it ends, writes a job only when there were some, and can be repeated', async () => {
+      const user = await service.create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
+      await sessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
+      await sessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:02' });
+      const first = await service.expire(unrestricted, user._id, {});
+      expect(first.expiredSessions).toBe(2);
+      expect(first.user.status).toBe('expired');
+      const again = await service.expire(unrestricted, user._id, {});
+      expect(again.expiredSessions).toBe(0);
+      expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['expired']);
+    });
+  });
+
+  describe('remove', () => {
+    it('writes a deleted job that outlives the user only when sessions were active', async () => {
+      const idle = await service.create(unrestricted, body());
+      await service.remove(unrestricted, idle._id, {});
+      expect(await jobs.list({ userId: idle._id })).toEqual([]);
+
+      const online = await service.create(unrestricted, body());
+      await sessions.start({ userId: online._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:03' });
+      await service.remove(unrestricted, online._id, {});
+      expect((await jobs.list({ userId: online._id })).map((job) => job.reason)).toEqual(['deleted']);
+      expect((await rejection(service.get(unrestricted, online._id, {}))).getStatus()).toBe(404);
+    });
+  });
+
+  describe('list', () => {
+    it('pages newest first with ceil(total / limit) pages', async () => {
+      for (let i = 0; i < 5; i++) {
+        await service.create(unrestricted, body({ name: `n${i}` }));
+        clock.advance(1000);
+      }
+      const page = await service.list(unrestricted, { venueId: 'venue-a', limit: '2', page: '3' });
+      expect(page.pagination).toEqual({ page: 3, limit: 2, total: 5, pages: 3 });
+      expect(page.data.map((user) => user.name)).toEqual(['n0']);
+    });
+  });
+});
