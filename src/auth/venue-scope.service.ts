@@ -53,12 +53,4 @@ export class VenueScopeService {
     if (token.venueIds !== null && token.venueIds.length === 1) return token.venueIds[0];
     throw ApiError.validation([{ field: 'venueId', message: 'venueId is required' }]);
   }
-
-  /** The venue context of POST expire: the requested one, else the first of the user's venues in scope. */
-  resolveContextVenue(token: AuthenticatedToken, userVenueIds: readonly string[], requested: string | undefined): string {
-    if (requested !== undefined) return requested;
-    const inScope = userVenueIds.find((venueId) => this.isInScope(token, venueId));
-    if (inScope === undefined) throw ApiError.userNotFound();
-    return inScope;
-  }
 }

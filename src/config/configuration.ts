@@ -80,7 +80,7 @@ export function loadConfig(env: Env): AppConfig {
 
 export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {
   if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
     if (path === '') return { error: 'sqlite: URL needs a file path, e.g. sqlite:data/hotspot.sqlite' };
     return { value: { type: 'sqlite', path } };
   }

@@ -31,12 +31,22 @@ export interface TokenOptions {
   expiresAt?: Date | null;
 }
 
+export interface StartOptions {
+  /**
+   * Start on this existing database instead of a fresh one, e.g. to restart the app on the same data.
+   * The caller owns it: close() then leaves it in place, and the caller drops it.
+   */
+  database?: TestDatabase;
+}
+
 /** Starts the real application (same set-up as main.ts) on a database of its own. */
 export async function startTestApp(
   kind: DatabaseKind,
   env: Record<string, string> = {},
+  options: StartOptions = {},
 ): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase(kind);
+  const ownsDatabase = options.database === undefined;
+  const database: TestDatabase = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig({
     DATABASE_URL: database.url,
     BOOTSTRAP_TOKEN: ADMIN_TOKEN,
@@ -47,7 +57,7 @@ export async function startTestApp(
   try {
     app = await createApp(config, { logger: createLogger(config.logLevel) });
   } catch (error) {
-    await database.drop();
+    if (ownsDatabase) await database.drop();
     throw error;
   }
   const tokens = app.get(ApiTokenService);
@@ -71,7 +81,7 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
     },
   };
 }

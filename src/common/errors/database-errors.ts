@@ -35,7 +35,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = driverCode(error);
   if (code !== undefined && UNAVAILABLE_CODES.has(code)) return true;
   const message = String((error as { message?: unknown })?.message ?? '');
-  return /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state/i.test(
+  // The last three: the DataSource is closed (a shutdown under way), as TypeORM and better-sqlite3 say it.
+  return /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state|connection is not (yet )?established|database is not established|database connection is not open/i.test(
     message,
   );
 }

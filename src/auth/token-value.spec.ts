@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { bearerToken, generateTokenValue, hashTokenValue, TOKEN_PREFIX, visiblePrefix } from './token-value.js';
+
+describe('generateTokenValue', () => {
+  it('is the hsp_ prefix followed by 32 random bytes in base64url', () => {
+    const value = generateTokenValue();
+    expect(TOKEN_PREFIX).toBe('hsp_');
+    expect(value).toMatch(/^hsp_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(value.slice(4), 'base64url')).toHaveLength(32);
+  });
+
+  it('never repeats', () => {
+    const values = new Set(Array.from({ length: 200 }, () => generateTokenValue()));
+    expect(values.size).toBe(200);
+  });
+});
+
+describe('hashTokenValue', () => {
+  it('is the hex SHA-256 of the UTF-8 value', () => {
+    expect(hashTokenValue('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashTokenValue('hsp_ü')).toBe(createHash('sha256').update(Buffer.from('hsp_ü', 'utf8')).digest('hex'));
+  });
+
+  it('distinguishes values that differ in one character', () => {
+    expect(hashTokenValue('hsp_a')).not.toBe(hashTokenValue('hsp_b'));
+  });
+});
+
+describe('visiblePrefix', () => {
+  it('keeps 12 characters of a generated token', () => {
+    const value = generateTokenValue();
+    expect(visiblePrefix(value)).toBe(value.slice(0, 12));
+  });
+
+  it('keeps only 4 characters of a value chosen by an operator', () => {
+    expect(visiblePrefix('my-own-bootstrap-secret-0123456789')).toBe('my-o');
+  });
+});
+
+describe('bearerToken', () => {
+  it.each([
+    ['Bearer abc.DEF_123-~+/=', 'abc.DEF_123-~+/='],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['BeArEr abc', 'abc'],
+    ['Bearer   abc', 'abc'],
+    ['Bearer\tabc', 'abc'],
+    ['Bearer abc  ', 'abc'],
+    [`Bearer ${'x'.repeat(512)}`, 'x'.repeat(512)],
+  ])('reads %j as %j', (header, token) => {
+    expect(bearerToken(header)).toBe(token);
+  });
+
+  it.each([
+    [undefined],
+    [''],
+    ['Bearer'],
+    ['Bearer '],
+    ['Bearerabc'],
+    ['Basic dXNlcjpwYXNz'],
+    ['Token abc'],
+    [' Bearer abc'],
+    ['Bearer abc def'],
+    ['Bearer abc,def ghi'],
+    ['Bearer tökén'],
+    ['Bearer abc\ndef'],
+    [`Bearer ${'x'.repeat(513)}`],
+  ])('refuses %j', (header) => {
+    expect(bearerToken(header)).toBeNull();
+  });
+});

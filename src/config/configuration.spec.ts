@@ -1,0 +1,200 @@
+import { ConfigValidationError, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
+
+/** The problems loadConfig reports for `env`, or fails the test when it accepts it. */
+function problemsOf(env: Record<string, string>): Array<{ variable: string; message: string }> {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    return [...(error as ConfigValidationError).problems];
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadConfig({})).toEqual<AppConfig>({
+      port: 3000,
+      host: '0.0.0.0',
+      database: { type: 'sqlite', path: 'data/hotspot.sqlite' },
+      migrationsRun: true,
+      bootstrapToken: null,
+      logLevel: 'info',
+      tokenCacheTtlMs: 10_000,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: '   ', DATABASE_URL: '', BOOTSTRAP_TOKEN: '', LOG_LEVEL: ' ' });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.database).toEqual({ type: 'sqlite', path: 'data/hotspot.sqlite' });
+    expect(config.bootstrapToken).toBeNull();
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('reads every variable when it is valid, trimming surrounding blanks', () => {
+    const config = loadConfig({
+      PORT: ' 8080 ',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'mysql://app:secret@db.internal:3307/hotspot',
+      MIGRATIONS_RUN: 'false',
+      BOOTSTRAP_TOKEN: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
+      LOG_LEVEL: 'DEBUG',
+      TOKEN_CACHE_TTL_SECONDS: '30',
+    });
+    expect(config).toEqual<AppConfig>({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { type: 'mysql', url: 'mysql://app:secret@db.internal:3307/hotspot', database: 'hotspot' },
+      migrationsRun: false,
+      bootstrapToken: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
+      logLevel: 'debug',
+      tokenCacheTtlMs: 30_000,
+    });
+  });
+
+  it('accepts host names and IPv6 addresses for HOST', () => {
+    expect(loadConfig({ HOST: 'api.example.com' }).host).toBe('api.example.com');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '0'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['PORT', '-1'],
+    ['HOST', 'bad host'],
+    ['HOST', 'host/path'],
+    ['DATABASE_URL', 'postgres://db/hotspot'],
+    ['MIGRATIONS_RUN', 'maybe'],
+    ['BOOTSTRAP_TOKEN', 'too-short'],
+    ['BOOTSTRAP_TOKEN', `${'a'.repeat(40)} ${'b'.repeat(10)}`],
+    ['BOOTSTRAP_TOKEN', 'x'.repeat(257)],
+    ['LOG_LEVEL', 'loud'],
+    ['TOKEN_CACHE_TTL_SECONDS', '-1'],
+    ['TOKEN_CACHE_TTL_SECONDS', '3601'],
+    ['TOKEN_CACHE_TTL_SECONDS', '1.5'],
+  ])('rejects %s=%j naming the variable', (variable, value) => {
+    const problems = problemsOf({ [variable]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0].variable).toBe(variable);
+    expect(problems[0].message).not.toBe('');
+  });
+
+  it('reports every bad variable at once, each named in the error message', () => {
+    const env = {
+      PORT: 'abc',
+      HOST: 'bad host',
+      DATABASE_URL: 'ftp://x',
+      MIGRATIONS_RUN: 'sometimes',
+      BOOTSTRAP_TOKEN: 'short',
+      LOG_LEVEL: 'loud',
+      TOKEN_CACHE_TTL_SECONDS: 'soon',
+    };
+    let thrown: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigValidationError);
+    const error = thrown as ConfigValidationError;
+    expect(error.problems.map((p) => p.variable).sort()).toEqual(Object.keys(env).sort());
+    for (const variable of Object.keys(env)) expect(error.message).toContain(`${variable}:`);
+  });
+
+  it('never echoes a rejected BOOTSTRAP_TOKEN value in the error', () => {
+    const value = 'secret value with spaces that is long enough!!';
+    const problems = problemsOf({ BOOTSTRAP_TOKEN: value });
+    expect(problems[0].message).not.toContain(value);
+  });
+
+  describe('MIGRATIONS_RUN', () => {
+    it.each(['true', 'TRUE', '1', 'yes', 'Yes'])('%j means true', (raw) => {
+      expect(loadConfig({ MIGRATIONS_RUN: raw }).migrationsRun).toBe(true);
+    });
+    it.each(['false', 'False', '0', 'no', 'NO'])('%j means false', (raw) => {
+      expect(loadConfig({ MIGRATIONS_RUN: raw }).migrationsRun).toBe(false);
+    });
+    it.each(['on', 'off', '2', 'y'])('%j is refused', (raw) => {
+      expect(problemsOf({ MIGRATIONS_RUN: raw }).map((p) => p.variable)).toEqual(['MIGRATIONS_RUN']);
+    });
+  });
+
+  describe('TOKEN_CACHE_TTL_SECONDS', () => {
+    it('is converted to milliseconds', () => {
+      expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '1' }).tokenCacheTtlMs).toBe(1000);
+      expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '3600' }).tokenCacheTtlMs).toBe(3_600_000);
+    });
+    it('may be 0, which turns the cache off', () => {
+      expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '0' }).tokenCacheTtlMs).toBe(0);
+    });
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('sqlite:relative/path is a file relative to the working directory', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:data/other.sqlite' }).database).toEqual({
+      type: 'sqlite',
+      path: 'data/other.sqlite',
+    });
+  });
+
+  it('sqlite:///absolute/path and sqlite:/absolute/path are absolute paths', () => {
+    expect(parseDatabaseUrl('sqlite:///var/lib/hotspot.sqlite')).toEqual({
+      value: { type: 'sqlite', path: '/var/lib/hotspot.sqlite' },
+    });
+    expect(parseDatabaseUrl('sqlite:/var/lib/hotspot.sqlite')).toEqual({
+      value: { type: 'sqlite', path: '/var/lib/hotspot.sqlite' },
+    });
+  });
+
+  it('sqlite://relative/path is relative to the working folder', () => {
+    expect(parseDatabaseUrl('sqlite://data/x.sqlite')).toEqual({ value: { type: 'sqlite', path: 'data/x.sqlite' } });
+  });
+
+  it('sqlite::memory: is an in-memory database', () => {
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ value: { type: 'sqlite', path: ':memory:' } });
+  });
+
+  it('sqlite: without a path is refused', () => {
+    expect(problemsOf({ DATABASE_URL: 'sqlite:' }).map((p) => p.variable)).toEqual(['DATABASE_URL']);
+  });
+
+  it('mysql:// keeps credentials and names the database', () => {
+    expect(parseDatabaseUrl('mysql://user:p%40ss@localhost:3306/hotspot')).toEqual({
+      value: { type: 'mysql', url: 'mysql://user:p%40ss@localhost:3306/hotspot', database: 'hotspot' },
+    });
+  });
+
+  it('mariadb:// is a MariaDB server reached with the mysql protocol', () => {
+    expect(parseDatabaseUrl('mariadb://root@127.0.0.1/hotspot_db')).toEqual({
+      value: { type: 'mariadb', url: 'mysql://root@127.0.0.1/hotspot_db', database: 'hotspot_db' },
+    });
+  });
+
+  it.each([
+    ['mysql://localhost:3306', 'no database'],
+    ['mysql://localhost:3306/', 'empty database'],
+    ['mysql://localhost/bad name', 'database name with a space'],
+    ['mysql://localhost/a;drop', 'database name with punctuation'],
+    ['mariadb://localhost/', 'empty database on mariadb'],
+  ])('refuses %j (%s)', (url) => {
+    const parsed = parseDatabaseUrl(url);
+    expect(parsed).toEqual({ error: expect.stringContaining('database name') });
+    expect(problemsOf({ DATABASE_URL: url }).map((p) => p.variable)).toEqual(['DATABASE_URL']);
+  });
+
+  it('refuses a mysql URL without a host', () => {
+    expect(parseDatabaseUrl('mysql:///hotspot')).toEqual({ error: expect.any(String) });
+  });
+
+  it.each(['postgres://localhost/hotspot', 'data/hotspot.sqlite', 'MYSQL://localhost/hotspot', 'sqlite3:x.db'])(
+    'refuses the scheme of %j',
+    (url) => {
+      expect(parseDatabaseUrl(url)).toEqual({ error: 'must start with sqlite:, mysql:// or mariadb://' });
+    },
+  );
+});

@@ -1,0 +1,41 @@
+import { describeEachDatabase, startTestApp } from './support/test-app.js';
+
+describeEachDatabase('health probes', (current) => {
+  it('GET /healthz is 200 {status: ok} without a token', async () => {
+    const response = await current().http.get('/healthz').expect(200);
+    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('GET /readyz is 200 without a token while the database answers', async () => {
+    const response = await current().http.get('/readyz').expect(200);
+    expect(response.body).toEqual({ status: 'ready', database: 'up' });
+  });
+
+  it('the probes ignore a garbage Authorization header', async () => {
+    await current().http.get('/healthz').set('Authorization', 'Bearer nonsense').expect(200);
+    await current().http.get('/readyz').set('Authorization', 'Basic xyz').expect(200);
+  });
+
+  it('once the database is gone: /readyz is 503 {status: not ready}, /healthz stays 200, the API says 503', async () => {
+    const dedicated = await startTestApp(current().kind, { LOG_LEVEL: 'fatal' });
+    try {
+      const token = await dedicated.createToken();
+      await dedicated.http.get('/readyz').expect(200);
+      await dedicated.dataSource.destroy();
+
+      const started = Date.now();
+      const response = await dedicated.http.get('/readyz').expect(503);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(response.body).toEqual({ status: 'not ready', database: 'down' });
+      await dedicated.http.get('/healthz').expect(200);
+
+      // The token was never used, so checking it needs the database.
+      const api = await dedicated.http.get('/api/v1').set('Authorization', `Bearer ${token}`).expect(503);
+      expect(api.body).toEqual({ success: false, message: 'Service Unavailable' });
+      expect(api.headers['x-request-id']).toBeDefined();
+    } finally {
+      await dedicated.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+
+/** The tables DECISIONS names; operators and tests read them, so the names are part of the contract. */
+const APP_TABLES = ['api_tokens', 'devices', 'hotspot_user_venues', 'hotspot_users', 'sessions', 'unauth_jobs'];
+
+async function tableNames(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ name: string }> =
+    dataSource.options.type === 'better-sqlite3'
+      ? await dataSource.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      : await dataSource.query(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
+        );
+  return rows.map((row) => row.name).sort();
+}
+
+/** What TypeORM would still change to make the schema match the entities (nothing, when they agree). */
+async function pendingSchemaChanges(dataSource: DataSource): Promise<string[]> {
+  const log = await dataSource.driver.createSchemaBuilder().log();
+  return log.upQueries.map((query) => query.query);
+}
+
+describe.each(databaseKinds())('schema and migrations [%s]', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const parsed = parseDatabaseUrl(database.url);
+    if ('error' in parsed) throw new Error(parsed.error);
+    dataSource = new DataSource({ ...buildDataSourceOptions(parsed.value, { migrationsRun: true }), logging: false });
+    await dataSource.initialize();
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.drop();
+  });
+
+  it('never synchronises the schema from the entities', () => {
+    expect(dataSource.options.synchronize).toBe(false);
+  });
+
+  it('a fresh database with migrations run has every table, and entities and migrations agree', async () => {
+    expect(await dataSource.showMigrations()).toBe(false);
+    expect(await tableNames(dataSource)).toEqual([...APP_TABLES, 'migrations'].sort());
+    expect(await pendingSchemaChanges(dataSource)).toEqual([]);
+  });
+
+  it('undoing every migration leaves no application table, and running them again is clean', async () => {
+    const count = dataSource.migrations.length;
+    expect(count).toBeGreaterThan(0);
+    for (let i = 0; i < count; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
+
+    expect(await tableNames(dataSource)).toEqual(['migrations']);
+    expect(await dataSource.query('SELECT * FROM migrations')).toEqual([]);
+    expect(await dataSource.showMigrations()).toBe(true);
+    // The check is not blind: against the empty database it wants every table created.
+    const wanted = (await pendingSchemaChanges(dataSource)).join('\n');
+    for (const table of APP_TABLES) expect(wanted).toMatch(new RegExp(`CREATE TABLE [\`"]${table}[\`"]`));
+
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    expect(applied).toHaveLength(count);
+    expect(await tableNames(dataSource)).toEqual([...APP_TABLES, 'migrations'].sort());
+    expect(await pendingSchemaChanges(dataSource)).toEqual([]);
+    expect(await dataSource.showMigrations()).toBe(false);
+  });
+});
