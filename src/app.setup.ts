@@ -41,7 +41,8 @@ export async function createApp(
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  // Not strict: any JSON parses, and requireObjectBody answers a non-object with a precise message.
+  app.useBodyParser('json', { limit: MAX_BODY_SIZE, strict: false });
   app.use(requireObjectBody);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());

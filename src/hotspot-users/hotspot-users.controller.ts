@@ -14,7 +14,7 @@ import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
 import { ErrorResponseDto } from '../common/swagger/error-response.dto.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
-import { ListHotspotUsersQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
+import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import {
   DeleteResponseDto,
   ExpireResponseDto,
@@ -82,6 +82,7 @@ export class HotspotUsersController {
   @ApiConflictResponse({ description: 'username, email or phone already used in one of the venues', type: ErrorResponseDto })
   async create(
     @CurrentToken() token: AuthenticatedToken,
+    @Query() _query: NoQueryDto,
     @Body() body: CreateHotspotUserDto,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
     return { success: true, message: SUCCESS_MESSAGES.created, data: await this.users.create(token, body) };
@@ -139,6 +140,7 @@ export class HotspotUsersController {
   async expire(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
+    @Query() _query: NoQueryDto,
     @Body() body: VenueContextDto,
   ): Promise<{ success: true; message: string; data: ExpireResult }> {
     return { success: true, message: SUCCESS_MESSAGES.expired, data: await this.users.expire(token, id, body) };

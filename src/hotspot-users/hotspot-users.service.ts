@@ -6,6 +6,7 @@ import { Clock } from '../common/clock.js';
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
+import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
 import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
 import { ID_LENGTH } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -121,7 +122,7 @@ export class HotspotUsersService {
     user.loginMethod = dto.loginMethod;
     user.status = 'active';
     user.passwordHash = passwordHash;
-    user.expiresAt = dto.expiresAt == null ? null : new Date(dto.expiresAt);
+    user.expiresAt = dto.expiresAt == null ? null : toInstant(dto.expiresAt);
     user.metadata = dto.metadata ?? {};
     user.createdAt = now;
     user.updatedAt = now;
@@ -362,7 +363,7 @@ export class HotspotUsersService {
     if (loginMethod !== 'username_password') {
       return [{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }];
     }
-    if (new Date(expiresAt).getTime() <= now.getTime()) {
+    if (toInstant(expiresAt).getTime() <= now.getTime()) {
       return [{ field: 'expiresAt', message: 'expiresAt must lie in the future' }];
     }
     return [];
@@ -384,9 +385,16 @@ function applyChanges(user: HotspotUserEntity, dto: UpdateHotspotUserDto): void 
   if (dto.username !== undefined) user.username = dto.username === '' ? null : dto.username;
   if (dto.email !== undefined) user.email = dto.email;
   if (dto.phone !== undefined) user.phone = dto.phone;
-  if (dto.expiresAt !== undefined) user.expiresAt = dto.expiresAt === null ? null : new Date(dto.expiresAt);
+  if (dto.expiresAt !== undefined) user.expiresAt = dto.expiresAt === null ? null : toInstant(dto.expiresAt);
   if (dto.metadata !== undefined) user.metadata = dto.metadata;
   if (dto.status !== undefined) user.status = dto.status;
+}
+
+/** For a value the DTO has already validated as an ISO date-time with a zone. */
+function toInstant(isoDateTime: string): Date {
+  const instant = parseIsoDateTimeWithZone(isoDateTime);
+  if (instant === null) throw new Error(`unvalidated date-time: ${isoDateTime}`);
+  return instant;
 }
 
 function persistedFields(user: HotspotUserEntity): Partial<HotspotUserEntity> {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, ERROR_MESSAGES } from '../errors/api-error.js';
 import { HttpStatus } from '@nestjs/common';
+import { ApiError, ERROR_MESSAGES, type FieldError } from '../errors/api-error.js';
+import { FORBIDDEN_KEYS } from '../validation/validators.js';
 
 /** Bodies are JSON objects; deeper nesting than this is refused before validation recurses into it. */
 export const MAX_BODY_DEPTH = 16;
@@ -43,7 +44,34 @@ export function jsonDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-/** After parsing: a body must be a JSON object, and not absurdly deep. */
+/**
+ * Entries for keys that could pollute prototypes (`__proto__`, `constructor`, `prototype`) anywhere in
+ * a body, named by the top-level field holding them. They are checked here, on the parsed body,
+ * because the validation pipe strips such keys silently before any rule could see them.
+ */
+export function forbiddenKeyErrors(body: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [field, value] of Object.entries(body)) {
+    if (FORBIDDEN_KEYS.has(field)) {
+      errors.push({ field, message: `${field} is not an allowed field` });
+      continue;
+    }
+    const stack: unknown[] = [value];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object') continue;
+      const forbidden = Object.keys(node).find((key) => FORBIDDEN_KEYS.has(key));
+      if (forbidden !== undefined) {
+        errors.push({ field, message: `${field} must not use the key ${forbidden}` });
+        break;
+      }
+      stack.push(...Object.values(node));
+    }
+  }
+  return errors;
+}
+
+/** After parsing: a body must be a JSON object, not absurdly deep, without prototype keys. */
 export function requireObjectBody(req: Request, _res: Response, next: NextFunction): void {
   if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) {
     next();
@@ -58,5 +86,6 @@ export function requireObjectBody(req: Request, _res: Response, next: NextFuncti
     next(ApiError.validation([{ field: 'body', message: `body must not nest deeper than ${MAX_BODY_DEPTH} levels` }]));
     return;
   }
-  next();
+  const forbidden = forbiddenKeyErrors(body as Record<string, unknown>);
+  next(forbidden.length > 0 ? ApiError.validation(forbidden) : undefined);
 }

@@ -37,7 +37,8 @@ export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
+    // Off so that a DTO with no fields (NoQueryDto) still gets every parameter refused by the whitelist.
+    forbidUnknownValues: false,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },

@@ -1,3 +1,4 @@
+import { parseIsoDateTimeWithZone } from './iso-date-time.js';
 import { normaliseMac, phoneKey, uniqueVenueIds } from './normalise.js';
 import { metadataProblem } from './validators.js';
 
@@ -45,4 +46,18 @@ describe('metadataProblem', () => {
     expect(metadataProblem({ prototype: 1 })).toBe('must not use the key prototype');
     expect(metadataProblem({ text: 'x'.repeat(16 * 1024) })).toBe('must be at most 16384 bytes as JSON');
   });
+});
+
+describe('parseIsoDateTimeWithZone', () => {
+  it.each([
+    ['2030-01-31T12:00:00Z', '2030-01-31T12:00:00.000Z'],
+    ['2030-01-31T12:00Z', '2030-01-31T12:00:00.000Z'],
+    ['2030-01-31T15:00:00.5+03:00', '2030-01-31T12:00:00.500Z'],
+    ['2030-01-31T07:30:00-0430', '2030-01-31T12:00:00.000Z'],
+  ])('reads %s', (input, expected) => expect(parseIsoDateTimeWithZone(input)?.toISOString()).toBe(expected));
+
+  it.each(['2030-02-30T00:00:00Z', '2030-06-30T24:00:00Z', '2030-01-31T12:00:00', '2030-01-31', '2030-01-31T12:00:00+25:00', 'soon'])(
+    'refuses %s',
+    (input) => expect(parseIsoDateTimeWithZone(input)).toBeNull(),
+  );
 });

@@ -11,16 +11,14 @@ import {
   PHONE_MIN_DIGITS,
   phoneDigitCount,
 } from './normalise.js';
+import { parseIsoDateTimeWithZone } from './iso-date-time.js';
 
 export const VENUE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@+-]{1,64}$/;
-/** ISO 8601 date-time with a zone (Z or ±hh:mm), seconds and fractions optional. */
-export const ISO_DATE_TIME_WITH_ZONE =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const METADATA_MAX_DEPTH = 8;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function define(
   name: string,
@@ -71,8 +69,7 @@ export function IsPhone(options?: ValidationOptions): PropertyDecorator {
 export function IsIsoDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
   return define(
     'isIsoDateTimeWithZone',
-    (value) =>
-      typeof value === 'string' && ISO_DATE_TIME_WITH_ZONE.test(value) && !Number.isNaN(Date.parse(value)),
+    (value) => typeof value === 'string' && parseIsoDateTimeWithZone(value) !== null,
     (args) => `${args.property} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z`,
     options,
   );
@@ -109,6 +106,11 @@ export function IsMetadata(options?: ValidationOptions): PropertyDecorator {
 /** For a field that may be present in no request body (e.g. loginMethod on PUT): any value fails. */
 export function IsRefused(message: string): PropertyDecorator {
   return define('isRefused', () => false, () => message);
+}
+
+/** Fails when `refused(object)` holds: a field that other fields make unacceptable. */
+export function IsRefusedWhen<T extends object>(refused: (object: T) => boolean, message: string): PropertyDecorator {
+  return define('isRefusedWhen', (_value, args) => !refused(args.object as T), () => message);
 }
 
 /** A query parameter holding a plain decimal integer within bounds (`01` is 1; `1e1`, `1.5`, `` are not). */

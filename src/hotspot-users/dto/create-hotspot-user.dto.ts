@@ -6,7 +6,9 @@ import {
   IsIsoDateTimeWithZone,
   IsMacAddress,
   IsMetadata,
+  IsOptionalNotNull,
   IsPhone,
+  IsRefusedWhen,
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
@@ -62,6 +64,7 @@ export class CreateHotspotUserDto {
   })
   @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || dto.password !== undefined)
   @IsDefined({ message: 'password is required when loginMethod is username_password' })
+  @IsRefusedWhen((dto: CreateHotspotUserDto) => dto.loginMethod === 'guest', 'password is only accepted for username_password users')
   @IsString()
   @Length(4, 128)
   password?: string;
@@ -105,7 +108,7 @@ export class CreateHotspotUserDto {
     example: { roomNumber: '1204' },
     description: 'A JSON object of at most 16 KiB and 8 levels',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsMetadata()
   metadata?: JsonObject;
 }
