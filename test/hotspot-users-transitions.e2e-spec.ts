@@ -1,0 +1,465 @@
+import type { SessionEntity } from '../src/sessions/entities/session.entity.js';
+import { SessionsService } from '../src/sessions/sessions.service.js';
+import { createUser, startSession, userBody } from './support/factories.js';
+import { describeEachDatabase, type TestApp } from './support/test-app.js';
+
+const USERS = '/api/v1/hotspot-users';
+const UPDATED = 'Kullanıcı başarıyla güncellendi';
+const EXPIRED_NOT_EDITABLE = { success: false, message: 'Expired users cannot be edited' };
+const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Row = Record<string, unknown>;
+
+interface JobRow {
+  id: string;
+  user_id: string;
+  username: string | null;
+  reason: string;
+  status: string;
+  attempts: number;
+  sessions: JobSession[];
+}
+
+interface JobSession {
+  id: string;
+  venueId: string;
+  macAddress: string;
+  ipAddress: string | null;
+  nasId: string | null;
+}
+
+async function jobsOf(testApp: TestApp, userId: string): Promise<JobRow[]> {
+  const rows: Array<Row & { sessions: string }> = await testApp.dataSource.query(
+    'SELECT id, user_id, username, reason, status, attempts, sessions FROM unauth_jobs WHERE user_id = ? ORDER BY created_at, id',
+    [userId],
+  );
+  return rows.map((row) => ({ ...row, attempts: Number(row.attempts), sessions: JSON.parse(row.sessions) }) as JobRow);
+}
+
+async function sessionRows(testApp: TestApp, userId: string): Promise<Array<{ id: string; status: string; ended_at: unknown }>> {
+  return testApp.dataSource.query('SELECT id, status, ended_at FROM sessions WHERE user_id = ? ORDER BY id', [userId]);
+}
+
+async function deviceStatuses(testApp: TestApp, userId: string): Promise<string[]> {
+  const rows: Array<{ status: string }> = await testApp.dataSource.query(
+    'SELECT status FROM devices WHERE user_id = ? ORDER BY mac_address',
+    [userId],
+  );
+  return rows.map((row) => row.status);
+}
+
+async function userRow(testApp: TestApp, userId: string): Promise<{ status: string; name: string; updated_at: unknown } | undefined> {
+  const rows = await testApp.dataSource.query('SELECT status, name, updated_at FROM hotspot_users WHERE id = ?', [userId]);
+  return rows[0];
+}
+
+async function venueRows(testApp: TestApp, userId: string): Promise<Row[]> {
+  const rows: Row[] = await testApp.dataSource.query(
+    'SELECT venue_id, position, user_status, username_key, email_key, phone_key FROM hotspot_user_venues WHERE user_id = ? ORDER BY position',
+    [userId],
+  );
+  return rows.map((row) => ({ ...row, position: Number(row.position) }));
+}
+
+/** What an unauth job records of a session. */
+function asJobSession(session: SessionEntity): JobSession {
+  return {
+    id: session.id,
+    venueId: session.venueId,
+    macAddress: session.macAddress,
+    ipAddress: session.ipAddress,
+    nasId: session.nasId,
+  };
+}
+
+const byId = <T extends { id: string }>(items: T[]): T[] => [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+function expectRefreshed(after: string, before: string): void {
+  expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+}
+
+describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth jobs', (current) => {
+  const put = (id: string, body: unknown, token: string = current().adminToken) =>
+    current().http.put(`${USERS}/${id}`).set('Authorization', `Bearer ${token}`).send(body as object);
+  const getUser = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${current().adminToken}`);
+
+  describe('active → blocked', () => {
+    it('answers 200 with the blocked user, ends the active sessions, expires the devices and writes one job', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, {
+        venueIds: ['venue-a', 'venue-b'],
+        email: 'block-me@example.com',
+      });
+      const inA = await startSession(testApp, {
+        userId: created._id,
+        macAddress: 'AA:BB:CC:10:00:01',
+        ipAddress: '10.0.0.11',
+        nasId: 'nas-a',
+      });
+      const inB = await startSession(testApp, {
+        userId: created._id,
+        venueId: 'venue-b',
+        macAddress: 'AA:BB:CC:10:00:02',
+        ipAddress: '10.0.1.12',
+        nasId: 'nas-b',
+      });
+      // A session the network side already stopped is not ended again nor sent in the job.
+      const stopped = await startSession(testApp, { userId: created._id, macAddress: 'AA:BB:CC:10:00:03' });
+      await testApp.app.get(SessionsService).stop(stopped.id);
+      await sleep(5);
+
+      const response = await put(created._id, { status: 'blocked' }).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        message: UPDATED,
+        data: { ...created, status: 'blocked', updatedAt: expect.any(String), devices: expect.any(Array) },
+      });
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+      expect(response.body.data.devices).toHaveLength(3);
+      for (const device of response.body.data.devices) expect(device.status).toBe('expired');
+
+      const sessions = await sessionRows(testApp, created._id);
+      const statusOf = (id: string) => sessions.find((row) => row.id === id);
+      expect(statusOf(inA.id)).toEqual({ id: inA.id, status: 'expired', ended_at: expect.anything() });
+      expect(statusOf(inB.id)).toEqual({ id: inB.id, status: 'expired', ended_at: expect.anything() });
+      expect(statusOf(stopped.id)?.status).toBe('stopped');
+      expect(await deviceStatuses(testApp, created._id)).toEqual(['expired', 'expired', 'expired']);
+
+      expect(await userRow(testApp, created._id)).toEqual(expect.objectContaining({ status: 'blocked' }));
+      expect((await venueRows(testApp, created._id)).map((row) => row.user_status)).toEqual(['blocked', 'blocked']);
+
+      const jobs = await jobsOf(testApp, created._id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toEqual({
+        id: expect.any(String),
+        user_id: created._id,
+        username: created.username,
+        reason: 'blocked',
+        status: 'pending',
+        attempts: 0,
+        sessions: expect.any(Array),
+      });
+      expect(byId(jobs[0].sessions)).toEqual(byId([asJobSession(inA), asJobSession(inB)]));
+      expect(jobs[0].sessions).toContainEqual({
+        id: inA.id,
+        venueId: 'venue-a',
+        macAddress: 'AA:BB:CC:10:00:01',
+        ipAddress: '10.0.0.11',
+        nasId: 'nas-a',
+      });
+
+      const fetched = await getUser(created._id).expect(200);
+      expect(fetched.body.data).toEqual(response.body.data);
+    });
+
+    it('writes exactly one job, with no sessions, when the user had none', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'blocked' }).expect(200);
+      const jobs = await jobsOf(testApp, created._id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toEqual(
+        expect.objectContaining({ user_id: created._id, username: created.username, reason: 'blocked', sessions: [] }),
+      );
+    });
+
+    it('a blocked user keeps its username in its venues', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'blocked' }).expect(200);
+      const clash = await testApp.http
+        .post(USERS)
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .send(userBody({ username: created.username }))
+        .expect(409);
+      expect(clash.body).toEqual({
+        success: false,
+        message: 'Conflict',
+        errors: [{ field: 'username', message: expect.stringContaining('venue-a') }],
+      });
+    });
+  });
+
+  describe('active → expired', () => {
+    it('ends the sessions, writes one job with reason expired and frees username, email and phone', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, {
+        email: 'expire-me@example.com',
+        phone: '+90 532 111 22 33',
+        venueIds: ['venue-a', 'venue-b'],
+      });
+      const session = await startSession(testApp, { userId: created._id, ipAddress: '10.0.0.21', nasId: 'nas-x' });
+      await sleep(5);
+
+      const response = await put(created._id, { status: 'expired' }).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        message: UPDATED,
+        data: {
+          ...created,
+          status: 'expired',
+          updatedAt: expect.any(String),
+          devices: [
+            {
+              macAddress: session.macAddress,
+              name: null,
+              status: 'expired',
+              firstSeenAt: session.startedAt.toISOString(),
+              lastSeenAt: session.startedAt.toISOString(),
+            },
+          ],
+        },
+      });
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+
+      expect(await sessionRows(testApp, created._id)).toEqual([
+        { id: session.id, status: 'expired', ended_at: expect.anything() },
+      ]);
+      const jobs = await jobsOf(testApp, created._id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toEqual(
+        expect.objectContaining({ reason: 'expired', username: created.username, sessions: [asJobSession(session)] }),
+      );
+
+      expect(await venueRows(testApp, created._id)).toEqual([
+        { venue_id: 'venue-a', position: 0, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
+        { venue_id: 'venue-b', position: 1, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
+      ]);
+      const reused = await testApp.http
+        .post(USERS)
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .send(
+          userBody({
+            username: created.username,
+            email: 'expire-me@example.com',
+            phone: '+90 532 111 22 33',
+            venueIds: ['venue-b', 'venue-a'],
+          }),
+        )
+        .expect(201);
+      expect(reused.body.data._id).not.toBe(created._id);
+      expect(reused.body.data.username).toBe(created.username);
+    });
+
+    it('writes the job even without sessions', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'expired' }).expect(200);
+      const jobs = await jobsOf(testApp, created._id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toEqual(expect.objectContaining({ reason: 'expired', sessions: [] }));
+    });
+  });
+
+  describe('out of blocked', () => {
+    it('blocked → active unblocks without a job, and the user may start sessions again', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'blocked' }).expect(200);
+      await expect(startSession(testApp, { userId: created._id })).rejects.toThrow();
+      await sleep(5);
+      const blockedAt = (await getUser(created._id).expect(200)).body.data.updatedAt as string;
+
+      const response = await put(created._id, { status: 'active' }).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        message: UPDATED,
+        data: { ...created, status: 'active', updatedAt: expect.any(String) },
+      });
+      expectRefreshed(response.body.data.updatedAt, blockedAt);
+      expect(await userRow(testApp, created._id)).toEqual(expect.objectContaining({ status: 'active' }));
+      expect((await venueRows(testApp, created._id)).map((row) => row.user_status)).toEqual(['active']);
+      expect((await jobsOf(testApp, created._id)).map((job) => job.reason)).toEqual(['blocked']);
+
+      const session = await startSession(testApp, { userId: created._id });
+      expect(session.status).toBe('active');
+    });
+
+    it('blocked → expired writes a job with reason expired and frees the username', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'blocked' }).expect(200);
+      const response = await put(created._id, { status: 'expired' }).expect(200);
+      expect(response.body.data).toEqual({ ...created, status: 'expired', updatedAt: expect.any(String) });
+
+      const jobs = await jobsOf(testApp, created._id);
+      expect(jobs.map((job) => [job.reason, job.sessions])).toEqual([
+        ['blocked', []],
+        ['expired', []],
+      ]);
+      expect(await venueRows(testApp, created._id)).toEqual([
+        expect.objectContaining({ user_status: 'expired', username_key: null }),
+      ]);
+      await createUser(testApp, { username: created.username });
+    });
+  });
+
+  describe('a PUT with the status the user already has', () => {
+    it('active → active writes no job and leaves the sessions alone', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      const session = await startSession(testApp, { userId: created._id });
+      const response = await put(created._id, { status: 'active' }).expect(200);
+      expect(response.body.data.status).toBe('active');
+      expect(response.body.data.devices).toEqual([expect.objectContaining({ status: 'active' })]);
+      expect(await jobsOf(testApp, created._id)).toEqual([]);
+      expect(await sessionRows(testApp, created._id)).toEqual([{ id: session.id, status: 'active', ended_at: null }]);
+      expect(await deviceStatuses(testApp, created._id)).toEqual(['active']);
+    });
+
+    it('blocked → blocked writes no second job', async () => {
+      const testApp = current();
+      const created = await createUser(testApp);
+      await put(created._id, { status: 'blocked' }).expect(200);
+      const response = await put(created._id, { status: 'blocked', name: 'Still Blocked' }).expect(200);
+      expect(response.body.data).toEqual(
+        expect.objectContaining({ status: 'blocked', name: 'Still Blocked' }),
+      );
+      expect(await jobsOf(testApp, created._id)).toHaveLength(1);
+    });
+  });
+
+  describe('an expired user cannot be edited', () => {
+    it.each([
+      ['an empty body', {}],
+      ['a new name', { name: 'New Name' }],
+      ['status active', { status: 'active' }],
+      ['status blocked', { status: 'blocked' }],
+      ['status expired', { status: 'expired' }],
+      ['new metadata', { metadata: { a: 1 } }],
+      ['the same venueIds', { venueIds: ['venue-a'] }],
+      ['email null', { email: null }],
+      ['a new username', { username: 'fresh-name-for-expired' }],
+    ])('409 for %s, and nothing changes', async (_case, body) => {
+      const testApp = current();
+      const created = await createUser(testApp, { venueIds: ['venue-a'] });
+      await startSession(testApp, { userId: created._id });
+      const expired = await testApp.http
+        .post(`${USERS}/${created._id}/expire`)
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .expect(200);
+      const before = await userRow(testApp, created._id);
+      const venuesBefore = await venueRows(testApp, created._id);
+      const jobsBefore = await jobsOf(testApp, created._id);
+      expect(jobsBefore).toHaveLength(1);
+      await sleep(3);
+
+      const response = await put(created._id, body).expect(409);
+      expect(response.body).toEqual(EXPIRED_NOT_EDITABLE);
+
+      expect(await userRow(testApp, created._id)).toEqual(before);
+      expect(await venueRows(testApp, created._id)).toEqual(venuesBefore);
+      expect(await jobsOf(testApp, created._id)).toEqual(jobsBefore);
+      expect((await getUser(created._id).expect(200)).body.data).toEqual(expired.body.data.user);
+    });
+
+    it('an invalid body is still a 400 first (validation comes before the state check)', async () => {
+      const created = await createUser(current());
+      await put(created._id, { status: 'expired' }).expect(200);
+      const response = await put(created._id, { status: 'gone' }).expect(400);
+      expect(response.body).toEqual({
+        success: false,
+        message: 'Validation error',
+        errors: [{ field: 'status', message: expect.any(String) }],
+      });
+    });
+
+    it('409 too for a user expired by PUT', async () => {
+      const created = await createUser(current());
+      await put(created._id, { status: 'expired' }).expect(200);
+      expect((await put(created._id, {}).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
+      expect((await put(created._id, { status: 'active' }).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
+    });
+  });
+
+  describe('field changes', () => {
+    it('an empty body {} is 200, changes nothing but a refreshed updatedAt', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, { metadata: { keep: true }, email: 'empty-put@example.com' });
+      await sleep(5);
+      const response = await put(created._id, {}).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        message: UPDATED,
+        data: { ...created, updatedAt: expect.any(String) },
+      });
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+      expect(response.body.data.createdAt).toBe(created.createdAt);
+      expect((await getUser(created._id).expect(200)).body.data).toEqual(response.body.data);
+      expect(await jobsOf(testApp, created._id)).toEqual([]);
+    });
+
+    it('metadata is replaced whole, not merged', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, { metadata: { roomNumber: '12', nested: { a: 1, b: 2 } } });
+      const response = await put(created._id, { metadata: { nested: { c: 3 }, list: [1, 'two'] } }).expect(200);
+      expect(response.body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
+      expect((await getUser(created._id).expect(200)).body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
+
+      const emptied = await put(created._id, { metadata: {} }).expect(200);
+      expect(emptied.body.data.metadata).toEqual({});
+    });
+
+    it('venueIds are replaced, duplicates dropped and order kept; the lists follow', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
+      const response = await put(created._id, { venueIds: ['venue-c', 'venue-a', 'venue-c'] }).expect(200);
+      expect(response.body.data).toEqual({ ...created, venueIds: ['venue-c', 'venue-a'], updatedAt: expect.any(String) });
+      expect((await venueRows(testApp, created._id)).map((row) => [row.venue_id, row.position])).toEqual([
+        ['venue-c', 0],
+        ['venue-a', 1],
+      ]);
+
+      const list = (venueId: string) =>
+        testApp.http
+          .get(`${USERS}?venueId=${venueId}&limit=100`)
+          .set('Authorization', `Bearer ${testApp.adminToken}`)
+          .expect(200)
+          .then((r) => (r.body.data as Array<{ _id: string }>).map((user) => user._id));
+      expect(await list('venue-b')).not.toContain(created._id);
+      expect(await list('venue-c')).toContain(created._id);
+      expect((await getUser(`${created._id}?venueId=venue-b`).expect(404)).body).toEqual(NOT_FOUND);
+    });
+
+    it('name, email and phone change and stay changed', async () => {
+      const testApp = current();
+      const created = await createUser(testApp, { email: 'before@example.com' });
+      const response = await put(created._id, { name: '  Yeni İsim  ', email: null, phone: '+90 555 000 11 22' }).expect(200);
+      expect(response.body.data).toEqual({
+        ...created,
+        name: 'Yeni İsim',
+        email: null,
+        phone: '+90 555 000 11 22',
+        updatedAt: expect.any(String),
+      });
+      expect((await getUser(created._id).expect(200)).body.data).toEqual(response.body.data);
+    });
+  });
+
+  it('an unknown query parameter is 400 naming it, and nothing changes', async () => {
+    const testApp = current();
+    const created = await createUser(testApp);
+    const response = await put(`${created._id}?stauts=blocked`, { status: 'blocked' }).expect(400);
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Validation error',
+      errors: [{ field: 'stauts', message: expect.any(String) }],
+    });
+    expect(await userRow(testApp, created._id)).toEqual(expect.objectContaining({ status: 'active' }));
+    expect(await jobsOf(testApp, created._id)).toEqual([]);
+  });
+
+  describe('unknown ids', () => {
+    it.each([
+      ['an unknown id', '01900000-0000-7000-8000-000000000000'],
+      ['a 500-character id', 'z'.repeat(500)],
+      ['%ZZ', '%ZZ'],
+      ['an encoded ../', '..%2F..%2Fx'],
+    ])('PUT to %s is 404', async (_case, id) => {
+      const response = await put(id, { name: 'Nobody' }).expect(404);
+      expect(response.body).toEqual(NOT_FOUND);
+    });
+  });
+});
