@@ -1,0 +1,241 @@
+import 'reflect-metadata';
+import {
+  ConsoleLogger,
+  Module,
+  type DynamicModule,
+  type INestApplicationContext,
+  type LoggerService,
+  type ModuleMetadata,
+  type Provider,
+} from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import { format, parseArgs } from 'node:util';
+import { CommonModule } from '../common/common.module.js';
+import { ConfigValidationError, loadConfig, type AppConfig, type LogLevel } from '../config/configuration.js';
+import { DatabaseModule } from '../database/database.module.js';
+
+/**
+ * Shared plumbing of the project's command-line tools (token, session, jobs).
+ *
+ * Contract (docs/DECISIONS, "Command-line contract"): a command's result goes to stdout, every log
+ * line to stderr, so `VALUE=$(node dist/src/cli/token.js create …)` captures the result alone.
+ * Exit codes: 0 success, 1 failure (not found, database error), 2 bad usage.
+ */
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Where a command writes; process.stdout/process.stderr in production, buffers in tests. */
+export interface CliOutput {
+  write(text: string): unknown;
+}
+
+export interface CliIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+}
+
+/** A command-line mistake: the message goes to stderr and the process exits with 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Reads the configuration exactly as main.ts does: `.env` (when present) under the real environment. */
+export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return loadConfig(env);
+}
+
+const NEST_LEVELS: Record<LogLevel, Array<'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose'>> = {
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** Nest's console logger with every level sent to stderr (it prints log/warn/debug to stdout). */
+export class StderrConsoleLogger extends ConsoleLogger {
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: Parameters<ConsoleLogger['printMessages']>[2],
+    _writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+    params?: Record<string, unknown>,
+  ): void {
+    super.printMessages(messages, context, logLevel, 'stderr', errorStack, params);
+  }
+}
+
+/**
+ * The CLI's logger. Nest's start-up chatter ("… dependencies initialized") is info-level noise for a
+ * command, so LOG_LEVEL=info shows warnings and errors only; debug and verbose show everything.
+ */
+export function createCliLogger(config: AppConfig): LoggerService {
+  const level: LogLevel = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  return new StderrConsoleLogger({ logLevels: NEST_LEVELS[level], colors: false });
+}
+
+/**
+ * TypeORM's console logger writes migration and info lines with console.log: inside a CLI process
+ * those belong on stderr. Returns a function that restores the original methods.
+ */
+export function routeConsoleToStderr(): () => void {
+  const original = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]): void => {
+    process.stderr.write(`${format(...args)}\n`);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => Object.assign(console, original);
+}
+
+@Module({})
+export class CliModule {
+  /**
+   * Configuration, common services and the database, as AppModule.forRoot wires them, plus what the
+   * command needs. No HTTP layer, no guards, and not AuthModule: its BootstrapTokenService would
+   * store or print a bootstrap token as a side effect of running a command.
+   */
+  static forRoot(
+    config: AppConfig,
+    extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] } = {},
+  ): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        CommonModule,
+        DatabaseModule,
+        ...(extra.imports ?? []),
+      ],
+      providers: extra.providers ?? [],
+    };
+  }
+}
+
+/** Boots a Nest application context (database connected, pending migrations run unless disabled). */
+export async function createCliContext(
+  config: AppConfig,
+  extra: { imports?: ModuleMetadata['imports']; providers?: Provider[]; logger?: LoggerService | false } = {},
+): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(CliModule.forRoot(config, extra), {
+    logger: extra.logger ?? createCliLogger(config),
+    abortOnError: false,
+  });
+}
+
+/**
+ * Runs a command-line tool: routes console output to stderr, loads the configuration, lets
+ * `parse` refuse bad usage before anything connects, boots the context, runs the command, closes
+ * the context and sets the exit code.
+ */
+export async function runCli<P>(options: {
+  argv: string[];
+  io?: CliIo;
+  parse: (argv: string[]) => P;
+  /** Commands that need no database (help) return an exit code here; null means "boot and run". */
+  withoutContext?: (parsed: P, io: CliIo) => number | null;
+  extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] };
+  run: (parsed: P, io: CliIo, context: INestApplicationContext) => Promise<number>;
+}): Promise<number> {
+  // Timestamps are stored and compared in UTC whatever the host's zone (as in main.ts).
+  process.env.TZ = 'UTC';
+  const io: CliIo = options.io ?? { stdout: process.stdout, stderr: process.stderr };
+  routeConsoleToStderr();
+
+  let parsed: P;
+  try {
+    parsed = options.parse(options.argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  const early = options.withoutContext?.(parsed, io) ?? null;
+  if (early !== null) return early;
+
+  let config: AppConfig;
+  try {
+    config = readCliConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+
+  let context: INestApplicationContext;
+  try {
+    context = await createCliContext(config, options.extra);
+  } catch (error) {
+    io.stderr.write(`Could not start: ${describeError(error)}\n`);
+    return EXIT_FAILURE;
+  }
+  try {
+    return await options.run(parsed, io, context);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`Failed: ${describeError(error)}\n`);
+    return EXIT_FAILURE;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Sets the process exit code from a CLI's main(); a crash prints its stack on stderr. */
+export function exitWith(main: Promise<number>): void {
+  main.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = EXIT_FAILURE;
+    },
+  );
+}
+
+/** Reads the options of a subcommand: each at most once, no unknown ones. Throws UsageError. */
+export function parseCommandOptions(
+  args: string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, { ...spec, multiple: true }])),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(describeError(error));
+  }
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const [key, given] of Object.entries(parsed.values)) {
+    const list = given as Array<string | boolean>;
+    if (list.length > 1) throw new UsageError(`--${key} may be given only once`);
+    values[key] = list[0];
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,105 @@
+import type { CliIo } from '../src/cli/cli-context.js';
+import { executeJobsCommand, parseJobsArgs } from '../src/cli/jobs-command.js';
+import { executeSessionCommand, parseSessionArgs } from '../src/cli/session-command.js';
+import { UsageError } from '../src/cli/cli-context.js';
+import { SessionsService } from '../src/sessions/sessions.service.js';
+import { UnauthJobsService } from '../src/unauth-jobs/unauth-jobs.service.js';
+import { createUser } from './support/factories.js';
+import { describeEachDatabase } from './support/test-app.js';
+
+function capture(): { io: CliIo; stdout: () => string; stderr: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
+    stdout: () => out.join(''),
+    stderr: () => err.join(''),
+  };
+}
+
+describe('session and jobs CLI arguments', () => {
+  it.each([[[]], [['start', '--user', 'u']], [['start', '--user', 'u', '--venue', 'v', '--mac', 'm', 'extra']], [['stop']], [['nope']]])(
+    'refuses %j as bad usage',
+    (argv) => expect(() => parseSessionArgs(argv as string[])).toThrow(UsageError),
+  );
+
+  it.each([[[]], [['list', '--status', 'lost']], [['list', '--user', 'a', '--user', 'b']], [['purge']]])(
+    'jobs refuses %j as bad usage',
+    (argv) => expect(() => parseJobsArgs(argv as string[])).toThrow(UsageError),
+  );
+});
+
+describeEachDatabase('session and jobs CLI', (current) => {
+  const session = async (...argv: string[]) => {
+    const captured = capture();
+    const code = await executeSessionCommand(parseSessionArgs(argv), captured.io, current().app.get(SessionsService));
+    return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+  };
+  const jobs = async (...argv: string[]) => {
+    const captured = capture();
+    const code = await executeJobsCommand(parseJobsArgs(argv), captured.io, current().app.get(UnauthJobsService));
+    return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+  };
+  const auth = () => ({ Authorization: `Bearer ${current().adminToken}` });
+
+  it('start prints the session, the user shows the device, stop ends it', async () => {
+    const user = await createUser(current(), { venueIds: ['venue-a'] });
+    const started = await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', 'aabb.ccdd.ee01', '--ip', '10.0.0.7', '--nas', 'nas-1');
+    expect(started.code).toBe(0);
+    const printed = JSON.parse(started.stdout);
+    expect(printed).toMatchObject({
+      userId: user._id,
+      venueId: 'venue-a',
+      macAddress: 'AA:BB:CC:DD:EE:01',
+      ipAddress: '10.0.0.7',
+      nasId: 'nas-1',
+      status: 'active',
+      endedAt: null,
+    });
+
+    const fetched = await current().http.get(`/api/v1/hotspot-users/${user._id}`).set(auth()).expect(200);
+    expect(fetched.body.data.devices).toEqual([
+      { macAddress: 'AA:BB:CC:DD:EE:01', name: null, status: 'active', firstSeenAt: printed.startedAt, lastSeenAt: printed.startedAt },
+    ]);
+
+    const stopped = await session('stop', printed.id);
+    expect(stopped.code).toBe(0);
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ id: printed.id, status: 'stopped', endedAt: expect.any(String) });
+  });
+
+  it('refuses a session for an unknown or blocked user with exit 1 and nothing on stdout', async () => {
+    const unknown = await session('start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'no user nobody\n' });
+
+    const user = await createUser(current());
+    await current().http.put(`/api/v1/hotspot-users/${user._id}`).set(auth()).send({ status: 'blocked' }).expect(200);
+    const blocked = await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toBe('');
+  });
+
+  it('lists the jobs of a user, filtered by status, as JSON', async () => {
+    const user = await createUser(current());
+    const started = JSON.parse(
+      (await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', '02:00:00:00:00:09')).stdout,
+    );
+    await current().http.post(`/api/v1/hotspot-users/${user._id}/expire`).set(auth()).expect(200);
+
+    const listed = await jobs('list', '--user', user._id, '--status', 'pending', '--json');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        userId: user._id,
+        reason: 'expired',
+        status: 'pending',
+        attempts: 0,
+        sessions: [{ id: started.id, venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
+      }),
+    ]);
+    expect(JSON.parse((await jobs('list', '--user', user._id, '--status', 'done', '--json')).stdout)).toEqual([]);
+
+    const plain = await jobs('list', '--user', user._id);
+    expect(plain.stdout.trim().split('\n')).toHaveLength(1);
+    expect(plain.stdout).toContain('expired');
+  });
+});
