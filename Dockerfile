@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+#
+# Hotspot user service: multi-stage build.
+#   docker build -t hotspot-user-service .
+#   docker run -p 3000:3000 -e DATABASE_URL=mysql://user:pass@db:3306/hotspot -e BOOTSTRAP_TOKEN=... hotspot-user-service
+# Without DATABASE_URL the embedded SQLite database lives in /app/data: mount a volume there
+# (-v hotspot-data:/app/data) to keep it.
+# Tokens inside a container (the image has no TypeScript compiler, so not `npm run token`):
+#   docker compose exec app node dist/src/cli/token.js create --name admin --permissions read,write,delete
+
+# Node 22 (maintenance LTS) satisfies the engines of the project (>=20.19), TypeORM
+# (^20.19 || ^22.13 || >=24.11) and better-sqlite3 12. Override with --build-arg NODE_VERSION=20|24.
+ARG NODE_VERSION=22
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build \
+    && npm prune --omit=dev --no-audit --no-fund \
+    && npm cache clean --force
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    TZ=UTC \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# Code and dependencies stay owned by root (read-only for the app); only the data folder is writable.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+# No curl in the slim image: Node's fetch probes the liveness endpoint.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
