@@ -1,7 +1,8 @@
-import { ConsoleLogger, type LogLevel as NestLogLevel, type LoggerService } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
+import { NEST_LOG_LEVELS } from './common/log-levels.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware.js';
@@ -11,17 +12,8 @@ import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
 
-const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
 export function createLogger(level: LogLevel): LoggerService {
-  return new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[level] });
+  return new ConsoleLogger({ json: true, logLevels: NEST_LOG_LEVELS[level] });
 }
 
 /**

@@ -36,4 +36,36 @@ describeEachDatabase('OpenAPI document', (current) => {
     );
     expect(document.paths['/healthz'].get.security ?? []).toEqual([]);
   });
+
+  it.each([
+    ['get', '/api/v1/hotspot-users', 'read', ['200', '400', '401', '403', '500', '503']],
+    ['get', '/api/v1/hotspot-users/{id}', 'read', ['200', '400', '401', '403', '404', '500', '503']],
+    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '500', '503']],
+    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']],
+    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '500', '503']],
+    ['post', '/api/v1/hotspot-users/{id}/expire', 'write', ['200', '400', '401', '403', '404', '413', '415', '500', '503']],
+  ])('documents %s %s: its permission (%s), body schemas and every status it can answer', async (method, path, permission, statuses) => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const operation = document.paths[path][method];
+    expect(operation['x-required-permission']).toBe(permission);
+    expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
+    for (const status of statuses.filter((code) => Number(code) >= 400)) {
+      expect(operation.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
+    }
+    const success = operation.responses[statuses[0]].content['application/json'].schema.$ref;
+    expect(document.components.schemas[success.split('/').pop()]).toBeDefined();
+  });
+
+  it('generates the create and update bodies from the validating DTOs, with examples', async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const create = document.components.schemas.CreateHotspotUserDto;
+    expect(create.required).toEqual(expect.arrayContaining(['name', 'loginMethod', 'venueIds']));
+    expect(create.properties.loginMethod.enum).toEqual(['username_password', 'guest']);
+    expect(create.properties.venueIds).toMatchObject({ minItems: 1, maxItems: 50 });
+    expect(create.properties.name.example).toEqual(expect.any(String));
+    const update = document.components.schemas.UpdateHotspotUserDto;
+    expect(update.required ?? []).toEqual([]);
+    expect(Object.keys(update.properties)).not.toContain('loginMethod');
+    expect(Object.keys(update.properties)).not.toContain('password');
+  });
 });

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { ApiRequest } from '../common/request-context.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import type { Permission } from './permissions.js';
@@ -13,9 +13,13 @@ export function RequirePermission(permission: Permission | 'any'): MethodDecorat
   return applyDecorators(
     SetMetadata(REQUIRED_PERMISSION, permission),
     ApiBearerAuth(),
+    ApiExtension('x-required-permission', permission),
     ApiUnauthorizedResponse({ description: 'Token missing, unknown, revoked or expired', type: ErrorResponseDto }),
     ApiForbiddenResponse({
-      description: permission === 'any' ? 'Not used' : `Token lacks the ${permission} permission`,
+      description:
+        permission === 'any'
+          ? 'Never: any valid token may call it'
+          : `Token lacks the ${permission} permission, or a venue lies outside the token's venues (errors names the field)`,
       type: ErrorResponseDto,
     }),
   );

@@ -13,6 +13,7 @@ import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { format, parseArgs } from 'node:util';
 import { CommonModule } from '../common/common.module.js';
+import { NEST_LOG_LEVELS } from '../common/log-levels.js';
 import { ConfigValidationError, loadConfig, type AppConfig, type LogLevel } from '../config/configuration.js';
 import { DatabaseModule } from '../database/database.module.js';
 
@@ -52,15 +53,6 @@ export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return loadConfig(env);
 }
 
-const NEST_LEVELS: Record<LogLevel, Array<'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose'>> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
 /** Nest's console logger with every level sent to stderr (it prints log/warn/debug to stdout). */
 export class StderrConsoleLogger extends ConsoleLogger {
   protected override printMessages(
@@ -81,7 +73,7 @@ export class StderrConsoleLogger extends ConsoleLogger {
  */
 export function createCliLogger(config: AppConfig): LoggerService {
   const level: LogLevel = config.logLevel === 'info' ? 'warn' : config.logLevel;
-  return new StderrConsoleLogger({ logLevels: NEST_LEVELS[level], colors: false });
+  return new StderrConsoleLogger({ logLevels: NEST_LOG_LEVELS[level], colors: false });
 }
 
 /**

@@ -2,11 +2,12 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
-import { MessageResponseDto } from '../common/swagger/error-response.dto.js';
+import { ApiStandardErrors, MessageResponseDto } from '../common/swagger/error-response.dto.js';
 
 export const API_STATUS_MESSAGE = 'Server API aktif';
 
 @ApiTags('status')
+@ApiStandardErrors({ body: false })
 @Controller(API_V1)
 export class ApiStatusController {
   @Get()

@@ -12,7 +12,7 @@ import {
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
-import { ErrorResponseDto } from '../common/swagger/error-response.dto.js';
+import { ApiStandardErrors, ErrorResponseDto } from '../common/swagger/error-response.dto.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import {
@@ -41,6 +41,7 @@ const SCOPE =
   'A venue-restricted token gets 403 for a venue outside its venues and for a user it does not fully cover.';
 
 @ApiTags('hotspot-users')
+@ApiStandardErrors({ body: false })
 @Controller(`${API_V1}/hotspot-users`)
 export class HotspotUsersController {
   constructor(private readonly users: HotspotUsersService) {}
@@ -75,6 +76,7 @@ export class HotspotUsersController {
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @ApiStandardErrors({ body: true })
   @RequirePermission('write')
   @ApiOperation({ summary: 'Create a user', description: `Status starts active, devices empty. ${SCOPE}` })
   @ApiCreatedResponse({ type: HotspotUserMessageResponseDto })
@@ -89,6 +91,7 @@ export class HotspotUsersController {
   }
 
   @Put(':id')
+  @ApiStandardErrors({ body: true })
   @RequirePermission('write')
   @ApiOperation({
     summary: 'Update a user',
@@ -127,6 +130,7 @@ export class HotspotUsersController {
   }
 
   @Post(':id/expire')
+  @ApiStandardErrors({ body: true })
   @HttpCode(HttpStatus.OK)
   @RequirePermission('write')
   @ApiOperation({

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'venueIds.0' })
@@ -26,4 +27,19 @@ export class MessageResponseDto {
 
   @ApiProperty({ example: 'Server API aktif' })
   message!: string;
+}
+
+/** Statuses any /api/v1 operation may answer, and those of operations that take a JSON body. */
+export function ApiStandardErrors(options: { body: boolean }): MethodDecorator & ClassDecorator {
+  const decorators = [
+    ApiResponse({ status: 500, description: 'Internal server error (nothing internal in the body)', type: ErrorResponseDto }),
+    ApiResponse({ status: 503, description: 'Service Unavailable: the database cannot be reached', type: ErrorResponseDto }),
+  ];
+  if (options.body) {
+    decorators.push(
+      ApiResponse({ status: 413, description: 'Payload Too Large: the body exceeds 100 KiB', type: ErrorResponseDto }),
+      ApiResponse({ status: 415, description: 'Unsupported Media Type: the body is not application/json', type: ErrorResponseDto }),
+    );
+  }
+  return applyDecorators(...decorators);
 }
