@@ -1,32 +1,28 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createApp } from './app.setup.js';
-import { ConfigValidationError, loadConfig, type AppConfig } from './config/configuration.js';
-
-// Timestamps are stored and compared in UTC whatever the host's zone.
-process.env.TZ = 'UTC';
-
-function readConfig(): AppConfig {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigValidationError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
+import { exitGracefullyOnSignals } from './common/shutdown.js';
+import { readProcessConfig } from './config/environment.js';
 
 async function main(): Promise<void> {
-  const config = readConfig();
+  const config = readProcessConfig();
   const app = await createApp(config);
-  app.enableShutdownHooks();
   await app.listen(config.port, config.host);
+  const logger = new Logger('Main');
+  exitGracefullyOnSignals(
+    async () => {
+      // Stop accepting and let requests under way finish; then the worker hands back or finishes
+      // its jobs (Nest's shutdown hooks) and the database closes.
+      const server: Server = app.getHttpServer();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    },
+    config.shutdownTimeoutMs,
+    logger,
+  );
   const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
-  new Logger('Main').log(
+  logger.log(
     `Hotspot API listening on http://${shownHost}:${config.port}/api/v1 (docs: /api/docs, database: ${config.database.type})`,
   );
 }

@@ -120,7 +120,13 @@ export async function createCliContext(
   config: AppConfig,
   extra: { imports?: ModuleMetadata['imports']; providers?: Provider[]; logger?: LoggerService | false } = {},
 ): Promise<INestApplicationContext> {
-  return NestFactory.createApplicationContext(CliModule.forRoot(config, extra), {
+  // A command never runs the background work of the service (job worker, expiry sweep).
+  const commandConfig: AppConfig = {
+    ...config,
+    unauthJobs: { ...config.unauthJobs, workerEnabled: false },
+    expirySweepIntervalMs: 0,
+  };
+  return NestFactory.createApplicationContext(CliModule.forRoot(commandConfig, extra), {
     logger: extra.logger ?? createCliLogger(config),
     abortOnError: false,
   });

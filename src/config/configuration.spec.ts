@@ -21,6 +21,17 @@ describe('loadConfig', () => {
       bootstrapToken: null,
       logLevel: 'info',
       tokenCacheTtlMs: 10_000,
+      unauthJobs: {
+        workerEnabled: true,
+        dispatcher: { type: 'log' },
+        maxAttempts: 8,
+        pollIntervalMs: 1000,
+        batchSize: 20,
+        leaseMs: 60_000,
+        retryBaseMs: 5000,
+      },
+      expirySweepIntervalMs: 15_000,
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -42,6 +53,18 @@ describe('loadConfig', () => {
       BOOTSTRAP_TOKEN: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
       LOG_LEVEL: 'DEBUG',
       TOKEN_CACHE_TTL_SECONDS: '30',
+      WORKER_ENABLED: 'false',
+      UNAUTH_DISPATCHER: 'webhook',
+      UNAUTH_WEBHOOK_URL: 'https://nas.example/unauth',
+      UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+      UNAUTH_WEBHOOK_TIMEOUT_MS: '2500',
+      UNAUTH_MAX_ATTEMPTS: '3',
+      UNAUTH_POLL_INTERVAL_MS: '250',
+      UNAUTH_BATCH_SIZE: '50',
+      UNAUTH_LEASE_SECONDS: '30',
+      UNAUTH_RETRY_BASE_MS: '100',
+      EXPIRY_SWEEP_INTERVAL: '0',
+      SHUTDOWN_TIMEOUT_SECONDS: '3',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -51,8 +74,37 @@ describe('loadConfig', () => {
       bootstrapToken: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
       logLevel: 'debug',
       tokenCacheTtlMs: 30_000,
+      unauthJobs: {
+        workerEnabled: false,
+        dispatcher: { type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 2500 },
+        maxAttempts: 3,
+        pollIntervalMs: 250,
+        batchSize: 50,
+        leaseMs: 30_000,
+        retryBaseMs: 100,
+      },
+      expirySweepIntervalMs: 0,
+      shutdownTimeoutMs: 3000,
     });
   });
+
+  it('needs a URL and a secret for the webhook dispatcher, and refuses bad ones', () => {
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'webhook' }).map((p) => p.variable)).toEqual([
+      'UNAUTH_WEBHOOK_URL',
+      'UNAUTH_WEBHOOK_SECRET',
+    ]);
+    expect(
+      problemsOf({ UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'ftp://x', UNAUTH_WEBHOOK_SECRET: 'short' }).map(
+        (p) => p.variable,
+      ),
+    ).toEqual(['UNAUTH_WEBHOOK_URL', 'UNAUTH_WEBHOOK_SECRET']);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius' }).map((p) => p.variable)).toEqual(['UNAUTH_DISPATCHER']);
+  });
+
+  it.each(['WORKER_ENABLED', 'UNAUTH_MAX_ATTEMPTS', 'UNAUTH_POLL_INTERVAL_MS', 'UNAUTH_BATCH_SIZE', 'EXPIRY_SWEEP_INTERVAL', 'SHUTDOWN_TIMEOUT_SECONDS'])(
+    'refuses a bad %s',
+    (variable) => expect(problemsOf({ [variable]: 'soon' }).map((p) => p.variable)).toEqual([variable]),
+  );
 
   it('accepts host names and IPv6 addresses for HOST', () => {
     expect(loadConfig({ HOST: 'api.example.com' }).host).toBe('api.example.com');

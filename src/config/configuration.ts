@@ -13,6 +13,28 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** How long a verified token is trusted without asking the database again. */
   tokenCacheTtlMs: number;
+  unauthJobs: UnauthJobsConfig;
+  /** How often users whose expiresAt has passed are expired; 0 turns the sweep off. */
+  expirySweepIntervalMs: number;
+  /** The longest a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+}
+
+export type UnauthDispatcherConfig =
+  | { type: 'log' }
+  | { type: 'webhook'; url: string; secret: string; timeoutMs: number };
+
+export interface UnauthJobsConfig {
+  /** Whether this process runs the job worker (the app does by default; `npm run worker` always). */
+  workerEnabled: boolean;
+  dispatcher: UnauthDispatcherConfig;
+  maxAttempts: number;
+  pollIntervalMs: number;
+  batchSize: number;
+  /** How long a claimed job stays reserved for its worker; after that another may claim it. */
+  leaseMs: number;
+  /** First retry delay; each later one doubles, with jitter. */
+  retryBaseMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/hotspot.sqlite';
@@ -73,9 +95,64 @@ export function loadConfig(env: Env): AppConfig {
     }),
     tokenCacheTtlMs:
       read('TOKEN_CACHE_TTL_SECONDS', 10, (raw) => parseIntegerInRange(raw, 0, 3600)) * 1000,
+    unauthJobs: {
+      workerEnabled: read('WORKER_ENABLED', true, parseBoolean),
+      dispatcher: readDispatcher(env, read, problems),
+      maxAttempts: read('UNAUTH_MAX_ATTEMPTS', 8, (raw) => parseIntegerInRange(raw, 1, 100)),
+      pollIntervalMs: read('UNAUTH_POLL_INTERVAL_MS', 1000, (raw) => parseIntegerInRange(raw, 10, 600_000)),
+      batchSize: read('UNAUTH_BATCH_SIZE', 20, (raw) => parseIntegerInRange(raw, 1, 1000)),
+      leaseMs: read('UNAUTH_LEASE_SECONDS', 60, (raw) => parseIntegerInRange(raw, 1, 86_400)) * 1000,
+      retryBaseMs: read('UNAUTH_RETRY_BASE_MS', 5000, (raw) => parseIntegerInRange(raw, 1, 3_600_000)),
+    },
+    expirySweepIntervalMs:
+      read('EXPIRY_SWEEP_INTERVAL', 15, (raw) => parseIntegerInRange(raw, 0, 86_400)) * 1000,
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_SECONDS', 10, (raw) => parseIntegerInRange(raw, 1, 600)) * 1000,
   };
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
+}
+
+const DISPATCHERS = ['log', 'webhook'] as const;
+const MIN_WEBHOOK_SECRET_LENGTH = 16;
+
+type Read = <T>(variable: string, fallback: T, parse: (raw: string) => Parsed<T>) => T;
+
+/** UNAUTH_DISPATCHER, and for `webhook` its URL (http or https), secret and timeout. */
+function readDispatcher(
+  env: Env,
+  read: Read,
+  problems: Array<{ variable: string; message: string }>,
+): UnauthDispatcherConfig {
+  const type = read<(typeof DISPATCHERS)[number]>('UNAUTH_DISPATCHER', 'log', (raw) =>
+    (DISPATCHERS as readonly string[]).includes(raw)
+      ? { value: raw as (typeof DISPATCHERS)[number] }
+      : { error: `must be one of ${DISPATCHERS.join(', ')}` },
+  );
+  if (type === 'log') return { type };
+  const url = read<string | null>('UNAUTH_WEBHOOK_URL', null, parseHttpUrl);
+  const secret = read<string | null>('UNAUTH_WEBHOOK_SECRET', null, (raw) =>
+    raw.length >= MIN_WEBHOOK_SECRET_LENGTH
+      ? { value: raw }
+      : { error: `must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters` },
+  );
+  const timeoutMs = read('UNAUTH_WEBHOOK_TIMEOUT_MS', 5000, (raw) => parseIntegerInRange(raw, 100, 120_000));
+  if (url === null && !env.UNAUTH_WEBHOOK_URL?.trim()) {
+    problems.push({ variable: 'UNAUTH_WEBHOOK_URL', message: 'is required when UNAUTH_DISPATCHER is webhook' });
+  }
+  if (secret === null && !env.UNAUTH_WEBHOOK_SECRET?.trim()) {
+    problems.push({ variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' });
+  }
+  return { type, url: url ?? '', secret: secret ?? '', timeoutMs };
+}
+
+function parseHttpUrl(raw: string): Parsed<string> {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { value: url.toString() };
+  } catch {
+    // falls through to the error below
+  }
+  return { error: 'must be an http:// or https:// URL' };
 }
 
 export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, In, type EntityManager } from 'typeorm';
+import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
@@ -206,22 +206,65 @@ export class HotspotUsersService {
     this.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
       const record = await this.findChangeable(em, token, id, context);
-      const { user } = record;
-      const now = this.clock.now();
-      const ended = await this.sessions.endAllForUser(em, user.id, now);
-      user.status = 'expired';
-      user.updatedAt = now;
-      await em.update(HotspotUserEntity, { id: user.id }, { status: user.status, updatedAt: now });
-      await this.writeVenues(em, user, record.venueIds);
-      if (ended.length > 0) {
-        await this.unauthJobs.enqueue(
-          em,
-          { userId: user.id, username: user.username, reason: 'expired', sessions: ended },
-          now,
-        );
-      }
-      return { expiredSessions: ended.length, user: await this.toDto(em, record) };
+      const ended = await this.makeExpired(em, record, this.clock.now(), 'expired');
+      return { expiredSessions: ended, user: await this.toDto(em, record) };
     });
+  }
+
+  /**
+   * Expires users whose expiresAt has passed, each in its own transaction. The row is re-read
+   * locked (SKIP LOCKED on MySQL) and re-checked, so instances sweeping at once never expire a user
+   * twice nor write two jobs. Returns how many users this call expired.
+   */
+  async expireDue(limit: number): Promise<number> {
+    const now = this.clock.now();
+    const dueAt = (query: SelectQueryBuilder<HotspotUserEntity>) =>
+      query
+        .where('user.status IN (:...statuses)', { statuses: ['active', 'blocked'] })
+        .andWhere('user.expiresAt <= :now', { now });
+    const due = await this.database.run((em) =>
+      dueAt(em.createQueryBuilder(HotspotUserEntity, 'user').select('user.id'))
+        .orderBy('user.expiresAt', 'ASC')
+        .limit(limit)
+        .getMany(),
+    );
+    let expired = 0;
+    for (const { id } of due) {
+      const done = await this.database.transaction(async (em) => {
+        const query = dueAt(em.createQueryBuilder(HotspotUserEntity, 'user')).andWhere('user.id = :id', { id });
+        if (this.database.supportsRowLocks) query.setLock('pessimistic_write').setOnLocked('skip_locked');
+        const user = await query.getOne();
+        if (user === null) return false;
+        const venues = await em.find(HotspotUserVenueEntity, { where: { userId: id }, order: { position: 'ASC' } });
+        await this.makeExpired(em, { user, venueIds: venues.map((venue) => venue.venueId) }, now, 'expiry');
+        return true;
+      });
+      if (done) expired += 1;
+    }
+    return expired;
+  }
+
+  /**
+   * The move into expired, inside the caller's transaction: sessions end, devices expire, the
+   * uniqueness keys are released, and a job is written when sessions were active. Returns how many
+   * sessions it ended.
+   */
+  private async makeExpired(
+    em: EntityManager,
+    record: UserRecord,
+    now: Date,
+    reason: 'expired' | 'expiry',
+  ): Promise<number> {
+    const { user } = record;
+    const ended = await this.sessions.endAllForUser(em, user.id, now);
+    user.status = 'expired';
+    user.updatedAt = now;
+    await em.update(HotspotUserEntity, { id: user.id }, { status: user.status, updatedAt: now });
+    await this.writeVenues(em, user, record.venueIds);
+    if (ended.length > 0) {
+      await this.unauthJobs.enqueue(em, { userId: user.id, username: user.username, reason, sessions: ended }, now);
+    }
+    return ended.length;
   }
 
   private assertContextInScope(token: AuthenticatedToken, context: VenueContextDto): void {

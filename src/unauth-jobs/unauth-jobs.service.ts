@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
+import { retryDelayMs } from './retry-delay.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import {
   UnauthJobEntity,
@@ -9,6 +10,11 @@ import {
   type UnauthJobStatus,
   type UnauthReason,
 } from './entities/unauth-job.entity.js';
+
+/** A job this worker holds: processing, with the lease it was claimed under. */
+export type ClaimedJob = UnauthJobEntity & { status: 'processing'; leaseExpiresAt: Date };
+
+const MAX_ERROR_LENGTH = 1000;
 
 export interface UnauthJobRequest {
   userId: string;
@@ -41,6 +47,73 @@ export class UnauthJobsService {
     job.updatedAt = now;
     await em.insert(UnauthJobEntity, job);
     return job;
+  }
+
+  /**
+   * Claims up to `limit` due jobs for one worker: pending ones whose time has come, and processing
+   * ones whose lease ran out (their worker died). Each becomes processing with a lease; its
+   * next_attempt_at moves to the lease's end, so one indexed condition finds both kinds. On MySQL
+   * the rows are read with FOR UPDATE SKIP LOCKED, so concurrent workers take different jobs; on
+   * SQLite each claim is a conditional update, which only one process can win.
+   */
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+    const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+    return this.database.transaction(async (em) => {
+      const query = em
+        .createQueryBuilder(UnauthJobEntity, 'job')
+        .where('job.status IN (:...statuses)', { statuses: ['pending', 'processing'] })
+        .andWhere('job.nextAttemptAt <= :now', { now })
+        .orderBy('job.nextAttemptAt', 'ASC')
+        .addOrderBy('job.id', 'ASC')
+        .limit(limit);
+      if (this.database.supportsRowLocks) query.setLock('pessimistic_write').setOnLocked('skip_locked');
+      const due = await query.getMany();
+      const claimed: ClaimedJob[] = [];
+      for (const job of due) {
+        const result = await em.update(
+          UnauthJobEntity,
+          { id: job.id, status: job.status, nextAttemptAt: job.nextAttemptAt },
+          { status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt, updatedAt: now },
+        );
+        if (result.affected === 1) {
+          claimed.push({ ...job, status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt });
+        }
+      }
+      return claimed;
+    });
+  }
+
+  /** The job was delivered. Ignored when the lease was lost to another worker meanwhile. */
+  async markDone(job: ClaimedJob, now: Date): Promise<void> {
+    await this.whileLeased(job, { status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: now });
+  }
+
+  /** Delivery failed: retry later with backoff, or give up after the last attempt. */
+  async markFailed(job: ClaimedJob, error: string, now: Date, retry: { maxAttempts: number; retryBaseMs: number }): Promise<void> {
+    const lastError = error.slice(0, MAX_ERROR_LENGTH);
+    if (job.attempts >= retry.maxAttempts) {
+      await this.whileLeased(job, { status: 'failed', leaseExpiresAt: null, lastError, updatedAt: now });
+      return;
+    }
+    const nextAttemptAt = new Date(now.getTime() + retryDelayMs(job.attempts, retry.retryBaseMs));
+    await this.whileLeased(job, { status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError, updatedAt: now });
+  }
+
+  /** Hands a claimed job back untried (shutdown): due at once, and the attempt does not count. */
+  async release(job: ClaimedJob, now: Date): Promise<void> {
+    await this.whileLeased(job, {
+      status: 'pending',
+      attempts: job.attempts - 1,
+      leaseExpiresAt: null,
+      nextAttemptAt: now,
+      updatedAt: now,
+    });
+  }
+
+  private async whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
+    await this.database.run((em) =>
+      em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes),
+    );
   }
 
   list(filter: { userId?: string; status?: UnauthJobStatus } = {}): Promise<UnauthJobEntity[]> {

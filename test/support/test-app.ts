@@ -51,6 +51,9 @@ export async function startTestApp(
     DATABASE_URL: database.url,
     BOOTSTRAP_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'error',
+    // Background work is driven by the tests that are about it, so other tests see jobs as written.
+    WORKER_ENABLED: 'false',
+    EXPIRY_SWEEP_INTERVAL: '0',
     ...env,
   });
   let app: NestExpressApplication;

@@ -1,0 +1,22 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { CommonModule } from './common/common.module.js';
+import type { AppConfig } from './config/configuration.js';
+import { DatabaseModule } from './database/database.module.js';
+import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+
+/** What `npm run worker` runs: the unauth job worker alone, no HTTP. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        CommonModule,
+        DatabaseModule,
+        UnauthJobsModule,
+      ],
+    };
+  }
+}
