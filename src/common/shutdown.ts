@@ -9,15 +9,15 @@ export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
-    logger.log(`${signal} received: shutting down (at most ${timeoutMs} ms)`, 'Shutdown');
+    logger.log(`${signal} received: shutting down (at most ${timeoutMs} ms)`);
     setTimeout(() => {
-      logger.error(`Shutdown took longer than ${timeoutMs} ms: exiting now`, undefined, 'Shutdown');
+      logger.error(`Shutdown took longer than ${timeoutMs} ms: exiting now`, undefined);
       process.exit(1);
     }, timeoutMs).unref();
     shutdown().then(
       () => process.exit(0),
       (error: unknown) => {
-        logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`, undefined, 'Shutdown');
+        logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`, undefined);
         process.exit(1);
       },
     );
