@@ -11,13 +11,13 @@ export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs
     started = true;
     logger.log(`${signal} received: shutting down (at most ${timeoutMs} ms)`);
     setTimeout(() => {
-      logger.error(`Shutdown took longer than ${timeoutMs} ms: exiting now`, undefined);
+      logger.error(`Shutdown took longer than ${timeoutMs} ms: exiting now`);
       process.exit(1);
     }, timeoutMs).unref();
     shutdown().then(
       () => process.exit(0),
       (error: unknown) => {
-        logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`, undefined);
+        logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );
