@@ -1,37 +1,68 @@
-import { ConsoleLogger, type LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
-import { NEST_LOG_LEVELS } from './common/log-levels.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
+import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
+import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
-import { requestIdMiddleware } from './common/middleware/request-id.middleware.js';
+import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { setUpOpenApi } from './common/swagger/openapi.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
 
-export function createLogger(level: LogLevel): LoggerService {
-  return new ConsoleLogger({ json: true, logLevels: NEST_LOG_LEVELS[level] });
+/** The service's logger: JSON lines through pino, to stdout unless a destination is given. */
+export function createLogger(level: LogLevel, destination?: DestinationStream): LoggerService {
+  return new PinoLoggerService(createPino(level, destination));
 }
 
 /**
  * Builds the application exactly as it serves: main.ts and the e2e tests both go through here.
- * The order of the Express middleware matters: request id first (every response carries it), then
- * the JSON body checks around the parser, then Nest's routing.
+ * The order of the Express middleware matters: request id first (every response and log line
+ * carries it), the request log, security headers, then the JSON body checks around the parser,
+ * then Nest's routing.
  */
 export async function createApp(
   config: AppConfig,
-  options: { logger?: LoggerService | false } = {},
+  options: { logDestination?: DestinationStream } = {},
 ): Promise<NestExpressApplication> {
+  const pino = createPino(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     abortOnError: false,
-    logger: options.logger ?? createLogger(config.logLevel),
+    logger: new PinoLoggerService(pino),
   });
   app.disable('x-powered-by');
+  // Client addresses (rate limits per IP) come from X-Forwarded-For only through this many proxies.
+  app.set('trust proxy', config.trustProxyHops);
   app.use(requestIdMiddleware);
+  app.use(requestLogMiddleware(pino));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Swagger UI at /api/docs styles itself inline and shows its logo as a data: URL.
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:'],
+          // The service is often reached over plain HTTP on a LAN; upgrading would break the docs page.
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
+      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      maxAge: 600,
+    });
+  }
   app.use(requireJsonBody);
   // Not strict: any JSON parses, and requireObjectBody answers a non-object with a precise message.
   app.useBodyParser('json', { limit: MAX_BODY_SIZE, strict: false });

@@ -6,6 +6,7 @@ import type { ApiRequest } from '../common/request-context.js';
 import type { ApiTokenService } from './api-token.service.js';
 import { Public, RequirePermission } from './auth.decorators.js';
 import { AuthGuard } from './auth.guard.js';
+import { AuthenticationGuard } from './authentication.guard.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import type { Permission } from './permissions.js';
 
@@ -74,13 +75,17 @@ function contextFor(controller: new () => object, method: string, headers: Recor
   return { context, request };
 }
 
-describe('AuthGuard', () => {
+describe('AuthenticationGuard then AuthGuard', () => {
   let tokens: FakeTokens;
-  let guard: AuthGuard;
+  let guard: { canActivate(context: ExecutionContext): Promise<boolean> };
 
   beforeEach(() => {
     tokens = new FakeTokens(TOKENS);
-    guard = new AuthGuard(new Reflector(), tokens as unknown as ApiTokenService);
+    const reflector = new Reflector();
+    const authentication = new AuthenticationGuard(reflector, tokens as unknown as ApiTokenService);
+    const authorization = new AuthGuard(reflector);
+    // The two global guards in their order (the rate limiter between them does not refuse here).
+    guard = { canActivate: async (context) => (await authentication.canActivate(context)) && authorization.canActivate(context) };
   });
 
   async function outcome(controller: new () => object, method: string, authorization?: string) {

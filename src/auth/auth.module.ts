@@ -1,13 +1,28 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard.js';
+import { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
 import { ApiTokenService } from './api-token.service.js';
 import { AuthGuard } from './auth.guard.js';
+import { AuthenticationGuard } from './authentication.guard.js';
 import { BootstrapTokenService } from './bootstrap-token.service.js';
 import { VenueScopeService } from './venue-scope.service.js';
 
+/**
+ * The global guards run in the order listed: who is calling, then the rate limit (per token, or per
+ * IP for callers without a valid token), then 401/403.
+ */
 @Global()
 @Module({
-  providers: [ApiTokenService, VenueScopeService, BootstrapTokenService, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [
+    ApiTokenService,
+    RateLimiterService,
+    VenueScopeService,
+    BootstrapTokenService,
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
   exports: [ApiTokenService, VenueScopeService],
 })
 export class AuthModule {}

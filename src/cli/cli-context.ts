@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import {
-  ConsoleLogger,
   Module,
   type DynamicModule,
   type INestApplicationContext,
@@ -12,8 +11,9 @@ import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { format, parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { CommonModule } from '../common/common.module.js';
-import { NEST_LOG_LEVELS } from '../common/log-levels.js';
+import { createLogger } from '../app.setup.js';
 import { ConfigValidationError, loadConfig, type AppConfig, type LogLevel } from '../config/configuration.js';
 import { DatabaseModule } from '../database/database.module.js';
 
@@ -53,27 +53,14 @@ export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return loadConfig(env);
 }
 
-/** Nest's console logger with every level sent to stderr (it prints log/warn/debug to stdout). */
-export class StderrConsoleLogger extends ConsoleLogger {
-  protected override printMessages(
-    messages: unknown[],
-    context?: string,
-    logLevel?: Parameters<ConsoleLogger['printMessages']>[2],
-    _writeStreamType?: 'stdout' | 'stderr',
-    errorStack?: unknown,
-    params?: Record<string, unknown>,
-  ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack, params);
-  }
-}
-
 /**
  * The CLI's logger. Nest's start-up chatter ("… dependencies initialized") is info-level noise for a
  * command, so LOG_LEVEL=info shows warnings and errors only; debug and verbose show everything.
  */
 export function createCliLogger(config: AppConfig): LoggerService {
   const level: LogLevel = config.logLevel === 'info' ? 'warn' : config.logLevel;
-  return new StderrConsoleLogger({ logLevels: NEST_LOG_LEVELS[level], colors: false });
+  // File descriptor 2: every log line of a command goes to stderr, as JSON like the service's.
+  return createLogger(level, pino.destination(2));
 }
 
 /**

@@ -32,6 +32,10 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 15_000,
       shutdownTimeoutMs: 10_000,
+      rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null },
+      trustProxyHops: 0,
+      corsOrigins: [],
+      databaseTimeoutMs: 5000,
     });
   });
 
@@ -65,6 +69,12 @@ describe('loadConfig', () => {
       UNAUTH_RETRY_BASE_MS: '100',
       EXPIRY_SWEEP_INTERVAL: '0',
       SHUTDOWN_TIMEOUT_SECONDS: '3',
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '5',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      TRUST_PROXY: '1',
+      CORS_ORIGINS: 'https://admin.example.com, http://localhost:8080',
+      DB_TIMEOUT_MS: '2000',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -85,6 +95,10 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 0,
       shutdownTimeoutMs: 3000,
+      rateLimit: { perMinute: 0, unauthenticatedPerMinute: 5, redisUrl: 'redis://127.0.0.1:6379/2' },
+      trustProxyHops: 1,
+      corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
+      databaseTimeoutMs: 2000,
     });
   });
 
@@ -99,6 +113,16 @@ describe('loadConfig', () => {
       ),
     ).toEqual(['UNAUTH_WEBHOOK_URL', 'UNAUTH_WEBHOOK_SECRET']);
     expect(problemsOf({ UNAUTH_DISPATCHER: 'radius' }).map((p) => p.variable)).toEqual(['UNAUTH_DISPATCHER']);
+  });
+
+  it.each([
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['CORS_ORIGINS', 'https://admin.example.com/path'],
+    ['CORS_ORIGINS', '*'],
+    ['TRUST_PROXY', 'true'],
+    ['RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', '0'],
+  ])('refuses %s=%s', (variable, value) => {
+    expect(problemsOf({ [variable]: value }).map((p) => p.variable)).toEqual([variable]);
   });
 
   it.each(['WORKER_ENABLED', 'UNAUTH_MAX_ATTEMPTS', 'UNAUTH_POLL_INTERVAL_MS', 'UNAUTH_BATCH_SIZE', 'EXPIRY_SWEEP_INTERVAL', 'SHUTDOWN_TIMEOUT_SECONDS'])(

@@ -18,6 +18,22 @@ export interface AppConfig {
   expirySweepIntervalMs: number;
   /** The longest a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  rateLimit: RateLimitConfig;
+  /** Express `trust proxy`: how many reverse proxies stand in front (0: use the peer address). */
+  trustProxyHops: number;
+  /** Origins allowed by CORS; empty: CORS stays off. */
+  corsOrigins: string[];
+  /** A database call that takes longer fails the request with 503 instead of hanging it. */
+  databaseTimeoutMs: number;
+}
+
+export interface RateLimitConfig {
+  /** Requests per minute per token; 0 turns rate limiting off. */
+  perMinute: number;
+  /** Requests per minute per client IP without a valid token (guessing tokens is slow). */
+  unauthenticatedPerMinute: number;
+  /** Counters live here when set, so instances share them; otherwise in process memory. */
+  redisUrl: string | null;
 }
 
 export type UnauthDispatcherConfig =
@@ -107,6 +123,16 @@ export function loadConfig(env: Env): AppConfig {
     expirySweepIntervalMs:
       read('EXPIRY_SWEEP_INTERVAL', 15, (raw) => parseIntegerInRange(raw, 0, 86_400)) * 1000,
     shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_SECONDS', 10, (raw) => parseIntegerInRange(raw, 1, 600)) * 1000,
+    rateLimit: {
+      perMinute: read('RATE_LIMIT_PER_MINUTE', 600, (raw) => parseIntegerInRange(raw, 0, 1_000_000)),
+      unauthenticatedPerMinute: read('RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', 30, (raw) =>
+        parseIntegerInRange(raw, 1, 1_000_000),
+      ),
+      redisUrl: read<string | null>('REDIS_URL', null, parseRedisUrl),
+    },
+    trustProxyHops: read('TRUST_PROXY', 0, (raw) => parseIntegerInRange(raw, 0, 10)),
+    corsOrigins: read<string[]>('CORS_ORIGINS', [], parseOrigins),
+    databaseTimeoutMs: read('DB_TIMEOUT_MS', 5000, (raw) => parseIntegerInRange(raw, 100, 120_000)),
   };
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
@@ -143,6 +169,31 @@ function readDispatcher(
     problems.push({ variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' });
   }
   return { type, url: url ?? '', secret: secret ?? '', timeoutMs };
+}
+
+function parseRedisUrl(raw: string): Parsed<string> {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return { value: raw };
+  } catch {
+    // falls through to the error below
+  }
+  return { error: 'must be a redis:// or rediss:// URL' };
+}
+
+/** A comma-separated list of exact origins such as https://admin.example.com. */
+function parseOrigins(raw: string): Parsed<string[]> {
+  const origins = raw.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return { error: `"${origin}" is not an origin like https://admin.example.com` };
+    }
+    if (url.origin !== origin) return { error: `"${origin}" is not an origin like https://admin.example.com` };
+  }
+  return { value: origins };
 }
 
 function parseHttpUrl(raw: string): Parsed<string> {

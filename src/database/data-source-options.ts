@@ -5,7 +5,7 @@ import type { DatabaseConfig } from '../config/configuration.js';
 import { ENTITIES } from './entities.js';
 
 /** Bounds how long a request waits when the database does not answer. */
-const CONNECT_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 3000;
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**

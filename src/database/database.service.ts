@@ -1,12 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/configuration.js';
 
 const MAX_DEADLOCK_ATTEMPTS = 3;
 
 function isDeadlock(error: unknown): boolean {
   const candidate = error as { code?: unknown; driverError?: { code?: unknown } } | null;
   return (candidate?.driverError?.code ?? candidate?.code) === 'ER_LOCK_DEADLOCK';
+}
+
+/** A database call outlived DB_TIMEOUT_MS; the request gets 503 rather than waiting on. */
+export class DatabaseTimeoutError extends Error {
+  readonly code = 'DB_TIMEOUT';
+
+  constructor(ms: number) {
+    super(`database did not answer within ${ms} ms`);
+    this.name = 'DatabaseTimeoutError';
+  }
 }
 
 /**
@@ -17,10 +29,13 @@ function isDeadlock(error: unknown): boolean {
 @Injectable()
 export class DatabaseService {
   private readonly serialised: boolean;
+  private readonly timeoutMs: number | null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() readonly dataSource: DataSource, @Optional() config?: ConfigService<AppConfig, true>) {
     this.serialised = dataSource.options.type === 'better-sqlite3';
+    // A server can stop answering (network cut, overload); an embedded file cannot.
+    this.timeoutMs = this.serialised ? null : (config?.get('databaseTimeoutMs', { infer: true }) ?? null);
   }
 
   /** True on MySQL/MariaDB, where `SELECT … FOR UPDATE SKIP LOCKED` is available. */
@@ -48,9 +63,21 @@ export class DatabaseService {
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.serialised) return work();
+    if (!this.serialised) return this.timeoutMs === null ? work() : withDeadline(work(), this.timeoutMs);
     const result = this.queue.then(work);
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/**
+ * Rejects when `work` has not settled in time. The work itself is not cancelled: a transaction
+ * still under way then commits or rolls back on its own, so a 503 means "outcome unknown".
+ */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DatabaseTimeoutError(ms)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -1,10 +1,12 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent.js';
 import { ApiTokenService } from '../../src/auth/api-token.service.js';
 import type { Permission } from '../../src/auth/permissions.js';
-import { createApp, createLogger } from '../../src/app.setup.js';
+import { createApp } from '../../src/app.setup.js';
+import { Clock } from '../../src/common/clock.js';
 import { loadConfig } from '../../src/config/configuration.js';
 import { DatabaseService } from '../../src/database/database.service.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
@@ -37,6 +39,13 @@ export interface StartOptions {
    * The caller owns it: close() then leaves it in place, and the caller drops it.
    */
   database?: TestDatabase;
+  /**
+   * The app reads "now" from this clock (e.g. a ManualClock) instead of the system's: every
+   * service shares the one Clock instance, whose now() is pointed here right after start-up.
+   */
+  clock?: Clock;
+  /** Where the app's JSON log lines go (stdout when not given), for tests that read the log. */
+  logDestination?: DestinationStream;
 }
 
 /** Starts the real application (same set-up as main.ts) on a database of its own. */
@@ -54,15 +63,18 @@ export async function startTestApp(
     // Background work is driven by the tests that are about it, so other tests see jobs as written.
     WORKER_ENABLED: 'false',
     EXPIRY_SWEEP_INTERVAL: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
     ...env,
   });
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, { logger: createLogger(config.logLevel) });
+    app = await createApp(config, { logDestination: options.logDestination });
   } catch (error) {
     if (ownsDatabase) await database.drop();
     throw error;
   }
+  const clock = options.clock;
+  if (clock !== undefined) app.get(Clock).now = () => clock.now();
   const tokens = app.get(ApiTokenService);
   const databaseService = app.get(DatabaseService);
   let counter = 0;

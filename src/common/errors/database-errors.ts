@@ -16,6 +16,7 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_WAIT_TIMEOUT',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
+  'DB_TIMEOUT',
 ]);
 
 function driverCode(error: unknown): string | undefined {
