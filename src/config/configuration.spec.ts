@@ -274,3 +274,29 @@ describe('DATABASE_URL', () => {
     },
   );
 });
+
+describe('.env.example', () => {
+  it('lists exactly the variables the service reads', async () => {
+    const { readFileSync } = await import('node:fs');
+    const listed = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
+    const read = new Set<string>();
+    // The webhook dispatcher's variables are read only when it is chosen.
+    const values: Record<string, string> = {
+      UNAUTH_DISPATCHER: 'webhook',
+      UNAUTH_WEBHOOK_URL: 'https://nas.example/unauth',
+      UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+    };
+    loadConfig(
+      new Proxy(values, {
+        get: (target, key) => {
+          read.add(String(key));
+          return target[String(key)];
+        },
+      }),
+    );
+    expect([...listed].sort()).toEqual([...read].sort());
+  });
+});
