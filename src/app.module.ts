@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import type { AppConfig } from './config/configuration.js';
@@ -8,6 +7,7 @@ import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+import { appConfigModule } from './config/app-config.module.js';
 
 @Module({})
 export class AppModule {
@@ -16,7 +16,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        appConfigModule(config),
         CommonModule,
         DatabaseModule,
         AuthModule,

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { CommonModule } from './common/common.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+import { appConfigModule } from './config/app-config.module.js';
 
 /** What `npm run worker` runs: the unauth job worker alone, no HTTP. */
 @Module({})
@@ -12,7 +12,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        appConfigModule(config),
         CommonModule,
         DatabaseModule,
         UnauthJobsModule,

@@ -7,7 +7,6 @@ import {
   type ModuleMetadata,
   type Provider,
 } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { format, parseArgs } from 'node:util';
@@ -16,6 +15,7 @@ import { CommonModule } from '../common/common.module.js';
 import { createLogger } from '../app.setup.js';
 import { ConfigValidationError, loadConfig, type AppConfig, type LogLevel } from '../config/configuration.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { appConfigModule } from '../config/app-config.module.js';
 
 /**
  * Shared plumbing of the project's command-line tools (token, session, jobs).
@@ -92,7 +92,7 @@ export class CliModule {
     return {
       module: CliModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        appConfigModule(config),
         CommonModule,
         DatabaseModule,
         ...(extra.imports ?? []),
