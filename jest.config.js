@@ -10,13 +10,14 @@ const shared = {
 };
 
 export default {
+  // Jest reads the timeout at the top level only; e2e tests start apps and databases.
+  testTimeout: 30000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      testTimeout: 60000,
     },
   ],
 };

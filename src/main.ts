@@ -15,7 +15,11 @@ async function main(): Promise<void> {
       // Stop accepting and let requests under way finish; then the worker hands back or finishes
       // its jobs (Nest's shutdown hooks) and the database closes.
       const server: Server = app.getHttpServer();
-      await new Promise((resolve) => server.close(resolve));
+      const closed = new Promise((resolve) => server.close(resolve));
+      // close() drops only the connections idle at that moment; a keep-alive connection whose request
+      // was under way would stay open for keepAliveTimeout after its answer. Drop each once idle.
+      const dropIdle = setInterval(() => server.closeIdleConnections(), 100);
+      await closed.finally(() => clearInterval(dropIdle));
       await app.close();
     },
     config.shutdownTimeoutMs,

@@ -48,6 +48,7 @@ export class DatabaseService {
    * transaction InnoDB chose as a deadlock victim was rolled back whole, so it is run again.
    */
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.serialised) return this.exclusive(() => this.immediateTransaction(work));
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.exclusive(() => this.dataSource.transaction(work));
@@ -60,6 +61,29 @@ export class DatabaseService {
   /** Runs reads (or a single statement) outside a transaction; on SQLite never inside another's. */
   run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.exclusive(() => work(this.dataSource.manager));
+  }
+
+  /**
+   * SQLite: BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so a
+   * transaction that reads and then writes cannot fail midway because another process (a worker,
+   * a CLI command) wrote to the file in between, as TypeORM's deferred BEGIN can.
+   */
+  private async immediateTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    // TypeORM declares the flag read-only; set, it keeps TypeORM from starting a transaction of its own inside this one.
+    const flags = runner as { isTransactionActive: boolean };
+    await runner.query('BEGIN IMMEDIATE');
+    flags.isTransactionActive = true;
+    try {
+      const result = await work(runner.manager);
+      await runner.query('COMMIT');
+      return result;
+    } catch (error) {
+      await runner.query('ROLLBACK');
+      throw error;
+    } finally {
+      flags.isTransactionActive = false;
+    }
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -76,8 +76,9 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
       } catch (error) {
         this.logger.warn(`Could not claim unauth jobs: ${describe(error)}`);
       }
-      // A full batch suggests more are due: go again at once. Otherwise wait (one indexed query per interval).
-      if (claimed < this.settings.batchSize) await this.pause(this.settings.pollIntervalMs);
+      // A full batch suggests more are due: go again at once. Otherwise wait (one indexed query per interval),
+      // unless shutdown began during the batch: its wake-up came before this pause and would be missed.
+      if (claimed < this.settings.batchSize && !this.stopping) await this.pause(this.settings.pollIntervalMs);
     }
   }
 

@@ -54,7 +54,7 @@ export class UnauthJobsService {
    * ones whose lease ran out (their worker died). Each becomes processing with a lease; its
    * next_attempt_at moves to the lease's end, so one indexed condition finds both kinds. On MySQL
    * the rows are read with FOR UPDATE SKIP LOCKED, so concurrent workers take different jobs; on
-   * SQLite each claim is a conditional update, which only one process can win.
+   * SQLite the transaction holds the file's write lock, and each claim is a conditional update.
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
