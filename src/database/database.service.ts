@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
 
 const MAX_DEADLOCK_ATTEMPTS = 3;
@@ -51,7 +51,7 @@ export class DatabaseService {
     if (this.serialised) return this.exclusive(() => this.immediateTransaction(work));
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.exclusive(() => this.dataSource.transaction(work));
+        return await this.exclusive((em) => em.transaction(work));
       } catch (error) {
         if (attempt >= MAX_DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
       }
@@ -60,7 +60,7 @@ export class DatabaseService {
 
   /** Runs reads (or a single statement) outside a transaction; on SQLite never inside another's. */
   run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.exclusive(() => work(this.dataSource.manager));
+    return this.exclusive(work);
   }
 
   /**
@@ -86,22 +86,62 @@ export class DatabaseService {
     }
   }
 
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.serialised) return this.timeoutMs === null ? work() : withDeadline(work(), this.timeoutMs);
-    const result = this.queue.then(work);
+  /** MySQL: `work` with the deadline, on a connection of its own. SQLite: one unit at a time. */
+  private exclusive<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.serialised) {
+      return this.timeoutMs === null ? work(this.dataSource.manager) : this.withDeadline(work, this.timeoutMs);
+    }
+    const result = this.queue.then(() => work(this.dataSource.manager));
     this.queue = result.catch(() => undefined);
     return result;
   }
+
+  /**
+   * Runs `work` on a connection of its own and rejects when it has not settled in time. That
+   * connection is then closed rather than given back to the pool: a server that stopped answering
+   * (a partition, a hung server) may never answer on it, and every later call handed that
+   * connection would queue behind it, so with the whole pool stuck the service would stay
+   * unavailable long after the database is back. Closing it also makes the server roll back a
+   * transaction still under way, unless it had already committed: a 503 means "outcome unknown".
+   */
+  private async withDeadline<T>(work: (em: EntityManager) => Promise<T>, ms: number): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    let timer: NodeJS.Timeout | undefined;
+    let expired = false;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        expired = true;
+        reject(new DatabaseTimeoutError(ms));
+      }, ms);
+    });
+    try {
+      return await Promise.race([work(runner.manager), deadline]);
+    } finally {
+      clearTimeout(timer);
+      if (expired) closeConnection(runner);
+      await runner.release();
+    }
+  }
+}
+
+/** The fields of TypeORM's MysqlQueryRunner that hold its pooled mysql2 connection, once asked for. */
+interface PooledRunner {
+  databaseConnection?: { destroy(): void };
+  databaseConnectionPromise?: Promise<{ destroy(): void }>;
 }
 
 /**
- * Rejects when `work` has not settled in time. The work itself is not cancelled: a transaction
- * still under way then commits or rolls back on its own, so a 503 means "outcome unknown".
+ * Destroys the runner's connection, now or as soon as the pool hands it over; mysql2 then drops it
+ * from the pool. The query still waiting on it fails, and nobody waits for that answer any more.
  */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new DatabaseTimeoutError(ms)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+function closeConnection(runner: QueryRunner): void {
+  const pooled = runner as unknown as PooledRunner;
+  if (pooled.databaseConnection !== undefined) {
+    pooled.databaseConnection.destroy();
+  } else if (pooled.databaseConnectionPromise !== undefined) {
+    pooled.databaseConnectionPromise.then(
+      (connection) => connection.destroy(),
+      () => undefined,
+    );
+  }
 }

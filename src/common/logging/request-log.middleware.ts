@@ -5,14 +5,21 @@ import type { ApiRequest } from '../request-context.js';
 /**
  * One JSON line per request once its response is sent: request id, method, path and route, status,
  * duration and the token's id and name. Headers, query strings and bodies are never logged, so
- * neither the Authorization header nor a password can reach the log.
+ * neither the Authorization header nor a password can reach the log. A request whose client went
+ * away before the response was complete (a client timeout while the database hangs, say) is
+ * logged too, when the connection closes, with `aborted: true` (and `status: null` if no status
+ * had been sent yet).
  */
 export function requestLogMiddleware(logger: Pino) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
+    let logged = false;
+    const log = (): void => {
+      if (logged) return;
+      logged = true;
       const request = req as ApiRequest;
-      const status = res.statusCode;
+      const aborted = !res.writableFinished;
+      const status = aborted && !res.headersSent ? null : res.statusCode;
       const entry = {
         requestId: request.requestId,
         method: req.method,
@@ -22,10 +29,13 @@ export function requestLogMiddleware(logger: Pino) {
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         tokenId: request.token?.id ?? null,
         tokenName: request.token?.name ?? null,
+        ...(aborted ? { aborted: true } : {}),
       };
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const level = status !== null && status >= 500 ? 'error' : status === null || status >= 400 ? 'warn' : 'info';
       logger[level](entry, 'request');
-    });
+    };
+    res.once('finish', log);
+    res.once('close', log);
     next();
   };
 }

@@ -31,6 +31,7 @@ export class RateLimitGuard implements CanActivate {
     response.setHeader('X-RateLimit-Limit', String(decision.limit));
     if (!decision.allowed) {
       response.setHeader('X-RateLimit-Remaining', '0');
+      response.setHeader('X-RateLimit-Reset', String(decision.retryAfterSeconds));
       response.setHeader('Retry-After', String(decision.retryAfterSeconds));
       throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, ERROR_MESSAGES.tooManyRequests);
     }

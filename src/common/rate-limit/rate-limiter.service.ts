@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -6,6 +6,9 @@ import type { AppConfig } from '../../config/configuration.js';
 
 const WINDOW_SECONDS = 60;
 const KEY_PREFIX = 'hotspot:rate-limit';
+const REDIS_CONNECT_TIMEOUT_MS = 2000;
+/** A Redis that stops answering (a partition) must not hold requests: past this, count in memory. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export type RateLimitKind = 'token' | 'unauthenticated';
 
@@ -21,7 +24,7 @@ export type RateLimitDecision =
  * everything through or refusing everything.
  */
 @Injectable()
-export class RateLimiterService implements OnApplicationShutdown {
+export class RateLimiterService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: Redis | null;
   private readonly limiters: Record<RateLimitKind, RateLimiterAbstract> | null;
@@ -52,6 +55,27 @@ export class RateLimiterService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Waits (at most the connect timeout) for the first Redis connection, so the first requests after
+   * start-up are counted in Redis with the other instances' rather than in this process's memory.
+   * A Redis that refuses or does not answer delays start-up by no more than that.
+   */
+  async onModuleInit(): Promise<void> {
+    const redis = this.redis;
+    if (redis === null || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
+      redis.once('ready', done);
+      redis.once('error', done);
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
@@ -63,8 +87,14 @@ export class RateLimiterService implements OnApplicationShutdown {
   }
 
   private connect(url: string): Redis {
-    // The library's advice: no offline queue, so a Redis outage fails fast into the insurance limiter.
-    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    // The library's advice: no offline queue, so a Redis outage fails fast into the insurance limiter;
+    // the command timeout does the same for a Redis that is connected but no longer answers.
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    });
     let lastWarning = 0;
     redis.on('error', (error: Error) => {
       if (Date.now() - lastWarning < 10_000) return;

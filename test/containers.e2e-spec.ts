@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/**
+ * The container files as an operator relies on them: `docker compose up` brings MySQL 8.4 (data on
+ * a named volume), Redis and the API wired together; the image is multi-stage, runs as a non-root
+ * user with only production dependencies, and Docker can probe its health. Read as files: no
+ * Docker daemon is needed.
+ */
+
+const root = process.cwd();
+
+interface ComposeService {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  environment?: Record<string, string | number | boolean | null> | string[];
+  volumes?: Array<string | { type?: string; source?: string; target?: string }>;
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: { test?: string | string[] };
+  ports?: Array<string | number | Record<string, unknown>>;
+}
+
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+/** A service's environment as a map, whichever of the two Compose forms it uses. */
+function environment(service: ComposeService): Record<string, string> {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((entry) => {
+        const at = entry.indexOf('=');
+        return at === -1 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      }),
+    );
+  }
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value === null ? '' : String(value)]));
+}
+
+/** `source:target` volume entries of a service, in either Compose form. */
+function mounts(service: ComposeService): Array<{ source: string; target: string }> {
+  return (service.volumes ?? []).map((volume) => {
+    if (typeof volume === 'string') {
+      const [source, target] = volume.split(':');
+      return { source, target };
+    }
+    return { source: volume.source ?? '', target: volume.target ?? '' };
+  });
+}
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** Dockerfile instructions, continuation lines joined, comments and parser directives dropped. */
+function instructions(text: string): Instruction[] {
+  const joined = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n')
+    .replace(/\\\r?\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const match = /^(\S+)\s*(.*)$/.exec(line) as RegExpExecArray;
+      return { keyword: match[1].toUpperCase(), args: match[2] };
+    });
+}
+
+/** Splits the instructions into build stages, each starting at a FROM. */
+function stages(all: Instruction[]): Array<{ name: string | null; steps: Instruction[] }> {
+  const result: Array<{ name: string | null; steps: Instruction[] }> = [];
+  for (const step of all) {
+    if (step.keyword === 'FROM') {
+      const name = /\s+AS\s+(\S+)\s*$/i.exec(step.args)?.[1] ?? null;
+      result.push({ name, steps: [step] });
+    } else if (result.length > 0) {
+      result[result.length - 1].steps.push(step);
+    }
+  }
+  return result;
+}
+
+/** The exec-form (JSON array) or shell-form command of CMD/ENTRYPOINT as one string. */
+function commandLine(args: string): string {
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    if (Array.isArray(parsed)) return parsed.join(' ');
+  } catch {
+    // shell form
+  }
+  return args;
+}
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as ComposeFile;
+
+  it('names the services mysql, redis and app', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(expect.arrayContaining(['app', 'mysql', 'redis']));
+  });
+
+  it('mysql: MySQL 8.4 with its data on a named volume, a health check, and the database the app uses', () => {
+    const mysql = compose.services.mysql;
+    expect(mysql.image).toBe('mysql:8.4');
+    const data = mounts(mysql).find((mount) => mount.target === '/var/lib/mysql');
+    expect(data).toBeDefined();
+    // A named volume (declared at the top level), not a bind mount of a host path.
+    expect(data?.source).toMatch(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
+    expect(Object.keys(compose.volumes ?? {})).toContain(data?.source);
+    expect(mysql.healthcheck?.test).toBeDefined();
+
+    const env = environment(mysql);
+    const url = new URL(environment(compose.services.app).DATABASE_URL);
+    expect(env.MYSQL_DATABASE).toBe(url.pathname.slice(1));
+    expect(env.MYSQL_USER).toBe(decodeURIComponent(url.username));
+    expect(env.MYSQL_PASSWORD).toBe(decodeURIComponent(url.password));
+  });
+
+  it('redis: a Redis service', () => {
+    expect(compose.services.redis.image).toMatch(/^redis(:|$)/);
+  });
+
+  it('app: built from this folder, on mysql and redis by service name, BOOTSTRAP_TOKEN from the environment', () => {
+    const app = compose.services.app;
+    const context = typeof app.build === 'string' ? app.build : app.build?.context;
+    expect(context).toBe('.');
+
+    const env = environment(app);
+    expect(env.DATABASE_URL).toMatch(/^mysql:\/\/[^@/]+@mysql(:3306)?\/[A-Za-z0-9_]+$/);
+    expect(env.REDIS_URL).toMatch(/^redis:\/\/redis(:6379)?(\/\d+)?$/);
+    // Taken from the environment (or .env) at `docker compose up`, never a value written here.
+    expect(env.BOOTSTRAP_TOKEN).toMatch(/^\$\{BOOTSTRAP_TOKEN(:?[?-][^}]*)?\}$/);
+    // Reachable from outside the container.
+    if (env.HOST !== undefined) expect(env.HOST).toBe('0.0.0.0');
+    expect((app.ports ?? []).map(String).join(' ')).toMatch(/3000/);
+  });
+
+  it('app: starts once MySQL is healthy (and Redis, when it says so)', () => {
+    const dependsOn = compose.services.app.depends_on;
+    expect(dependsOn).toBeDefined();
+    expect(Array.isArray(dependsOn)).toBe(false);
+    const conditions = dependsOn as Record<string, { condition?: string }>;
+    expect(conditions.mysql?.condition).toBe('service_healthy');
+    if (conditions.redis?.condition === 'service_healthy') expect(compose.services.redis.healthcheck?.test).toBeDefined();
+  });
+});
+
+describe('Dockerfile', () => {
+  const all = instructions(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const built = stages(all);
+  const final = built[built.length - 1];
+  const finalSteps = final.steps;
+
+  it('is multi-stage', () => {
+    expect(built.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the final stage runs as a non-root user', () => {
+    const users = finalSteps.filter((step) => step.keyword === 'USER');
+    expect(users.length).toBeGreaterThan(0);
+    const user = users[users.length - 1].args.split(':')[0].trim();
+    expect(user).not.toMatch(/^(root|0)$/);
+    // The USER comes before the command that starts the service.
+    const cmdAt = finalSteps.findIndex((step) => step.keyword === 'CMD');
+    expect(finalSteps.indexOf(users[users.length - 1])).toBeLessThan(cmdAt);
+  });
+
+  it('has a HEALTHCHECK on /healthz', () => {
+    const checks = finalSteps.filter((step) => step.keyword === 'HEALTHCHECK');
+    expect(checks).toHaveLength(1);
+    expect(checks[0].args).toMatch(/\bCMD\b/);
+    expect(checks[0].args).toContain('/healthz');
+  });
+
+  it('the final stage gets only production dependencies', () => {
+    const finalRuns = finalSteps.filter((step) => step.keyword === 'RUN').map((step) => step.args);
+    const installsHere = finalRuns.filter((run) => /\bnpm (ci|install|i)\b/.test(run));
+    for (const run of installsHere) expect(run).toMatch(/--omit=dev|--only=prod(uction)?|--production/);
+
+    const copiedModules = finalSteps.filter((step) => step.keyword === 'COPY' && /node_modules/.test(step.args));
+    for (const copy of copiedModules) {
+      // Copied from an earlier stage, where the development dependencies were pruned after the build.
+      const from = /--from=(\S+)/.exec(copy.args)?.[1];
+      expect(from).toBeDefined();
+      const source = built.find((stage, index) => stage.name === from || String(index) === from);
+      expect(source).toBeDefined();
+      const sourceRuns = (source?.steps ?? []).filter((step) => step.keyword === 'RUN').map((step) => step.args);
+      const pruned = sourceRuns.some((run) => /npm prune\b.*--(omit=dev|production)/.test(run));
+      const installedForProduction = sourceRuns.some((run) => /\bnpm (ci|install)\b.*(--omit=dev|--only=prod)/.test(run));
+      expect(pruned || installedForProduction).toBe(true);
+    }
+    // Either way there is some source of dependencies.
+    expect(installsHere.length + copiedModules.length).toBeGreaterThan(0);
+    // And no TypeScript sources or compiler in the image's own steps.
+    expect(finalSteps.some((step) => step.keyword === 'COPY' && /(^|\s)(\.\/)?src(\/|\s|$)/.test(step.args))).toBe(false);
+    expect(finalSteps.some((step) => /NODE_ENV=production/.test(step.args))).toBe(true);
+  });
+
+  it('starts the compiled service: CMD runs dist/src/main.js', () => {
+    const cmds = finalSteps.filter((step) => step.keyword === 'CMD');
+    expect(cmds.length).toBeGreaterThan(0);
+    expect(commandLine(cmds[cmds.length - 1].args)).toMatch(/^node\s+(\.\/)?dist\/src\/main\.js$/);
+    expect(finalSteps.some((step) => step.keyword === 'ENTRYPOINT')).toBe(false);
+  });
+});
