@@ -47,13 +47,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ApiError) return { status: exception.getStatus(), body: exception.body };
     if (exception instanceof HttpException) return this.answerForHttpException(exception, request);
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`Database unavailable (request ${request.requestId}): ${describe(exception)}`);
+      this.logger.warn({ msg: `Database unavailable: ${describe(exception)}`, requestId: request.requestId });
       return plain(HttpStatus.SERVICE_UNAVAILABLE, ERROR_MESSAGES.serviceUnavailable);
     }
-    this.logger.error(
-      `Unhandled error on ${request.method} ${request.route?.path ?? 'unmatched route'} (request ${request.requestId})`,
-      exception instanceof Error ? exception.stack : describe(exception),
-    );
+    this.logger.error({
+      msg: `Unhandled error on ${request.method} ${request.route?.path ?? 'unmatched route'}`,
+      requestId: request.requestId,
+      stack: exception instanceof Error ? exception.stack : describe(exception),
+    });
     return plain(HttpStatus.INTERNAL_SERVER_ERROR, ERROR_MESSAGES.internal);
   }
 
@@ -69,7 +70,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Express answers a wrong method on a known path like an unknown path.
     if (status === HttpStatus.METHOD_NOT_ALLOWED) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.notFound);
     if (status >= 500) {
-      this.logger.error(`HTTP ${status} on ${request.method} (request ${request.requestId})`, exception.stack);
+      this.logger.error({ msg: `HTTP ${status} on ${request.method}`, requestId: request.requestId, stack: exception.stack });
       return plain(status, status === HttpStatus.SERVICE_UNAVAILABLE ? ERROR_MESSAGES.serviceUnavailable : ERROR_MESSAGES.internal);
     }
     return plain(status, MESSAGE_BY_STATUS[status] ?? STATUS_CODES[status] ?? 'Error');
