@@ -1,6 +1,6 @@
-import type { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
 import { createUser, startSession } from './support/factories.js';
+import { asJobSession, byId, jobsOf, sessionRows } from './support/rows.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
 const USERS = '/api/v1/hotspot-users';
@@ -10,34 +10,6 @@ const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface JobSession {
-  id: string;
-  venueId: string;
-  macAddress: string;
-  ipAddress: string | null;
-  nasId: string | null;
-}
-
-interface JobRow {
-  user_id: string;
-  username: string | null;
-  reason: string;
-  status: string;
-  sessions: JobSession[];
-}
-
-async function jobsOf(testApp: TestApp, userId: string): Promise<JobRow[]> {
-  const rows: Array<JobRow & { sessions: string }> = await testApp.dataSource.query(
-    'SELECT user_id, username, reason, status, sessions FROM unauth_jobs WHERE user_id = ? ORDER BY created_at, id',
-    [userId],
-  );
-  return rows.map((row) => ({ ...row, sessions: JSON.parse(row.sessions) as JobSession[] }));
-}
-
-async function sessionRows(testApp: TestApp, userId: string): Promise<Array<{ id: string; status: string; ended_at: unknown }>> {
-  return testApp.dataSource.query('SELECT id, status, ended_at FROM sessions WHERE user_id = ? ORDER BY id', [userId]);
-}
-
 async function countRows(testApp: TestApp, table: string, column: string, userId: string): Promise<number> {
   const rows: Array<{ n: unknown }> = await testApp.dataSource.query(
     `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`,
@@ -45,18 +17,6 @@ async function countRows(testApp: TestApp, table: string, column: string, userId
   );
   return Number(rows[0].n);
 }
-
-function asJobSession(session: SessionEntity): JobSession {
-  return {
-    id: session.id,
-    venueId: session.venueId,
-    macAddress: session.macAddress,
-    ipAddress: session.ipAddress,
-    nasId: session.nasId,
-  };
-}
-
-const byId = <T extends { id: string }>(items: T[]): T[] => [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 function guest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { loginMethod: 'guest', username: undefined, password: undefined, ...overrides };
@@ -113,10 +73,12 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
     const jobs = await jobsOf(testApp, created._id);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toEqual({
+      id: expect.any(String),
       user_id: created._id,
       username: created.username,
       reason: 'expired',
       status: 'pending',
+      attempts: 0,
       sessions: expect.any(Array),
     });
     expect(byId(jobs[0].sessions)).toEqual(byId([asJobSession(inA), asJobSession(inB)]));
@@ -339,10 +301,12 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
     const jobs = await jobsOf(testApp, created._id);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toEqual({
+      id: expect.any(String),
       user_id: created._id,
       username: created.username,
       reason: 'deleted',
       status: 'pending',
+      attempts: 0,
       sessions: expect.any(Array),
     });
     expect(byId(jobs[0].sessions)).toEqual(byId([asJobSession(inA), asJobSession(inB)]));

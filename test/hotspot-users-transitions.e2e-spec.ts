@@ -1,6 +1,6 @@
-import type { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
 import { createUser, startSession, userBody } from './support/factories.js';
+import { asJobSession, byId, jobsOf, sessionRows } from './support/rows.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
 const USERS = '/api/v1/hotspot-users';
@@ -11,36 +11,6 @@ const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Row = Record<string, unknown>;
-
-interface JobRow {
-  id: string;
-  user_id: string;
-  username: string | null;
-  reason: string;
-  status: string;
-  attempts: number;
-  sessions: JobSession[];
-}
-
-interface JobSession {
-  id: string;
-  venueId: string;
-  macAddress: string;
-  ipAddress: string | null;
-  nasId: string | null;
-}
-
-async function jobsOf(testApp: TestApp, userId: string): Promise<JobRow[]> {
-  const rows: Array<Row & { sessions: string }> = await testApp.dataSource.query(
-    'SELECT id, user_id, username, reason, status, attempts, sessions FROM unauth_jobs WHERE user_id = ? ORDER BY created_at, id',
-    [userId],
-  );
-  return rows.map((row) => ({ ...row, attempts: Number(row.attempts), sessions: JSON.parse(row.sessions) }) as JobRow);
-}
-
-async function sessionRows(testApp: TestApp, userId: string): Promise<Array<{ id: string; status: string; ended_at: unknown }>> {
-  return testApp.dataSource.query('SELECT id, status, ended_at FROM sessions WHERE user_id = ? ORDER BY id', [userId]);
-}
 
 async function deviceStatuses(testApp: TestApp, userId: string): Promise<string[]> {
   const rows: Array<{ status: string }> = await testApp.dataSource.query(
@@ -62,19 +32,6 @@ async function venueRows(testApp: TestApp, userId: string): Promise<Row[]> {
   );
   return rows.map((row) => ({ ...row, position: Number(row.position) }));
 }
-
-/** What an unauth job records of a session. */
-function asJobSession(session: SessionEntity): JobSession {
-  return {
-    id: session.id,
-    venueId: session.venueId,
-    macAddress: session.macAddress,
-    ipAddress: session.ipAddress,
-    nasId: session.nasId,
-  };
-}
-
-const byId = <T extends { id: string }>(items: T[]): T[] => [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 function expectRefreshed(after: string, before: string): void {
   expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));

@@ -1,21 +1,11 @@
-import type { CliIo } from '../src/cli/cli-context.js';
 import { executeJobsCommand, parseJobsArgs } from '../src/cli/jobs-command.js';
 import { executeSessionCommand, parseSessionArgs } from '../src/cli/session-command.js';
 import { UsageError } from '../src/cli/cli-context.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
 import { UnauthJobsService } from '../src/unauth-jobs/unauth-jobs.service.js';
 import { createUser } from './support/factories.js';
+import { capture } from './support/cli-io.js';
 import { describeEachDatabase } from './support/test-app.js';
-
-function capture(): { io: CliIo; stdout: () => string; stderr: () => string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
 
 describe('session and jobs CLI arguments', () => {
   it.each([[[]], [['start', '--user', 'u']], [['start', '--user', 'u', '--venue', 'v', '--mac', 'm', 'extra']], [['stop']], [['nope']]])(

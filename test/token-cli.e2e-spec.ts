@@ -2,28 +2,13 @@ import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
 import { hashTokenValue } from '../src/auth/token-value.js';
-import { createCliContext, routeConsoleToStderr, type CliIo } from '../src/cli/cli-context.js';
+import { createCliContext, routeConsoleToStderr } from '../src/cli/cli-context.js';
 import { runTokenCommand, type TokenCommandServices } from '../src/cli/token-command.js';
 import { Clock } from '../src/common/clock.js';
 import { loadConfig } from '../src/config/configuration.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+import { capture } from './support/cli-io.js';
 import { describeEachDatabase, startTestApp, type TestApp } from './support/test-app.js';
-
-interface Captured {
-  io: CliIo;
-  stdout(): string;
-  stderr(): string;
-}
-
-function capture(): Captured {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
 
 interface Run {
   code: number;
