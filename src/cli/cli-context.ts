@@ -8,12 +8,12 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { existsSync } from 'node:fs';
 import { format, parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { CommonModule } from '../common/common.module.js';
 import { createLogger } from '../app.setup.js';
-import { ConfigValidationError, loadConfig, type AppConfig, type LogLevel } from '../config/configuration.js';
+import { ConfigValidationError, type AppConfig, type LogLevel } from '../config/configuration.js';
+import { readEnvironmentConfig } from '../config/environment.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { appConfigModule } from '../config/app-config.module.js';
 
@@ -45,12 +45,6 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
-}
-
-/** Reads the configuration exactly as main.ts does: `.env` (when present) under the real environment. */
-export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  return loadConfig(env);
 }
 
 /**
@@ -133,8 +127,6 @@ export async function runCli<P>(options: {
   extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] };
   run: (parsed: P, io: CliIo, context: INestApplicationContext) => Promise<number>;
 }): Promise<number> {
-  // Timestamps are stored and compared in UTC whatever the host's zone (as in main.ts).
-  process.env.TZ = 'UTC';
   const io: CliIo = options.io ?? { stdout: process.stdout, stderr: process.stderr };
   routeConsoleToStderr();
 
@@ -153,7 +145,7 @@ export async function runCli<P>(options: {
 
   let config: AppConfig;
   try {
-    config = readCliConfig();
+    config = readEnvironmentConfig();
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       io.stderr.write(`${error.message}\n`);

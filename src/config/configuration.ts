@@ -53,7 +53,6 @@ export interface UnauthJobsConfig {
   retryBaseMs: number;
 }
 
-export const DEFAULT_DATABASE_URL = 'sqlite:data/hotspot.sqlite';
 const DEFAULT_DATABASE: DatabaseConfig = { type: 'sqlite', path: 'data/hotspot.sqlite' };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'];
