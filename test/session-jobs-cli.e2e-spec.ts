@@ -59,7 +59,7 @@ describeEachDatabase('session and jobs CLI', (current) => {
 
   it('refuses a session for an unknown or blocked user with exit 1 and nothing on stdout', async () => {
     const unknown = await session('start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
-    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'no user nobody\n' });
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'no such user nobody\n' });
 
     const user = await createUser(current());
     await current().http.put(`/api/v1/hotspot-users/${user._id}`).set(auth()).send({ status: 'blocked' }).expect(200);

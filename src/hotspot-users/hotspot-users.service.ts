@@ -273,7 +273,9 @@ export class HotspotUsersService {
 
   /**
    * The user a change is about, locked for the transaction: 404 when it does not exist for this
-   * token or is not in the given venue, 403 when the token does not cover all its venues.
+   * token or is not in the given venue, 403 when the token does not cover all its venues. Taken
+   * first, before any session or device: a session start takes the same lock first too
+   * (SessionsService.lockUserForSessionStart), so the two run one after the other.
    */
   private async findChangeable(
     em: EntityManager,

@@ -5,6 +5,7 @@ import type { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import { DeviceEntity } from './entities/device.entity.js';
+import { SessionEntity } from './entities/session.entity.js';
 import { SessionRequestError, SessionsService } from './sessions.service.js';
 
 describe('SessionsService', () => {
@@ -56,7 +57,7 @@ describe('SessionsService', () => {
   it('refuses unknown users, other venues, inactive users and bad MACs', async () => {
     const user = await newUser();
     await expect(sessions.start({ userId: 'nobody', venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
-      SessionRequestError,
+      new SessionRequestError('no such user nobody'),
     );
     await expect(sessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
       'does not belong to venue venue-b',
@@ -68,6 +69,27 @@ describe('SessionsService', () => {
     await expect(sessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
       'is blocked',
     );
+  });
+
+  it('refuses a deleted user as no such user', async () => {
+    const user = await newUser();
+    await users.remove(admin, user._id, {});
+    await expect(sessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
+      new SessionRequestError(`no such user ${user._id}`),
+    );
+  });
+
+  it('starts inside the caller\'s transaction, which rolls the session back with it', async () => {
+    const user = await newUser();
+    const failure = new Error('the caller failed after the start');
+    await expect(
+      database.transaction(async (em) => {
+        await sessions.startInTransaction(em, { userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await database.run((em) => em.countBy(SessionEntity, { userId: user._id }))).toBe(0);
+    expect(await database.run((em) => em.countBy(DeviceEntity, { userId: user._id }))).toBe(0);
   });
 
   it('ends only active sessions of the user and expires its devices', async () => {

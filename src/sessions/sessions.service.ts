@@ -8,6 +8,7 @@ import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-v
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { DeviceEntity } from './entities/device.entity.js';
 import { SessionEntity } from './entities/session.entity.js';
+import { decideSessionStart, type SessionStartCandidate } from './session-start-rule.js';
 
 export interface StartSessionInput {
   userId: string;
@@ -15,6 +16,11 @@ export interface StartSessionInput {
   macAddress: string;
   ipAddress?: string | null;
   nasId?: string | null;
+}
+
+/** A user locked for a session start: what the rule decides on, and the row itself. */
+export interface LockedUser extends SessionStartCandidate {
+  user: HotspotUserEntity;
 }
 
 /** A session request the service cannot honour (unknown user, inactive user, bad MAC…). */
@@ -33,31 +39,57 @@ export class SessionsService {
     private readonly clock: Clock,
   ) {}
 
-  async start(input: StartSessionInput): Promise<SessionEntity> {
+  /** Starts a session in a transaction of its own (the session CLI). */
+  start(input: StartSessionInput): Promise<SessionEntity> {
+    return this.database.transaction((em) => this.startInTransaction(em, input));
+  }
+
+  /**
+   * Starts a session inside the caller's transaction: locks the user's row, decides whether the
+   * session may start (see decideSessionStart), records the device and inserts the session.
+   * Throws SessionRequestError when refused. Call it before any other read in that transaction
+   * (see lockUserForSessionStart).
+   */
+  async startInTransaction(em: EntityManager, input: StartSessionInput): Promise<SessionEntity> {
     const macAddress = normaliseMac(input.macAddress);
     if (macAddress === null) throw new SessionRequestError(`not a MAC address: ${input.macAddress}`);
-    return this.database.transaction(async (em) => {
-      const user = await em.findOneBy(HotspotUserEntity, { id: input.userId });
-      if (user === null) throw new SessionRequestError(`no user ${input.userId}`);
-      if (user.status !== 'active') throw new SessionRequestError(`user ${user.id} is ${user.status}`);
-      const inVenue = await em.existsBy(HotspotUserVenueEntity, { userId: user.id, venueId: input.venueId });
-      if (!inVenue) throw new SessionRequestError(`user ${user.id} does not belong to venue ${input.venueId}`);
+    const locked = await this.lockUserForSessionStart(em, input.userId);
+    const decision = decideSessionStart(input.userId, locked, input.venueId);
+    if (!decision.allowed) throw new SessionRequestError(decision.message);
 
-      const now = this.clock.now();
-      await this.recordDevice(em, user.id, macAddress, now);
-      const session = new SessionEntity();
-      session.id = newId();
-      session.userId = user.id;
-      session.venueId = input.venueId;
-      session.macAddress = macAddress;
-      session.ipAddress = input.ipAddress ?? null;
-      session.nasId = input.nasId ?? null;
-      session.status = 'active';
-      session.startedAt = now;
-      session.endedAt = null;
-      await em.insert(SessionEntity, session);
-      return session;
-    });
+    const userId = decision.user.id;
+    const now = this.clock.now();
+    await this.recordDevice(em, userId, macAddress, now);
+    const session = new SessionEntity();
+    session.id = newId();
+    session.userId = userId;
+    session.venueId = input.venueId;
+    session.macAddress = macAddress;
+    session.ipAddress = input.ipAddress ?? null;
+    session.nasId = input.nasId ?? null;
+    session.status = 'active';
+    session.startedAt = now;
+    session.endedAt = null;
+    await em.insert(SessionEntity, session);
+    return session;
+  }
+
+  /**
+   * Locks the user's row for the caller's transaction and reads it with its venue ids; null when
+   * there is no such user. Every change of a user's status locks this row first too, so a session
+   * start and a status change on the same user run one after the other: a block, expiry or delete
+   * that commits first is seen here, and one that comes later finds and ends this session. MySQL
+   * takes `SELECT … FOR UPDATE`; on SQLite the transaction already holds the database's write lock.
+   * Call it before any other read in the transaction: on MySQL the venue rows are read from the
+   * snapshot the transaction's first plain read takes, which must not predate the lock.
+   */
+  async lockUserForSessionStart(em: EntityManager, userId: string): Promise<LockedUser | null> {
+    const query = em.createQueryBuilder(HotspotUserEntity, 'user').where('user.id = :id', { id: userId });
+    if (this.database.supportsRowLocks) query.setLock('pessimistic_write');
+    const user = await query.getOne();
+    if (user === null) return null;
+    const venues = await em.find(HotspotUserVenueEntity, { where: { userId: user.id }, order: { position: 'ASC' } });
+    return { id: user.id, status: user.status, venueIds: venues.map((venue) => venue.venueId), user };
   }
 
   /** Ends a session as the network side reports it; the device was seen until now. */
@@ -81,7 +113,9 @@ export class SessionsService {
 
   /**
    * Ends every active session of a user and expires its devices, inside the caller's transaction.
-   * Returns the sessions it ended, for the unauth job.
+   * Returns the sessions it ended, for the unauth job. The caller has locked the user's row first,
+   * before any other read (as lockUserForSessionStart does for a start), so every session started
+   * before that lock was granted is seen here and none can start until the caller commits.
    */
   async endAllForUser(em: EntityManager, userId: string, now: Date): Promise<SessionEntity[]> {
     const active = await em.findBy(SessionEntity, { userId, status: 'active' });
