@@ -1,4 +1,13 @@
-import type { CliIo } from '../../src/cli/cli-context.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { CliIo, CliRuntime } from '../../src/cli/command.js';
+import { main } from '../../src/cli/program.js';
+import { Clock } from '../../src/common/clock.js';
+import { ROOT } from './build.js';
+
+/** The compiled `hotspot` executable (package.json "bin"). */
+export const CLI_MAIN = join(ROOT, 'dist/src/cli/main.js');
 
 /** What a CLI command wrote, kept in memory instead of the process's stdout and stderr. */
 export interface Captured {
@@ -15,4 +24,48 @@ export function capture(): Captured {
     stdout: () => out.join(''),
     stderr: () => err.join(''),
   };
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The services of an application context that is already running (a test app's), instead of a
+ * context booted per command: main() runs as the executable runs it, on the test app's database.
+ */
+export function contextRuntime(context: Pick<INestApplicationContext, 'get'>): CliRuntime {
+  return {
+    now: () => context.get(Clock).now(),
+    use: (need, work) => work(need.resolve(context)),
+  };
+}
+
+/** `hotspot …argv` in this process, through the main() the executable calls. */
+export async function runCli(runtime: CliRuntime, ...argv: string[]): Promise<CliRun> {
+  const captured = capture();
+  const code = await main(argv, captured.io, runtime);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+/**
+ * `node dist/src/cli/main.js …argv` as a separate process with only `env` (and PATH) as its
+ * environment, run in `cwd` so no .env of the project is read. Build first (ensureBuilt).
+ */
+export function spawnCli(env: Record<string, string>, cwd: string, ...argv: string[]): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI_MAIN, ...argv], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
 }
