@@ -1,36 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { CliIo, CliRuntime } from '../../src/cli/command.js';
-import { main } from '../../src/cli/program.js';
+import type { CliRuntime } from '../../src/cli/command.js';
 import { Clock } from '../../src/common/clock.js';
+import type { CliRun } from '../../src/testing/cli.js';
 import { ROOT } from './build.js';
+
+export { runCli, type CliRun } from '../../src/testing/cli.js';
 
 /** The compiled `hotspot` executable (package.json "bin"). */
 export const CLI_MAIN = join(ROOT, 'dist/src/cli/main.js');
-
-/** What a CLI command wrote, kept in memory instead of the process's stdout and stderr. */
-export interface Captured {
-  io: CliIo;
-  stdout(): string;
-  stderr(): string;
-}
-
-export function capture(): Captured {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * The services of an application context that is already running (a test app's), instead of a
@@ -41,13 +20,6 @@ export function contextRuntime(context: Pick<INestApplicationContext, 'get'>): C
     now: () => context.get(Clock).now(),
     use: (need, work) => work(need.resolve(context)),
   };
-}
-
-/** `hotspot …argv` in this process, through the main() the executable calls. */
-export async function runCli(runtime: CliRuntime, ...argv: string[]): Promise<CliRun> {
-  const captured = capture();
-  const code = await main(argv, captured.io, runtime);
-  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 /**
