@@ -5,8 +5,9 @@
 #   docker run -p 3000:3000 -e DATABASE_URL=mysql://user:pass@db:3306/hotspot -e BOOTSTRAP_TOKEN=... hotspot-user-service
 # Without DATABASE_URL the embedded SQLite database lives in /app/data: mount a volume there
 # (-v hotspot-data:/app/data) to keep it.
-# Tokens inside a container (the image has no TypeScript compiler, so not `npm run token`):
-#   docker compose exec app node dist/src/cli/token.js create --name admin --permissions read,write,delete
+# The hotspot command line inside a container (the image has no TypeScript compiler, so not `npm run token`):
+#   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
+#   docker compose exec app node dist/src/cli/main.js --help
 
 # Node 22 (maintenance LTS) satisfies the engines of the project (>=20.19), TypeORM
 # (^20.19 || ^22.13 || >=24.11) and better-sqlite3 12. Override with --build-arg NODE_VERSION=20|24.

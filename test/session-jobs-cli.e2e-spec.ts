@@ -1,36 +1,34 @@
-import { executeJobsCommand, parseJobsArgs } from '../src/cli/jobs-command.js';
-import { executeSessionCommand, parseSessionArgs } from '../src/cli/session-command.js';
-import { UsageError } from '../src/cli/cli-context.js';
-import { SessionsService } from '../src/sessions/sessions.service.js';
-import { UnauthJobsService } from '../src/unauth-jobs/unauth-jobs.service.js';
+import { contextRuntime, runCli } from './support/cli-io.js';
 import { createUser } from './support/factories.js';
-import { capture } from './support/cli-io.js';
 import { describeEachDatabase } from './support/test-app.js';
 
-describe('session and jobs CLI arguments', () => {
-  it.each([[[]], [['start', '--user', 'u']], [['start', '--user', 'u', '--venue', 'v', '--mac', 'm', 'extra']], [['stop']], [['nope']]])(
-    'refuses %j as bad usage',
-    (argv) => expect(() => parseSessionArgs(argv as string[])).toThrow(UsageError),
-  );
+describeEachDatabase('session and jobs CLI (in-process main(), the app services)', (current) => {
+  const session = (...argv: string[]) => runCli(contextRuntime(current().app), 'session', ...argv);
+  const jobs = (...argv: string[]) => runCli(contextRuntime(current().app), 'jobs', ...argv);
+  const auth = () => ({ Authorization: `Bearer ${current().adminToken}` });
+
+  it.each([
+    [[]],
+    [['start', '--user', 'u']],
+    [['start', '--user', 'u', '--venue', 'v', '--mac', 'm', 'extra']],
+    [['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', '--ip', '10.0.0.300']],
+    [['stop']],
+    [['nope']],
+  ])('session refuses %j as bad usage (exit 2, nothing on stdout)', async (argv) => {
+    const result = await session(...(argv as string[]));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.length).toBeGreaterThan(0);
+  });
 
   it.each([[[]], [['list', '--status', 'lost']], [['list', '--user', 'a', '--user', 'b']], [['purge']]])(
-    'jobs refuses %j as bad usage',
-    (argv) => expect(() => parseJobsArgs(argv as string[])).toThrow(UsageError),
+    'jobs refuses %j as bad usage (exit 2, nothing on stdout)',
+    async (argv) => {
+      const result = await jobs(...(argv as string[]));
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+    },
   );
-});
-
-describeEachDatabase('session and jobs CLI', (current) => {
-  const session = async (...argv: string[]) => {
-    const captured = capture();
-    const code = await executeSessionCommand(parseSessionArgs(argv), captured.io, current().app.get(SessionsService));
-    return { code, stdout: captured.stdout(), stderr: captured.stderr() };
-  };
-  const jobs = async (...argv: string[]) => {
-    const captured = capture();
-    const code = await executeJobsCommand(parseJobsArgs(argv), captured.io, current().app.get(UnauthJobsService));
-    return { code, stdout: captured.stdout(), stderr: captured.stderr() };
-  };
-  const auth = () => ({ Authorization: `Bearer ${current().adminToken}` });
 
   it('start prints the session, the user shows the device, stop ends it', async () => {
     const user = await createUser(current(), { venueIds: ['venue-a'] });

@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ensureBuilt, ROOT } from './support/build.js';
 import { ADMIN_TOKEN } from './support/test-app.js';
 
 /**
@@ -13,46 +14,9 @@ import { ADMIN_TOKEN } from './support/test-app.js';
  * finish in time exits 1 at the timeout.
  */
 
-const ROOT = resolve(process.cwd());
 const MAIN = join(ROOT, 'dist/src/main.js');
 const WORKER = join(ROOT, 'dist/src/worker.js');
 const SHUTDOWN_TIMEOUT_SECONDS = 3;
-
-/** Newest modification time (ms) of the files under `dir` whose names match `include`. */
-function newestMtime(dir: string, include: (name: string) => boolean): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, include));
-    else if (include(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Compiles the service (`tsc -p tsconfig.build.json`) when dist is missing or older than a source file. */
-function ensureBuilt(): void {
-  const built = (() => {
-    try {
-      return Math.min(statSync(MAIN).mtimeMs, statSync(WORKER).mtimeMs);
-    } catch {
-      return 0;
-    }
-  })();
-  const isSource = (name: string) => name.endsWith('.ts') && !name.endsWith('.spec.ts');
-  const sources = Math.max(
-    newestMtime(join(ROOT, 'src'), isSource),
-    newestMtime(join(ROOT, 'migrations'), isSource),
-    statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
-    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
-  );
-  if (built > sources) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -168,7 +132,7 @@ describe('graceful shutdown of the compiled service', () => {
   const services: Service[] = [];
 
   beforeAll(() => {
-    ensureBuilt();
+    ensureBuilt([MAIN, WORKER]);
   }, 120_000);
 
   beforeEach(async () => {

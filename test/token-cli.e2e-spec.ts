@@ -1,32 +1,14 @@
-import { jest } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
 import { hashTokenValue } from '../src/auth/token-value.js';
-import { createCliContext, routeConsoleToStderr } from '../src/cli/cli-context.js';
-import { runTokenCommand, type TokenCommandServices } from '../src/cli/token-command.js';
-import { Clock } from '../src/common/clock.js';
-import { loadConfig } from '../src/config/configuration.js';
+import { ensureBuilt } from './support/build.js';
+import { CLI_MAIN, contextRuntime, runCli, spawnCli, type CliRun } from './support/cli-io.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
-import { capture } from './support/cli-io.js';
 import { describeEachDatabase, startTestApp, type TestApp } from './support/test-app.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(services: TokenCommandServices, ...argv: string[]): Promise<Run> {
-  const captured = capture();
-  const code = await runTokenCommand(argv, captured.io, services);
-  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
-}
-
-function servicesOf(context: Pick<INestApplicationContext, 'get'>): TokenCommandServices {
-  return { tokens: context.get(ApiTokenService), clock: context.get(Clock) };
-}
-
-/** The DATABASE_URL a test app runs on, so a second (CLI) context can open the same database. */
+/** The DATABASE_URL a test app runs on, so a second (CLI) process can open the same database. */
 function databaseUrlOf(testApp: TestApp): string {
   const options = testApp.dataSource.options as { type: string; database?: string; url?: string };
   if (options.type === 'better-sqlite3') return `sqlite:${options.database}`;
@@ -35,12 +17,12 @@ function databaseUrlOf(testApp: TestApp): string {
 
 const FUTURE = '2099-06-30T12:00:00Z';
 
-describeEachDatabase('token CLI (in-process, the app services)', (current) => {
-  const services = () => servicesOf(current().app);
+describeEachDatabase('token CLI (in-process main(), the app services)', (current) => {
+  const run = (...argv: string[]): Promise<CliRun> => runCli(contextRuntime(current().app), 'token', ...argv);
   const get = (token: string) => current().http.get('/api/v1').set('Authorization', `Bearer ${token}`);
 
   it('create prints the token value alone on stdout, and the value authenticates', async () => {
-    const result = await run(services(), 'create', '--name', 'portal', '--permissions', 'read');
+    const result = await run('create', '--name', 'portal', '--permissions', 'read');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^hsp_[A-Za-z0-9_-]{43}\n$/);
     expect(result.stderr).toContain('shown only this once');
@@ -50,7 +32,6 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
 
   it('create --json prints one JSON object with the value and the normalised fields', async () => {
     const result = await run(
-      services(),
       'create',
       '--name',
       '  venue admin  ',
@@ -79,9 +60,9 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
 
   it('list shows the tokens without values or hashes', async () => {
     const created = JSON.parse(
-      (await run(services(), 'create', '--name', 'lister', '--permissions', 'delete', '--json')).stdout,
+      (await run('create', '--name', 'lister', '--permissions', 'delete', '--json')).stdout,
     );
-    const text = await run(services(), 'list');
+    const text = await run('list');
     expect(text.code).toBe(0);
     const [header, ...rows] = text.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^ID\s+NAME\s+PREFIX\s+PERMISSIONS\s+VENUES\s+STATUS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/);
@@ -94,7 +75,7 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
     expect(text.stdout).not.toContain(created.token);
     expect(text.stdout).not.toContain(hashTokenValue(created.token));
 
-    const json = await run(services(), 'list', '--json');
+    const json = await run('list', '--json');
     expect(json.code).toBe(0);
     const list = JSON.parse(json.stdout);
     expect(Array.isArray(list)).toBe(true);
@@ -119,28 +100,28 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
 
   it('revoke by id makes the token fail with 401 and shows it as revoked', async () => {
     const created = JSON.parse(
-      (await run(services(), 'create', '--name', 'to-revoke', '--permissions', 'read', '--json')).stdout,
+      (await run('create', '--name', 'to-revoke', '--permissions', 'read', '--json')).stdout,
     );
     await get(created.token).expect(200);
-    const result = await run(services(), 'revoke', created.id);
+    const result = await run('revoke', created.id);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Revoked token ${created.id}`);
     await get(created.token).expect(401);
 
-    const list = JSON.parse((await run(services(), 'list', '--json')).stdout);
+    const list = JSON.parse((await run('list', '--json')).stdout);
     const entry = list.find((item: { id: string }) => item.id === created.id);
     expect(entry.status).toBe('revoked');
     expect(entry.revokedAt).not.toBeNull();
 
-    const again = await run(services(), 'revoke', created.id, '--json');
+    const again = await run('revoke', created.id, '--json');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ id: created.id, alreadyRevoked: true });
   });
 
   it('revoke by token value works and never echoes the value', async () => {
-    const token = (await run(services(), 'create', '--name', 'by-value', '--permissions', 'read')).stdout.trim();
+    const token = (await run('create', '--name', 'by-value', '--permissions', 'read')).stdout.trim();
     await get(token).expect(200);
-    const result = await run(services(), 'revoke', token);
+    const result = await run('revoke', token);
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr).not.toContain(token);
     await get(token).expect(401);
@@ -148,9 +129,9 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
 
   it('revoke of an unknown id or value exits 1 with nothing on stdout', async () => {
     const secretLooking = 'hsp_not-a-real-token-value-aaaaaaaaaaaaaaaaaaaa';
-    const result = await run(services(), 'revoke', secretLooking);
+    const result = await run('revoke', secretLooking);
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'No token matches that id or value.\n' });
-    expect((await run(services(), 'revoke', '0190d5a0-0000-7000-8000-000000000000')).code).toBe(1);
+    expect((await run('revoke', '0190d5a0-0000-7000-8000-000000000000')).code).toBe(1);
   });
 
   it.each([
@@ -189,7 +170,7 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
     [['revoke', '']],
   ])('refuses %j with exit code 2, a message on stderr and nothing on stdout', async (argv) => {
     const before = await current().app.get(ApiTokenService).count();
-    const result = await run(services(), ...argv);
+    const result = await run(...argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.length).toBeGreaterThan(0);
@@ -197,14 +178,13 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
   });
 
   it('help prints the usage on stdout', async () => {
-    const result = await run(services(), 'help');
+    const result = await run('help');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('create --name NAME --permissions');
   });
 
   it('a venue-restricted token with an expiry authenticates for GET /api/v1', async () => {
     const result = await run(
-      services(),
       'create',
       '--name',
       'scoped',
@@ -220,86 +200,112 @@ describeEachDatabase('token CLI (in-process, the app services)', (current) => {
   });
 });
 
-/** The real wiring: a separate CLI application context on the database a running app uses. */
+/**
+ * The real executable: `node dist/src/cli/main.js` as its own process, with its own application
+ * context, on the database a running app uses.
+ */
 for (const kind of databaseKinds()) {
-  describe(`token CLI (own application context) [${kind}]`, () => {
+  describe(`hotspot executable [${kind}]`, () => {
     let testApp: TestApp;
-    let cli: INestApplicationContext;
+    let cwd: string;
+    let env: Record<string, string>;
+    const cli = (...argv: string[]) => spawnCli(env, cwd, ...argv);
 
     beforeAll(async () => {
+      ensureBuilt([CLI_MAIN]);
       // No token cache in the app, so a revoke by another process shows at once.
       testApp = await startTestApp(kind, { TOKEN_CACHE_TTL_SECONDS: '0' });
-      const config = loadConfig({ DATABASE_URL: databaseUrlOf(testApp), LOG_LEVEL: 'error' });
-      cli = await createCliContext(config, { providers: [ApiTokenService], logger: false });
-    });
+      cwd = mkdtempSync(join(tmpdir(), 'hotspot-cli-'));
+      env = { DATABASE_URL: databaseUrlOf(testApp) };
+    }, 180_000);
     afterAll(async () => {
-      await cli?.close();
       await testApp?.close();
+      if (cwd) rmSync(cwd, { recursive: true, force: true });
     });
 
     it('creates a token the app accepts and revokes it so the app refuses it', async () => {
-      const created = await run(servicesOf(cli), 'create', '--name', 'from-cli', '--permissions', 'read,write');
+      const created = await cli('token', 'create', '--name', 'from-cli', '--permissions', 'read,write');
       expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(/^hsp_[A-Za-z0-9_-]{43}\n$/);
+      expect(created.stderr).toContain('shown only this once');
       const token = created.stdout.trim();
       await testApp.http.get('/api/v1').set('Authorization', `Bearer ${token}`).expect(200);
 
-      const revoked = await run(servicesOf(cli), 'revoke', token);
+      const revoked = await cli('token', 'revoke', token);
       expect(revoked.code).toBe(0);
+      expect(revoked.stdout + revoked.stderr).not.toContain(token);
       await testApp.http.get('/api/v1').set('Authorization', `Bearer ${token}`).expect(401);
+    });
+
+    it('exits 1 when the operation fails, with the reason on stderr and nothing on stdout', async () => {
+      expect(await cli('token', 'revoke', '0190d5a0-0000-7000-8000-000000000000')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'No token matches that id or value.\n',
+      });
+      const session = await cli('session', 'start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
+      expect(session).toEqual({ code: 1, stdout: '', stderr: 'no user nobody\n' });
+    });
+
+    it('exits 2 on bad usage before touching the database, naming the problem on stderr', async () => {
+      const before = await testApp.app.get(ApiTokenService).count();
+      for (const argv of [
+        ['token', 'create', '--name', 'x', '--permissions', 'read', '--bogus'],
+        ['token', 'create', '--name', 'x', '--permissions', 'admin'],
+        ['token', 'create', '--permissions', 'read'],
+        ['session', 'start', '--user', 'u', '--venue', 'v', '--mac', 'not-a-mac'],
+        ['jobs', 'list', '--status', 'lost'],
+        ['frobnicate'],
+        ['token'],
+      ]) {
+        const result = await cli(...argv);
+        expect({ argv, code: result.code, stdout: result.stdout }).toEqual({ argv, code: 2, stdout: '' });
+        expect(result.stderr).toMatch(/error|Usage/);
+      }
+      expect(await testApp.app.get(ApiTokenService).count()).toBe(before);
+    });
+
+    it('prints generated help on stdout with exit 0, for the program and each command', async () => {
+      const program = await cli('--help');
+      expect(program.code).toBe(0);
+      expect(program.stdout).toContain('Usage: hotspot');
+      for (const command of ['token', 'session', 'jobs']) expect(program.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+      const create = await cli('token', 'create', '--help');
+      expect(create.code).toBe(0);
+      expect(create.stdout).toContain('Usage: hotspot token create');
+      for (const option of ['--name', '--permissions', '--venues', '--expires-at', '--json']) {
+        expect(create.stdout).toContain(option);
+      }
+    });
+
+    it('lists the unauth jobs as JSON', async () => {
+      const listed = await cli('jobs', 'list', '--user', 'nobody', '--json');
+      expect(listed).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
     });
   });
 
-  describe(`token CLI on a fresh database [${kind}]`, () => {
+  describe(`hotspot executable on a fresh database [${kind}]`, () => {
     let database: TestDatabase;
-    let cli: INestApplicationContext | undefined;
+    let cwd: string;
 
     beforeAll(async () => {
+      ensureBuilt([CLI_MAIN]);
       database = await createTestDatabase(kind);
-    });
+      cwd = mkdtempSync(join(tmpdir(), 'hotspot-cli-'));
+    }, 180_000);
     afterAll(async () => {
-      await cli?.close();
       await database?.drop();
+      if (cwd) rmSync(cwd, { recursive: true, force: true });
     });
 
     it('runs the migrations and creates no bootstrap token (even on SQLite with no BOOTSTRAP_TOKEN)', async () => {
-      const writes = jest.spyOn(process.stdout, 'write');
-      try {
-        cli = await createCliContext(loadConfig({ DATABASE_URL: database.url }), {
-          providers: [ApiTokenService],
-          logger: false,
-        });
-        expect(writes).not.toHaveBeenCalled();
-      } finally {
-        writes.mockRestore();
-      }
-      const listed = await run(servicesOf(cli), 'list', '--json');
+      // Migration output must not reach stdout: the result is the only thing there.
+      const listed = await spawnCli({ DATABASE_URL: database.url }, cwd, 'token', 'list', '--json');
       expect(listed).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
-      const text = await run(servicesOf(cli), 'list');
+      const text = await spawnCli({ DATABASE_URL: database.url }, cwd, 'token', 'list');
       expect(text.code).toBe(0);
       expect(text.stdout).toBe('');
       expect(text.stderr).toContain('No tokens');
     });
   });
 }
-
-describe('routeConsoleToStderr', () => {
-  it('sends console.log and console.info to stderr until restored', () => {
-    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const restore = routeConsoleToStderr();
-    let stdoutCalls: unknown[][];
-    let stderrCalls: unknown[][];
-    try {
-      console.log('query: %s', 'SELECT 1');
-      console.info('migration done');
-    } finally {
-      restore();
-      stdoutCalls = [...stdout.mock.calls];
-      stderrCalls = [...stderr.mock.calls];
-      stdout.mockRestore();
-      stderr.mockRestore();
-    }
-    expect(stdoutCalls).toEqual([]);
-    expect(stderrCalls).toEqual([['query: SELECT 1\n'], ['migration done\n']]);
-  });
-});

@@ -20,6 +20,15 @@ export interface CreateTokenInput {
   expiresAt: Date | null;
 }
 
+/** A token's state: revoked wins over expired. */
+export type TokenStatus = 'active' | 'revoked' | 'expired';
+
+export interface TokenRevocation {
+  token: ApiTokenEntity;
+  /** True when the token had been revoked before this call (revoking again is no error). */
+  alreadyRevoked: boolean;
+}
+
 export interface CreatedToken {
   record: ApiTokenEntity;
   /** The plain token value: shown once, never stored. */
@@ -80,6 +89,24 @@ export class ApiTokenService {
     });
     if (revoked) this.cache.delete(revoked.tokenHash);
     return revoked;
+  }
+
+  /** The token's state at the clock's current time. */
+  statusOf(token: Pick<ApiTokenEntity, 'revokedAt' | 'expiresAt'>): TokenStatus {
+    if (token.revokedAt !== null) return 'revoked';
+    if (token.expiresAt !== null && token.expiresAt.getTime() <= this.clock.now().getTime()) return 'expired';
+    return 'active';
+  }
+
+  /**
+   * revoke(), telling whether this call revoked the token or found it revoked already: a revocation
+   * time before the call means an earlier revocation (revoke keeps the first time).
+   */
+  async revokeReporting(idOrValue: string): Promise<TokenRevocation | null> {
+    const before = this.clock.now();
+    const token = await this.revoke(idOrValue);
+    if (token === null) return null;
+    return { token, alreadyRevoked: token.revokedAt !== null && token.revokedAt.getTime() < before.getTime() };
   }
 
   /** The caller behind a token value, or null when it is unknown, revoked or expired. */

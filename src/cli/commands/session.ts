@@ -1,0 +1,89 @@
+import { SessionRequestError, SessionsService } from '../../sessions/sessions.service.js';
+import { SessionsModule } from '../../sessions/sessions.module.js';
+import { toSessionJson } from '../../sessions/session-json.js';
+import type { SessionEntity } from '../../sessions/entities/session.entity.js';
+import { ID_LENGTH } from '../../database/columns.js';
+import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { ipAddress, macAddress, text, valueOption, venueId } from '../option-values.js';
+
+/**
+ * `hotspot session start|stop`: records sessions as the network side (captive portal or NAS) would,
+ * until that integration exists.
+ */
+
+export type SessionService = Pick<SessionsService, 'start' | 'stop'>;
+
+export const SESSION_SERVICE: ServiceNeed<SessionService> = {
+  imports: [SessionsModule],
+  resolve: (context) => context.get(SessionsService),
+};
+
+/** The length of the sessions.nas_id column. */
+const NAS_ID_MAX_LENGTH = 128;
+
+interface StartOptions {
+  user: string;
+  venue: string;
+  mac: string;
+  ip?: string;
+  nas?: string;
+  json?: true;
+}
+
+export const sessionCommand: CliCommand = {
+  register(program, { io, runtime }) {
+    const session = program
+      .command('session')
+      .description('Start and stop sessions as the network side (captive portal or NAS) reports them.')
+      .addHelpText(
+        'after',
+        '\nThe session is printed as one JSON object, with or without --json.\n\nExamples:\n' +
+          '  hotspot session start --user ID --venue V --mac AA:BB:CC:DD:EE:FF [--ip IP] [--nas NAS]\n' +
+          '  hotspot session stop <sessionId>\n',
+      );
+
+    session
+      .command('start')
+      .description('Start a session for an active user in one of its venues and record the device.')
+      .addOption(valueOption('--user <id>', 'the hotspot user id (required)', text(ID_LENGTH)).makeOptionMandatory())
+      .addOption(valueOption('--venue <id>', 'one of the user\'s venues (required)', venueId).makeOptionMandatory())
+      .addOption(
+        valueOption('--mac <mac>', 'the device: AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff or aabbccddeeff (required)', macAddress)
+          .makeOptionMandatory(),
+      )
+      .addOption(valueOption('--ip <address>', 'the device\'s IPv4 or IPv6 address', ipAddress))
+      .addOption(valueOption('--nas <id>', `the NAS id, 1-${NAS_ID_MAX_LENGTH} characters`, text(NAS_ID_MAX_LENGTH)))
+      .option('--json', 'print the session as JSON (the default)')
+      .action((options: StartOptions) =>
+        runtime.use(SESSION_SERVICE, (sessions) =>
+          print(io, () =>
+            sessions.start({
+              userId: options.user,
+              venueId: options.venue,
+              macAddress: options.mac,
+              ipAddress: options.ip ?? null,
+              nasId: options.nas ?? null,
+            }),
+          ),
+        ),
+      );
+
+    session
+      .command('stop')
+      .description('End a session (status stopped); a session that has ended already is printed as it is.')
+      .argument('<sessionId>', 'the id start printed')
+      .option('--json', 'print the session as JSON (the default)')
+      .action((sessionId: string) => runtime.use(SESSION_SERVICE, (sessions) => print(io, () => sessions.stop(sessionId))));
+  },
+};
+
+async function print(io: CliIo, request: () => Promise<SessionEntity>): Promise<void> {
+  let session: SessionEntity;
+  try {
+    session = await request();
+  } catch (error) {
+    if (error instanceof SessionRequestError) throw new CommandFailure(error.message);
+    throw error;
+  }
+  printJson(io, toSessionJson(session));
+}

@@ -1,0 +1,32 @@
+import type { UnauthJobEntity, UnauthJobSession, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
+
+/** An unauth job as the command line prints it (the lease is the worker's business). */
+export interface UnauthJobJson {
+  id: string;
+  userId: string;
+  username: string | null;
+  reason: UnauthReason;
+  sessions: UnauthJobSession[];
+  status: UnauthJobStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toUnauthJobJson(job: UnauthJobEntity): UnauthJobJson {
+  return {
+    id: job.id,
+    userId: job.userId,
+    username: job.username,
+    reason: job.reason,
+    sessions: job.sessions,
+    status: job.status,
+    attempts: job.attempts,
+    nextAttemptAt: job.nextAttemptAt.toISOString(),
+    lastError: job.lastError,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  };
+}
