@@ -83,11 +83,11 @@ describe('hotspot session', () => {
   });
 
   it('a refused request exits 1 with the reason on stderr and nothing on stdout', async () => {
-    sessions.refusal = new SessionRequestError('no user nobody');
+    sessions.refusal = new SessionRequestError('no such user nobody');
     expect(await run('start', '--user', 'nobody', '--venue', 'v', '--mac', '02:00:00:00:00:01')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'no user nobody\n',
+      stderr: 'no such user nobody\n',
     });
     sessions.refusal = new SessionRequestError('no session s-1');
     expect(await run('stop', 's-1')).toEqual({ code: 1, stdout: '', stderr: 'no session s-1\n' });
