@@ -71,7 +71,7 @@ function contextFor(controller: new () => object, method: string, headers: Recor
   const context = {
     getHandler: () => handler,
     getClass: () => controller,
-    switchToHttp: () => ({ getRequest: () => request }),
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => ({}) }),
   } as unknown as ExecutionContext;
   return { context, request };
 }

@@ -28,7 +28,8 @@ export class AuthenticationGuard implements CanActivate {
     const request = http.getRequest<ApiRequest>();
     const value = bearerToken(request.headers.authorization);
     if (value === null) return true;
-    const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, http.getResponse<Response>()));
+    const response = http.getResponse<Response>();
+    const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, response));
     if (token !== null) request.token = token;
     return true;
   }

@@ -40,7 +40,10 @@ export class RateLimiterService implements OnModuleInit, OnApplicationShutdown {
   constructor(config: ConfigService<AppConfig, true>) {
     const settings = config.get('rateLimit', { infer: true });
     this.limits = { token: settings.perMinute, unauthenticated: settings.unauthenticatedPerMinute };
-    this.memory = { token: new RateLimiterMemory(this.options('token')), unauthenticated: new RateLimiterMemory(this.options('unauthenticated')) };
+    this.memory = {
+      token: new RateLimiterMemory(this.options('token')),
+      unauthenticated: new RateLimiterMemory(this.options('unauthenticated')),
+    };
     if (settings.redisUrl === null || !KINDS.some((kind) => this.enabled(kind))) return;
     const redis = this.connect(settings.redisUrl);
     this.redis = redis;
