@@ -1,11 +1,13 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ApiTokenService, LAST_USED_WRITE_INTERVAL_MS } from './api-token.service.js';
+import { ApiTokenService, LAST_USED_WRITE_INTERVAL_MS, TOKEN_REVISION_INTERVAL_MS } from './api-token.service.js';
+import { UNKNOWN_TOKEN_TTL_MS } from './token-cache.js';
 import { hashTokenValue } from './token-value.js';
 
 class FakeClock extends Clock {
@@ -54,6 +56,12 @@ interface TokenRow {
 }
 
 const CACHE_TTL_MS = 10_000;
+const REVISION_QUERY = /^SELECT COUNT\(\*\)/;
+
+/** Lookups of one token by its hash. */
+function lookups(queries: string[]): string[] {
+  return queries.filter((q) => /^SELECT/i.test(q) && q.includes('token_hash'));
+}
 
 describe('ApiTokenService (on an in-memory SQLite database)', () => {
   let dataSource: DataSource;
@@ -243,40 +251,144 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
       expect(await service.authenticate(value)).toBeNull();
     });
 
-    it('answers from the cache without a query within the time to live, and asks again after it', async () => {
+    it('answers from the cache without a lookup within the time to live, and looks the token up again after it', async () => {
       const { value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
       await service.authenticate(value);
       await settle();
-      const first = recorder.take();
-      expect(first.filter((q) => /SELECT/i.test(q) && q.includes('api_tokens'))).toHaveLength(1);
+      expect(lookups(recorder.take())).toHaveLength(1);
 
       clock.advance(CACHE_TTL_MS - 1);
       expect(await service.authenticate(value)).not.toBeNull();
       await settle();
-      expect(recorder.take()).toEqual([]);
+      // Only the revision check: nothing was created or revoked, so the cached token stands.
+      expect(recorder.take()).toEqual([expect.stringMatching(REVISION_QUERY)]);
 
       clock.advance(1);
       expect(await service.authenticate(value)).not.toBeNull();
       await settle();
-      expect(recorder.take().filter((q) => /SELECT/i.test(q) && q.includes('api_tokens'))).toHaveLength(1);
+      expect(lookups(recorder.take())).toHaveLength(1);
     });
 
-    it('asks the database every time when the cache is off', async () => {
+    it(`asks for the revision at most once per ${TOKEN_REVISION_INTERVAL_MS} ms, and not at all on a cache miss once known`, async () => {
+      expect(TOKEN_REVISION_INTERVAL_MS).toBe(1000);
+      const { value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      await service.authenticate(value);
+      await settle();
+      recorder.take();
+
+      for (let step = 0; step < 9; step += 1) {
+        clock.advance(100);
+        expect(await service.authenticate(value)).not.toBeNull();
+      }
+      await settle();
+      expect(recorder.take()).toEqual([]);
+
+      clock.advance(100);
+      expect(await service.authenticate(value)).not.toBeNull();
+      expect(await service.authenticate(value)).not.toBeNull();
+      await settle();
+      expect(recorder.take()).toEqual([expect.stringMatching(REVISION_QUERY)]);
+
+      // A value never seen before is looked up without a revision check.
+      clock.advance(TOKEN_REVISION_INTERVAL_MS);
+      expect(await service.authenticate('hsp_never-seen-before')).toBeNull();
+      await settle();
+      const queries = recorder.take();
+      expect(queries).toHaveLength(1);
+      expect(lookups(queries)).toHaveLength(1);
+    });
+
+    it('concurrent requests that find the check due share one revision query', async () => {
+      const { value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      await service.authenticate(value);
+      await settle();
+      recorder.take();
+      clock.advance(TOKEN_REVISION_INTERVAL_MS);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => service.authenticate(value)));
+      expect(answers.every((token) => token !== null)).toBe(true);
+      await settle();
+      expect(recorder.take()).toEqual([expect.stringMatching(REVISION_QUERY)]);
+    });
+
+    it('cache off: asks the database every time, with no revision check', async () => {
       const uncached = serviceWithCacheTtl(0);
       const { value } = await uncached.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
       recorder.take();
       for (let i = 0; i < 3; i += 1) expect(await uncached.authenticate(value)).not.toBeNull();
+      for (let i = 0; i < 2; i += 1) expect(await uncached.authenticate('hsp_unknown')).toBeNull();
       await settle();
-      expect(recorder.take().filter((q) => /SELECT/i.test(q) && q.includes('api_tokens'))).toHaveLength(3);
+      const queries = recorder.take().filter((q) => /^SELECT/i.test(q));
+      expect(queries).toHaveLength(5);
+      expect(lookups(queries)).toHaveLength(5);
     });
 
-    it('sees a revocation made elsewhere once its cache entry has run out', async () => {
+    it(`sees a revocation made elsewhere (another instance, the CLI) within ${TOKEN_REVISION_INTERVAL_MS} ms`, async () => {
       const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
       expect(await service.authenticate(value)).not.toBeNull();
       const otherInstance = serviceWithCacheTtl(CACHE_TTL_MS);
       await otherInstance.revoke(record.id);
-      clock.advance(CACHE_TTL_MS);
+      clock.advance(TOKEN_REVISION_INTERVAL_MS);
       expect(await service.authenticate(value)).toBeNull();
+    });
+
+    it('remembers a value that matched no usable token for a few seconds, without a lookup', async () => {
+      const { record, value: revoked } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      await service.revoke(record.id);
+      expect(await service.authenticate('hsp_unknown')).toBeNull();
+      expect(await service.authenticate(revoked)).toBeNull();
+      await settle();
+      recorder.take();
+
+      for (let i = 0; i < 3; i += 1) {
+        expect(await service.authenticate('hsp_unknown')).toBeNull();
+        expect(await service.authenticate(revoked)).toBeNull();
+      }
+      await settle();
+      expect(lookups(recorder.take())).toEqual([]);
+
+      clock.advance(UNKNOWN_TOKEN_TTL_MS);
+      expect(await service.authenticate('hsp_unknown')).toBeNull();
+      await settle();
+      expect(lookups(recorder.take())).toHaveLength(1);
+    });
+
+    it('a token created through this instance works at once, even when its value was just remembered as unknown', async () => {
+      const value = 'operator-chosen-value-0123456789-abcdefgh';
+      expect(await service.authenticate(value)).toBeNull();
+      const { record } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null }, value);
+      expect(await service.authenticate(value)).toMatchObject({ id: record.id });
+    });
+
+    it(`a token created elsewhere works within ${TOKEN_REVISION_INTERVAL_MS} ms, even when its value was remembered as unknown`, async () => {
+      const value = 'operator-chosen-value-0123456789-abcdefgh';
+      expect(await service.authenticate(value)).toBeNull();
+      const { record } = await serviceWithCacheTtl(CACHE_TTL_MS).create(
+        { name: 't', permissions: ['read'], venueIds: null, expiresAt: null },
+        value,
+      );
+      clock.advance(TOKEN_REVISION_INTERVAL_MS);
+      expect(await service.authenticate(value)).toMatchObject({ id: record.id });
+    });
+
+    it('runs beforeLookup just before a lookup, which it can prevent by throwing, and never for a cached answer', async () => {
+      const { value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      await settle();
+      recorder.take();
+      const refuse = jest.fn(async () => {
+        throw new Error('over the limit');
+      });
+      await expect(service.authenticate('hsp_unknown', refuse)).rejects.toThrow('over the limit');
+      await expect(service.authenticate(value, refuse)).rejects.toThrow('over the limit');
+      await settle();
+      expect(lookups(recorder.take())).toEqual([]);
+
+      const allow = jest.fn(async () => undefined);
+      expect(await service.authenticate(value, allow)).not.toBeNull();
+      expect(await service.authenticate('hsp_unknown', allow)).toBeNull();
+      expect(allow).toHaveBeenCalledTimes(2);
+      expect(await service.authenticate(value, refuse)).not.toBeNull();
+      expect(await service.authenticate('hsp_unknown', refuse)).toBeNull();
+      expect(refuse).toHaveBeenCalledTimes(2);
     });
   });
 

@@ -13,6 +13,13 @@ import { generateTokenValue, hashTokenValue, visiblePrefix } from './token-value
 /** last_used_at is refreshed at most this often per token, so reads do not turn into writes. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
+/**
+ * Before answering from the cache, each instance asks the database at most this often whether any
+ * token was created or revoked since it last asked (by anyone: another instance, the CLI), so a
+ * revocation is honoured everywhere within about this long.
+ */
+export const TOKEN_REVISION_INTERVAL_MS = 1000;
+
 export interface CreateTokenInput {
   name: string;
   permissions: Permission[];
@@ -39,6 +46,13 @@ export interface CreatedToken {
 export class ApiTokenService {
   private readonly logger = new Logger(ApiTokenService.name);
   private readonly cache: TokenCache;
+  /** The api_tokens revision the cache agrees with; null until known (or after a failed check). */
+  private revision: string | null = null;
+  private revisionCheckedAt = 0;
+  /** The check under way, shared by every request that needs it meanwhile. */
+  private revisionCheck: Promise<void> | null = null;
+  /** Bumped whenever cached answers may have gone stale, so a lookup started before does not cache its result. */
+  private generation = 0;
 
   constructor(
     private readonly database: DatabaseService,
@@ -62,6 +76,8 @@ export class ApiTokenService {
     record.revokedAt = null;
     record.expiresAt = input.expiresAt;
     await this.database.transaction((em) => em.insert(ApiTokenEntity, record));
+    // Its hash may have been cached as unknown: the new token works here at once.
+    this.forget(record.tokenHash);
     return { record, value };
   }
 
@@ -87,7 +103,7 @@ export class ApiTokenService {
       }
       return token;
     });
-    if (revoked) this.cache.delete(revoked.tokenHash);
+    if (revoked) this.forget(revoked.tokenHash);
     return revoked;
   }
 
@@ -109,17 +125,34 @@ export class ApiTokenService {
     return { token, alreadyRevoked: token.revokedAt !== null && token.revokedAt.getTime() < before.getTime() };
   }
 
-  /** The caller behind a token value, or null when it is unknown, revoked or expired. */
-  async authenticate(value: string): Promise<AuthenticatedToken | null> {
+  /**
+   * The caller behind a token value, or null when it is unknown, revoked or expired. Answers from
+   * the cache when it can; otherwise awaits `beforeLookup` (which may refuse the request by
+   * throwing) and then looks the token up in the database.
+   */
+  async authenticate(value: string, beforeLookup?: () => Promise<void>): Promise<AuthenticatedToken | null> {
     const hash = hashTokenValue(value);
     const now = this.clock.now();
     const nowMs = now.getTime();
+    if (this.cache.holds(hash, nowMs)) await this.checkRevision(nowMs);
+    if (this.cache.isUnknown(hash, nowMs)) return null;
     let entry = this.cache.get(hash, nowMs);
     if (entry === undefined) {
+      await beforeLookup?.();
+      // What gets cached must be at least as new as the revision it is compared with later.
+      if (this.revision === null && this.cache.enabled) await this.checkRevision(nowMs);
+      const generation = this.generation;
       // The lookup is by the digest's unique index; an equality match on a digest leaks nothing useful.
       const record = await this.database.run((em) => em.findOneBy(ApiTokenEntity, { tokenHash: hash }));
-      if (record === null || record.revokedAt !== null) return null;
-      entry = this.cache.set(hash, toAuthenticated(record), record.lastUsedAt?.getTime() ?? null, nowMs);
+      const cacheable = generation === this.generation;
+      if (record === null || record.revokedAt !== null) {
+        if (cacheable) this.cache.setUnknown(hash, nowMs);
+        return null;
+      }
+      const lastUsedAt = record.lastUsedAt?.getTime() ?? null;
+      entry = cacheable
+        ? this.cache.set(hash, toAuthenticated(record), lastUsedAt, nowMs)
+        : { token: toAuthenticated(record), cachedUntil: nowMs, lastUsedAt };
     }
     const token = entry.token;
     if (token.expiresAt !== null && token.expiresAt.getTime() <= nowMs) return null;
@@ -128,6 +161,57 @@ export class ApiTokenService {
       this.recordUse(token.id, now);
     }
     return token;
+  }
+
+  /**
+   * Drops every cached answer when a token was created or revoked since the last check. Runs at most
+   * once per TOKEN_REVISION_INTERVAL_MS (concurrent callers share the check), and always while the
+   * revision is unknown. A failed check fails the request: the cache cannot be vouched for.
+   */
+  private async checkRevision(nowMs: number): Promise<void> {
+    if (this.revisionCheck === null) {
+      const elapsed = nowMs - this.revisionCheckedAt;
+      if (this.revision !== null && elapsed >= 0 && elapsed < TOKEN_REVISION_INTERVAL_MS) return;
+      this.revisionCheckedAt = nowMs;
+      this.revisionCheck = this.readRevision()
+        .then(
+          (revision) => {
+            if (revision !== this.revision) {
+              this.cache.clear();
+              this.generation += 1;
+            }
+            this.revision = revision;
+          },
+          (error: unknown) => {
+            this.revision = null;
+            throw error;
+          },
+        )
+        .finally(() => {
+          this.revisionCheck = null;
+        });
+    }
+    await this.revisionCheck;
+  }
+
+  /**
+   * Tokens are never deleted and a revocation is final, so the number of tokens and of revoked ones
+   * change whenever a token is created or revoked. One small aggregate over a small table.
+   */
+  private async readRevision(): Promise<string> {
+    const row = await this.database.run((em) =>
+      em
+        .createQueryBuilder(ApiTokenEntity, 'token')
+        .select('COUNT(*)', 'total')
+        .addSelect('COUNT(token.revokedAt)', 'revoked')
+        .getRawOne<{ total: number | string; revoked: number | string }>(),
+    );
+    return `${Number(row?.total ?? 0)}:${Number(row?.revoked ?? 0)}`;
+  }
+
+  private forget(hash: string): void {
+    this.cache.delete(hash);
+    this.generation += 1;
   }
 
   /** Fire and forget: a failed bookkeeping write must not fail the request. */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/errors/api-error.js';
+import type { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
 import type { ApiRequest } from '../common/request-context.js';
 import type { ApiTokenService } from './api-token.service.js';
 import { Public, RequirePermission } from './auth.decorators.js';
@@ -70,7 +71,7 @@ function contextFor(controller: new () => object, method: string, headers: Recor
   const context = {
     getHandler: () => handler,
     getClass: () => controller,
-    switchToHttp: () => ({ getRequest: () => request }),
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => ({}) }),
   } as unknown as ExecutionContext;
   return { context, request };
 }
@@ -82,7 +83,9 @@ describe('AuthenticationGuard then AuthGuard', () => {
   beforeEach(() => {
     tokens = new FakeTokens(TOKENS);
     const reflector = new Reflector();
-    const authentication = new AuthenticationGuard(reflector, tokens as unknown as ApiTokenService);
+    // Rate limits are off here; test/rate-limit.e2e-spec.ts covers the per-IP check before a lookup.
+    const limiter = { enabled: () => false } as unknown as RateLimiterService;
+    const authentication = new AuthenticationGuard(reflector, tokens as unknown as ApiTokenService, limiter);
     const authorization = new AuthGuard(reflector);
     // The two global guards in their order (the rate limiter between them does not refuse here).
     guard = { canActivate: async (context) => (await authentication.canActivate(context)) && authorization.canActivate(context) };

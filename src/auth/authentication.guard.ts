@@ -1,5 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { applyRateLimitDecision, clientKey } from '../common/rate-limit/rate-limit.guard.js';
+import { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
 import type { ApiRequest } from '../common/request-context.js';
 import { ApiTokenService } from './api-token.service.js';
 import { PUBLIC_ROUTE } from './auth.decorators.js';
@@ -8,21 +11,32 @@ import { bearerToken } from './token-value.js';
 /**
  * First global guard: identifies the caller. A valid bearer token is attached to the request; a
  * missing or invalid one is not refused here, so that the rate limiter (the next guard) can count
- * such requests per client IP before AuthGuard answers 401.
+ * such requests per client IP before AuthGuard answers 401. A token the cache cannot vouch for costs
+ * a database lookup, so a client IP already over its per-IP limit is refused (429) before it.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: ApiTokenService,
+    private readonly limiter: RateLimiterService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<ApiRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<ApiRequest>();
     const value = bearerToken(request.headers.authorization);
-    const token = value === null ? null : await this.tokens.authenticate(value);
+    if (value === null) return true;
+    const response = http.getResponse<Response>();
+    const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, response));
     if (token !== null) request.token = token;
     return true;
+  }
+
+  private async refuseClientOverLimit(request: ApiRequest, response: Response): Promise<void> {
+    if (!this.limiter.enabled('unauthenticated')) return;
+    const refusal = await this.limiter.exhausted('unauthenticated', clientKey(request));
+    if (refusal !== null) applyRateLimitDecision(response, refusal);
   }
 }

@@ -1,5 +1,5 @@
 import type { AuthenticatedToken } from './authenticated-token.js';
-import { TokenCache } from './token-cache.js';
+import { TokenCache, UNKNOWN_TOKEN_TTL_MS } from './token-cache.js';
 
 function token(id: string): AuthenticatedToken {
   return { id, name: `token ${id}`, permissions: ['read'], venueIds: null, expiresAt: null };
@@ -79,5 +79,49 @@ describe('TokenCache', () => {
     cache.clear();
     expect(cache.get('h2', 1)).toBeUndefined();
     expect(cache.get('h3', 1)).toBeUndefined();
+  });
+
+  it(`remembers an unknown hash for at most ${UNKNOWN_TOKEN_TTL_MS} ms, or the time to live when shorter`, () => {
+    const cache = new TokenCache(10_000);
+    cache.setUnknown('h1', 0);
+    expect(cache.isUnknown('h1', UNKNOWN_TOKEN_TTL_MS - 1)).toBe(true);
+    expect(cache.holds('h1', 1)).toBe(true);
+    expect(cache.isUnknown('h1', UNKNOWN_TOKEN_TTL_MS)).toBe(false);
+    expect(cache.holds('h1', UNKNOWN_TOKEN_TTL_MS)).toBe(false);
+
+    const short = new TokenCache(1000);
+    short.setUnknown('h1', 0);
+    expect(short.isUnknown('h1', 999)).toBe(true);
+    expect(short.isUnknown('h1', 1000)).toBe(false);
+
+    const off = new TokenCache(0);
+    off.setUnknown('h1', 0);
+    expect(off.isUnknown('h1', 0)).toBe(false);
+  });
+
+  it('a hash is either verified or unknown: setting one drops the other', () => {
+    const cache = new TokenCache(10_000);
+    cache.setUnknown('h1', 0);
+    cache.set('h1', token('a'), null, 1);
+    expect(cache.isUnknown('h1', 2)).toBe(false);
+    expect(cache.get('h1', 2)?.token.id).toBe('a');
+    cache.setUnknown('h1', 3);
+    expect(cache.get('h1', 4)).toBeUndefined();
+    expect(cache.isUnknown('h1', 4)).toBe(true);
+    cache.delete('h1');
+    expect(cache.holds('h1', 5)).toBe(false);
+  });
+
+  it('bounds unknown hashes on their own, so a flood of them does not push out verified tokens', () => {
+    const cache = new TokenCache(10_000, 2);
+    cache.set('good', token('g'), null, 0);
+    for (let n = 0; n < 10; n += 1) cache.setUnknown(`bad-${n}`, 0);
+    expect(cache.get('good', 1)?.token.id).toBe('g');
+    expect(cache.isUnknown('bad-0', 1)).toBe(false);
+    expect(cache.isUnknown('bad-8', 1)).toBe(true);
+    expect(cache.isUnknown('bad-9', 1)).toBe(true);
+    cache.clear();
+    expect(cache.isUnknown('bad-9', 1)).toBe(false);
+    expect(cache.get('good', 1)).toBeUndefined();
   });
 });

@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 15_000,
       shutdownTimeoutMs: 10_000,
-      rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null },
+      rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null, redisCoolDownMs: 30_000 },
       trustProxyHops: 0,
       corsOrigins: [],
       databaseTimeoutMs: 5000,
@@ -72,6 +72,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '5',
       REDIS_URL: 'redis://127.0.0.1:6379/2',
+      RATE_LIMIT_REDIS_COOLDOWN_SECONDS: '5',
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://admin.example.com, http://localhost:8080',
       DB_TIMEOUT_MS: '2000',
@@ -95,7 +96,7 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 0,
       shutdownTimeoutMs: 3000,
-      rateLimit: { perMinute: 0, unauthenticatedPerMinute: 5, redisUrl: 'redis://127.0.0.1:6379/2' },
+      rateLimit: { perMinute: 0, unauthenticatedPerMinute: 5, redisUrl: 'redis://127.0.0.1:6379/2', redisCoolDownMs: 5000 },
       trustProxyHops: 1,
       corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
       databaseTimeoutMs: 2000,
@@ -120,7 +121,9 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://admin.example.com/path'],
     ['CORS_ORIGINS', '*'],
     ['TRUST_PROXY', 'true'],
-    ['RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', '0'],
+    ['RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_REDIS_COOLDOWN_SECONDS', '0'],
+    ['RATE_LIMIT_REDIS_COOLDOWN_SECONDS', '3601'],
   ])('refuses %s=%s', (variable, value) => {
     expect(problemsOf({ [variable]: value }).map((p) => p.variable)).toEqual([variable]);
   });
@@ -196,6 +199,14 @@ describe('loadConfig', () => {
     });
     it.each(['on', 'off', '2', 'y'])('%j is refused', (raw) => {
       expect(problemsOf({ MIGRATIONS_RUN: raw }).map((p) => p.variable)).toEqual(['MIGRATIONS_RUN']);
+    });
+  });
+
+  it('switches the per-token and the per-IP limits off independently, each with its own 0', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimit).toMatchObject({ perMinute: 0, unauthenticatedPerMinute: 30 });
+    expect(loadConfig({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0' }).rateLimit).toMatchObject({
+      perMinute: 600,
+      unauthenticatedPerMinute: 0,
     });
   });
 

@@ -28,12 +28,14 @@ export interface AppConfig {
 }
 
 export interface RateLimitConfig {
-  /** Requests per minute per token; 0 turns rate limiting off. */
+  /** Requests per minute per token; 0 turns the per-token limit off. */
   perMinute: number;
-  /** Requests per minute per client IP without a valid token (guessing tokens is slow). */
+  /** Requests per minute per client IP without a valid token (guessing tokens is slow); 0 turns it off. */
   unauthenticatedPerMinute: number;
   /** Counters live here when set, so instances share them; otherwise in process memory. */
   redisUrl: string | null;
+  /** After Redis fails to answer, how long counting stays in memory before Redis is tried again. */
+  redisCoolDownMs: number;
 }
 
 export type UnauthDispatcherConfig =
@@ -125,9 +127,11 @@ export function loadConfig(env: Env): AppConfig {
     rateLimit: {
       perMinute: read('RATE_LIMIT_PER_MINUTE', 600, (raw) => parseIntegerInRange(raw, 0, 1_000_000)),
       unauthenticatedPerMinute: read('RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', 30, (raw) =>
-        parseIntegerInRange(raw, 1, 1_000_000),
+        parseIntegerInRange(raw, 0, 1_000_000),
       ),
       redisUrl: read<string | null>('REDIS_URL', null, parseRedisUrl),
+      redisCoolDownMs:
+        read('RATE_LIMIT_REDIS_COOLDOWN_SECONDS', 30, (raw) => parseIntegerInRange(raw, 1, 3600)) * 1000,
     },
     trustProxyHops: read('TRUST_PROXY', 0, (raw) => parseIntegerInRange(raw, 0, 10)),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], parseOrigins),

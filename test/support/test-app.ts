@@ -64,6 +64,7 @@ export async function startTestApp(
     WORKER_ENABLED: 'false',
     EXPIRY_SWEEP_INTERVAL: '0',
     RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     ...env,
   });
   let app: NestExpressApplication;

@@ -4,12 +4,13 @@ import type { Response } from 'express';
 import { PUBLIC_ROUTE } from '../../auth/auth.decorators.js';
 import { ApiError, ERROR_MESSAGES } from '../errors/api-error.js';
 import type { ApiRequest } from '../request-context.js';
-import { RateLimiterService } from './rate-limiter.service.js';
+import { RateLimiterService, type RateLimitDecision } from './rate-limiter.service.js';
 
 /**
  * Second global guard, after AuthenticationGuard: counts the request against its token, or against
  * the client IP when it has no valid token, and answers 429 with Retry-After past the limit. Every
- * counted response carries X-RateLimit-Limit, -Remaining and -Reset. Health probes are not counted.
+ * counted response carries X-RateLimit-Limit, -Remaining and -Reset. Health probes are not counted,
+ * nor requests of a kind whose limit is 0.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -19,24 +20,31 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.limiter.enabled) return true;
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<ApiRequest>();
-    const response = http.getResponse<Response>();
-    const decision =
-      request.token === undefined
-        ? await this.limiter.consume('unauthenticated', request.ip ?? 'unknown')
-        : await this.limiter.consume('token', request.token.id);
-    response.setHeader('X-RateLimit-Limit', String(decision.limit));
-    if (!decision.allowed) {
-      response.setHeader('X-RateLimit-Remaining', '0');
-      response.setHeader('X-RateLimit-Reset', String(decision.retryAfterSeconds));
-      response.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, ERROR_MESSAGES.tooManyRequests);
-    }
-    response.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-    response.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
+    const kind = request.token === undefined ? 'unauthenticated' : 'token';
+    if (!this.limiter.enabled(kind)) return true;
+    const key = request.token === undefined ? clientKey(request) : request.token.id;
+    applyRateLimitDecision(http.getResponse<Response>(), await this.limiter.consume(kind, key));
     return true;
   }
+}
+
+/** The per-IP counter's key: the client address as Express sees it through TRUST_PROXY hops. */
+export function clientKey(request: ApiRequest): string {
+  return request.ip ?? 'unknown';
+}
+
+/** Sets the X-RateLimit-* headers of `decision`; throws the 429 (with Retry-After) when it refuses. */
+export function applyRateLimitDecision(response: Response, decision: RateLimitDecision): void {
+  response.setHeader('X-RateLimit-Limit', String(decision.limit));
+  if (!decision.allowed) {
+    response.setHeader('X-RateLimit-Remaining', '0');
+    response.setHeader('X-RateLimit-Reset', String(decision.retryAfterSeconds));
+    response.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, ERROR_MESSAGES.tooManyRequests);
+  }
+  response.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  response.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
 }
