@@ -171,7 +171,7 @@ async function revoke(tokens: TokenService, idOrValue: string, options: { json?:
   }
   if (!alreadyRevoked) {
     io.stderr.write(
-      'Running API instances refuse it once their token cache entry lapses (TOKEN_CACHE_TTL_SECONDS, default 10 s).\n',
+      'Running API instances refuse it within 1 s.\n',
     );
   }
 }
