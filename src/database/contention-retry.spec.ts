@@ -1,9 +1,11 @@
 import { DatabaseBusyError, isLockConflict } from '../common/errors/database-errors.js';
 import { backoffDelayMs, retryOnContention, type RetryPolicy, type RetryTimer } from './contention-retry.js';
 
-const deadlock = () => Object.assign(new Error('Query failed'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
+const driverError = (message: string, code: string, errno: number) =>
+  Object.assign(new Error(message), { driverError: { code, errno } });
+const deadlock = () => driverError('Query failed', 'ER_LOCK_DEADLOCK', 1213);
 const lockWaitTimeout = () => Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' });
-const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } });
+const duplicateKey = () => driverError('Duplicate entry', 'ER_DUP_ENTRY', 1062);
 
 const POLICY: RetryPolicy = { maxAttempts: 5, deadlineMs: Number.POSITIVE_INFINITY, baseDelayMs: 20, maxDelayMs: 100 };
 
@@ -78,7 +80,7 @@ describe('retryOnContention', () => {
 
   it('with a deadline, keeps trying until it, the last try at the deadline itself, then gives up', async () => {
     const timer = fakeTimer();
-    const policy: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, deadlineMs: 500, baseDelayMs: 10, maxDelayMs: 200 };
+    const policy: RetryPolicy = { maxAttempts: Infinity, deadlineMs: 500, baseDelayMs: 10, maxDelayMs: 200 };
     const { work, calls } = failingThen(Array.from({ length: 100 }, () => deadlock));
     await expect(retryOnContention(work, isLockConflict, policy, timer)).rejects.toBeInstanceOf(DatabaseBusyError);
     expect(timer.sleeps).toEqual([10, 20, 40, 80, 160, 190]);

@@ -2,8 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { DatabaseBusyError } from '../common/errors/database-errors.js';
 import { DatabaseService } from './database.service.js';
 
-const deadlock = () => Object.assign(new Error('Query failed'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
-const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } });
+const driverError = (message: string, code: string, errno: number) =>
+  Object.assign(new Error(message), { driverError: { code, errno } });
+const deadlock = () => driverError('Query failed', 'ER_LOCK_DEADLOCK', 1213);
+const duplicateKey = () => driverError('Duplicate entry', 'ER_DUP_ENTRY', 1062);
 
 /**
  * A MySQL DataSource whose transactions fail with the given errors, in order, then run the work;

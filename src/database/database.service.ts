@@ -81,9 +81,11 @@ export class DatabaseService {
    */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.serialised) {
-      return retryOnContention(() => this.exclusive(() => this.immediateTransaction(work)), isSqliteBusy, this.busyPolicy);
+      const attempt = () => this.exclusive(() => this.immediateTransaction(work));
+      return retryOnContention(attempt, isSqliteBusy, this.busyPolicy);
     }
-    return retryOnContention(() => this.onConnection((em) => em.transaction(work)), isLockConflict, LOCK_CONFLICT_POLICY);
+    const attempt = () => this.onConnection((em) => em.transaction(work));
+    return retryOnContention(attempt, isLockConflict, LOCK_CONFLICT_POLICY);
   }
 
   /**
@@ -171,8 +173,12 @@ export class DatabaseService {
 }
 
 /** better-sqlite3's connection, which TypeORM's driver keeps once the data source is initialised. */
-function sqliteConnection(dataSource: DataSource): { pragma(source: string): unknown } | undefined {
-  return (dataSource.driver as unknown as { databaseConnection?: { pragma(source: string): unknown } }).databaseConnection;
+function sqliteConnection(dataSource: DataSource): SqliteConnection | undefined {
+  return (dataSource.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+}
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
 }
 
 /** The fields of TypeORM's MysqlQueryRunner that hold its pooled mysql2 connection, once asked for. */

@@ -64,7 +64,7 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('contention', () => {
-  it.each(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'])('recognises the InnoDB lock conflict %s, raw or wrapped', (code) => {
+  it.each(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'])('recognises the lock conflict %s, raw or wrapped', (code) => {
     expect(isLockConflict(withCode(code))).toBe(true);
     expect(isLockConflict(wrapped(code))).toBe(true);
     expect(isContention(wrapped(code))).toBe(true);

@@ -60,7 +60,8 @@ export function isUniqueViolation(error: unknown): boolean {
 /** A MySQL/MariaDB deadlock or lock wait timeout. */
 export function isLockConflict(error: unknown): boolean {
   const { code, errno } = driverFields(error);
-  return (code !== undefined && LOCK_CONFLICT_CODES.has(code)) || (errno !== undefined && LOCK_CONFLICT_ERRNOS.has(errno));
+  if (code !== undefined && LOCK_CONFLICT_CODES.has(code)) return true;
+  return errno !== undefined && LOCK_CONFLICT_ERRNOS.has(errno);
 }
 
 /** SQLite could not take a lock another connection holds (`SQLITE_BUSY` and its extended codes). */

@@ -37,7 +37,9 @@ export function ApiStandardErrors(options: { body: boolean }): MethodDecorator &
       status: 503,
       description: 'Service Unavailable: the database cannot be reached or stayed contended; repeat after Retry-After',
       type: ErrorResponseDto,
-      headers: { 'Retry-After': { description: 'Seconds to wait before repeating the request', schema: { type: 'integer' } } },
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before repeating the request', schema: { type: 'integer' } },
+      },
     }),
   ];
   if (options.body) {
