@@ -6,6 +6,7 @@ import { ENTITIES } from './entities.js';
 
 /** Bounds how long a request waits when the database does not answer. */
 const CONNECT_TIMEOUT_MS = 3000;
+/** Start-up only (migrations, before any request): DatabaseService then lowers it, see there. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**

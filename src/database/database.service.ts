@@ -2,14 +2,26 @@ import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { isLockConflict, isSqliteBusy } from '../common/errors/database-errors.js';
 import type { AppConfig } from '../config/configuration.js';
+import { retryOnContention, type RetryPolicy } from './contention-retry.js';
 
-const MAX_DEADLOCK_ATTEMPTS = 3;
+/** DB_TIMEOUT_MS when no configuration is given (unit tests). */
+const DEFAULT_TIMEOUT_MS = 5000;
 
-function isDeadlock(error: unknown): boolean {
-  const candidate = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  return (candidate?.driverError?.code ?? candidate?.code) === 'ER_LOCK_DEADLOCK';
-}
+/**
+ * better-sqlite3 waits for a lock synchronously, blocking the event loop (every request, /healthz
+ * included), so the driver barely waits; DatabaseService waits instead, asynchronously.
+ */
+const SQLITE_DRIVER_BUSY_TIMEOUT_MS = 10;
+
+/** InnoDB deadlocks between requests on different users: a few quick tries, well under a second in all. */
+const LOCK_CONFLICT_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  deadlineMs: Number.POSITIVE_INFINITY,
+  baseDelayMs: 20,
+  maxDelayMs: 320,
+};
 
 /** A database call outlived DB_TIMEOUT_MS; the request gets 503 rather than waiting on. */
 export class DatabaseTimeoutError extends Error {
@@ -22,20 +34,39 @@ export class DatabaseTimeoutError extends Error {
 }
 
 /**
- * The way services reach the database. On MySQL it is a thin wrapper around the DataSource. With
- * better-sqlite3, TypeORM shares one connection, so a second transaction started while one is open
- * would silently nest inside it as a savepoint; here work on SQLite runs one unit at a time instead.
+ * The way services reach the database.
+ *
+ * MySQL/MariaDB: each call runs on a pooled connection of its own, within DB_TIMEOUT_MS; work that
+ * InnoDB rolled back for a deadlock or a lock wait timeout is run again after a short randomised
+ * backoff, a few times, then answered 503.
+ *
+ * SQLite: TypeORM's better-sqlite3 driver shares one connection, so a second transaction started
+ * while one is open would silently nest inside it as a savepoint; here work runs one unit at a time
+ * instead, in an in-process queue. When another process (a CLI command, the worker, a backup)
+ * holds the file's write lock, a unit fails at once with SQLITE_BUSY, leaves the queue to the reads
+ * behind it, waits without blocking the event loop and tries again, up to DB_TIMEOUT_MS.
  */
 @Injectable()
 export class DatabaseService {
   private readonly serialised: boolean;
   private readonly timeoutMs: number | null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly busyPolicy: RetryPolicy;
+  /** SQLite: settles when the unit holding the connection is done; the next one waits for it. */
+  private queueTail: Promise<void> = Promise.resolve();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource, @Optional() config?: ConfigService<AppConfig, true>) {
     this.serialised = dataSource.options.type === 'better-sqlite3';
+    const configuredTimeoutMs = config?.get('databaseTimeoutMs', { infer: true }) ?? null;
     // A server can stop answering (network cut, overload); an embedded file cannot.
-    this.timeoutMs = this.serialised ? null : (config?.get('databaseTimeoutMs', { infer: true }) ?? null);
+    this.timeoutMs = this.serialised ? null : configuredTimeoutMs;
+    this.busyPolicy = {
+      maxAttempts: Number.POSITIVE_INFINITY,
+      deadlineMs: configuredTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      baseDelayMs: 10,
+      maxDelayMs: 200,
+    };
+    // Start-up (migrations) kept the data source's longer busy timeout; from here on DatabaseService waits.
+    if (this.serialised) sqliteConnection(dataSource)?.pragma(`busy_timeout = ${SQLITE_DRIVER_BUSY_TIMEOUT_MS}`);
   }
 
   /** True on MySQL/MariaDB, where `SELECT … FOR UPDATE SKIP LOCKED` is available. */
@@ -44,29 +75,33 @@ export class DatabaseService {
   }
 
   /**
-   * Runs `work` in one transaction; inside it, use only the given EntityManager. On MySQL a
-   * transaction InnoDB chose as a deadlock victim was rolled back whole, so it is run again.
+   * Runs `work` in one transaction; inside it, use only the given EntityManager. `work` may run
+   * more than once: a transaction InnoDB chose as a deadlock victim was rolled back whole, and on
+   * SQLite a transaction that could not start is tried again.
    */
-  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.serialised) return this.exclusive(() => this.immediateTransaction(work));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.exclusive((em) => em.transaction(work));
-      } catch (error) {
-        if (attempt >= MAX_DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
-      }
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.serialised) {
+      const attempt = () => this.exclusive(() => this.immediateTransaction(work));
+      return retryOnContention(attempt, isSqliteBusy, this.busyPolicy);
     }
-  }
-
-  /** Runs reads (or a single statement) outside a transaction; on SQLite never inside another's. */
-  run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.exclusive(work);
+    const attempt = () => this.onConnection((em) => em.transaction(work));
+    return retryOnContention(attempt, isLockConflict, LOCK_CONFLICT_POLICY);
   }
 
   /**
-   * SQLite: BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so a
-   * transaction that reads and then writes cannot fail midway because another process (a worker,
-   * a CLI command) wrote to the file in between, as TypeORM's deferred BEGIN can.
+   * Runs reads (or a single statement) outside a transaction; on SQLite never inside another's.
+   * Contention is retried as for transactions, so `work` must be safe to run again.
+   */
+  run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.serialised) return retryOnContention(() => this.exclusive(work), isSqliteBusy, this.busyPolicy);
+    return retryOnContention(() => this.onConnection(work), isLockConflict, LOCK_CONFLICT_POLICY);
+  }
+
+  /**
+   * SQLite: BEGIN IMMEDIATE takes the write lock up front, so a transaction that reads and then
+   * writes cannot fail midway because another process (a worker, a CLI command) wrote to the file
+   * in between, as TypeORM's deferred BEGIN can. When that lock is taken, BEGIN fails with
+   * SQLITE_BUSY before anything ran, and the caller tries again later.
    */
   private async immediateTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
@@ -86,14 +121,27 @@ export class DatabaseService {
     }
   }
 
-  /** MySQL: `work` with the deadline, on a connection of its own. SQLite: one unit at a time. */
-  private exclusive<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (!this.serialised) {
-      return this.timeoutMs === null ? work(this.dataSource.manager) : this.withDeadline(work, this.timeoutMs);
+  /** MySQL: `work` with the deadline, on a connection of its own. */
+  private onConnection<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.timeoutMs === null ? work(this.dataSource.manager) : this.withDeadline(work, this.timeoutMs);
+  }
+
+  /**
+   * SQLite: `work` alone on the shared connection, after every unit queued before it. One try
+   * holds the queue only while it runs, so a unit waiting to retry lets the others through.
+   */
+  private async exclusive<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const previous = this.queueTail;
+    let release!: () => void;
+    this.queueTail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    try {
+      return await work(this.dataSource.manager);
+    } finally {
+      release();
     }
-    const result = this.queue.then(() => work(this.dataSource.manager));
-    this.queue = result.catch(() => undefined);
-    return result;
   }
 
   /**
@@ -122,6 +170,15 @@ export class DatabaseService {
       await runner.release();
     }
   }
+}
+
+/** better-sqlite3's connection, which TypeORM's driver keeps once the data source is initialised. */
+function sqliteConnection(dataSource: DataSource): SqliteConnection | undefined {
+  return (dataSource.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+}
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
 }
 
 /** The fields of TypeORM's MysqlQueryRunner that hold its pooled mysql2 connection, once asked for. */

@@ -131,7 +131,7 @@ export class HotspotUsersService {
       this.database.transaction(async (em) => {
         await this.assertNoClash(em, user.id, venueIds, keysOf(user));
         await em.insert(HotspotUserEntity, user);
-        await this.writeVenues(em, user, venueIds);
+        await this.writeVenues(em, user, [], venueIds);
       }),
     );
     return toHotspotUserDto(user, venueIds, []);
@@ -166,7 +166,7 @@ export class HotspotUsersService {
         keys = keysOf(user);
         await this.assertNoClash(em, user.id, venueIds, keys);
         await em.update(HotspotUserEntity, { id: user.id }, persistedFields(user));
-        await this.writeVenues(em, user, venueIds);
+        await this.writeVenues(em, user, record.venueIds, venueIds);
 
         const movedTo = dto.status !== previousStatus ? dto.status : undefined;
         if (movedTo === 'blocked' || movedTo === 'expired') {
@@ -260,7 +260,7 @@ export class HotspotUsersService {
     user.status = 'expired';
     user.updatedAt = now;
     await em.update(HotspotUserEntity, { id: user.id }, { status: user.status, updatedAt: now });
-    await this.writeVenues(em, user, record.venueIds);
+    await this.writeVenues(em, user, record.venueIds, record.venueIds);
     if (ended.length > 0) {
       await this.unauthJobs.enqueue(em, { userId: user.id, username: user.username, reason, sessions: ended }, now);
     }
@@ -323,21 +323,34 @@ export class HotspotUsersService {
     });
   }
 
-  /** Replaces the user's venue rows, which carry its status, creation time and uniqueness keys. */
-  private async writeVenues(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
-    const keys = keysOf(user);
-    await em.delete(HotspotUserVenueEntity, { userId: user.id });
-    await em.insert(
-      HotspotUserVenueEntity,
-      venueIds.map((venueId, position) => ({
-        userId: user.id,
-        venueId,
-        position,
-        userStatus: user.status,
-        userCreatedAt: user.createdAt,
-        ...keys,
-      })),
+  /**
+   * Writes the user's venue rows, which carry its status, creation time and uniqueness keys, going
+   * from `storedVenueIds` (the rows that exist) to `venueIds`: rows that stay are updated in place,
+   * only removed venues are deleted and only added ones inserted. Nothing is deleted that cannot
+   * exist: on InnoDB a delete that matches no row still locks the index gap, and concurrent creates
+   * (time-ordered ids land in the same gap) would deadlock each other.
+   */
+  private async writeVenues(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    storedVenueIds: readonly string[],
+    venueIds: readonly string[],
+  ): Promise<void> {
+    const changing = (position: number) => ({ position, userStatus: user.status, ...keysOf(user) });
+    const removed = storedVenueIds.filter((venueId) => !venueIds.includes(venueId));
+    // Removed rows first, so the keys they held are free before anything else is written.
+    if (removed.length > 0) await em.delete(HotspotUserVenueEntity, { userId: user.id, venueId: In(removed) });
+    for (const [position, venueId] of venueIds.entries()) {
+      if (storedVenueIds.includes(venueId)) {
+        await em.update(HotspotUserVenueEntity, { userId: user.id, venueId }, changing(position));
+      }
+    }
+    const added = venueIds.flatMap((venueId, position) =>
+      storedVenueIds.includes(venueId)
+        ? []
+        : [{ userId: user.id, venueId, userCreatedAt: user.createdAt, ...changing(position) }],
     );
+    if (added.length > 0) await em.insert(HotspotUserVenueEntity, added);
   }
 
   /** 409 with one entry per clash when another user holds one of these keys in one of these venues. */

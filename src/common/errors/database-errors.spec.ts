@@ -1,4 +1,12 @@
-import { isDatabaseUnavailable, isUniqueViolation } from './database-errors.js';
+import {
+  DatabaseBusyError,
+  isContention,
+  isDatabaseUnavailable,
+  isLockConflict,
+  isSqliteBusy,
+  isUniqueViolation,
+  retryAfterSeconds,
+} from './database-errors.js';
 
 const withCode = (code: string, message = 'driver error') => Object.assign(new Error(message), { code });
 const wrapped = (code: string) => Object.assign(new Error('Query failed'), { driverError: { code } });
@@ -52,5 +60,44 @@ describe('isDatabaseUnavailable', () => {
     ['null', null],
   ])('is false for %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('contention', () => {
+  it.each(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'])('recognises the lock conflict %s, raw or wrapped', (code) => {
+    expect(isLockConflict(withCode(code))).toBe(true);
+    expect(isLockConflict(wrapped(code))).toBe(true);
+    expect(isContention(wrapped(code))).toBe(true);
+    expect(isSqliteBusy(wrapped(code))).toBe(false);
+  });
+
+  it.each([1213, 1205])('recognises errno %i without a code', (errno) => {
+    expect(isLockConflict(Object.assign(new Error('x'), { errno }))).toBe(true);
+    expect(isLockConflict(Object.assign(new Error('x'), { driverError: { errno } }))).toBe(true);
+  });
+
+  it.each(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY'])('recognises %s as SQLite busy', (code) => {
+    expect(isSqliteBusy(wrapped(code))).toBe(true);
+    expect(isContention(wrapped(code))).toBe(true);
+    expect(isLockConflict(wrapped(code))).toBe(false);
+  });
+
+  it.each([
+    ['a duplicate key', wrapped('ER_DUP_ENTRY')],
+    ['a duplicate key by errno', Object.assign(new Error('x'), { errno: 1062 })],
+    ['a lost connection', withCode('PROTOCOL_CONNECTION_LOST')],
+    ['SQLITE_LOCKED (one connection, never another process)', withCode('SQLITE_LOCKED')],
+    ['null', null],
+  ])('is not contention: %s', (_case, error) => {
+    expect(isContention(error)).toBe(false);
+  });
+
+  it('counts contention and exhausted retries as unavailable, with a short Retry-After', () => {
+    const busy = new DatabaseBusyError('still contended', wrapped('ER_LOCK_DEADLOCK'));
+    expect(isDatabaseUnavailable(busy)).toBe(true);
+    expect(isDatabaseUnavailable(wrapped('ER_LOCK_DEADLOCK'))).toBe(true);
+    expect(retryAfterSeconds(busy)).toBe(1);
+    expect(retryAfterSeconds(wrapped('SQLITE_BUSY'))).toBe(1);
+    expect(retryAfterSeconds(withCode('ECONNREFUSED'))).toBe(5);
   });
 });

@@ -12,6 +12,7 @@ import {
   type ArgumentsHost,
 } from '@nestjs/common';
 import { ApiError } from '../errors/api-error.js';
+import { DatabaseBusyError } from '../errors/database-errors.js';
 import { ApiExceptionFilter } from './api-exception.filter.js';
 
 /** What the filter wrote to the response. */
@@ -141,13 +142,35 @@ describe('ApiExceptionFilter', () => {
       }),
     ],
     ['a closed pool', new Error('Pool is closed.')],
-    ['a busy SQLite file', Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })],
     ['a closed MySQL DataSource', new Error('Connection is not established with mysql database')],
     ['a closed SQLite DataSource', new Error('QueryFailedError: TypeError: The database connection is not open')],
-  ])('answers %s with 503 Service Unavailable and no driver text', (_case, error) => {
+  ])('answers %s with 503 Service Unavailable, Retry-After 5 and no driver text', (_case, error) => {
     const written = run(error);
     expect(written.status).toBe(503);
     expect(written.body).toEqual({ success: false, message: 'Service Unavailable' });
+    expect(written.headers['retry-after']).toBe('5');
+  });
+
+  it.each([
+    ['retries that ran out', new DatabaseBusyError('database still contended after 6 tries', new Error('deadlock'))],
+    [
+      'a deadlock that escaped the retries',
+      Object.assign(new Error('Query failed: Deadlock found when trying to get lock'), {
+        driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 },
+      }),
+    ],
+    ['a lock wait timeout', Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' })],
+    ['a busy SQLite file', Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })],
+  ])('answers database contention (%s) with 503 and Retry-After 1, never 500', (_case, error) => {
+    const written = run(error);
+    expect(written.status).toBe(503);
+    expect(written.body).toEqual({ success: false, message: 'Service Unavailable' });
+    expect(written.headers['retry-after']).toBe('1');
+  });
+
+  it('sets Retry-After on database 503s only', () => {
+    expect(run(new Error('boom')).headers['retry-after']).toBeUndefined();
+    expect(run(ApiError.conflict([])).headers['retry-after']).toBeUndefined();
   });
 
   it('keeps a 503 HttpException a 503', () => {

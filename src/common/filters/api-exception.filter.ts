@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
-import { isDatabaseUnavailable } from '../errors/database-errors.js';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../errors/database-errors.js';
 import type { ApiRequest } from '../request-context.js';
 
 const MESSAGE_BY_STATUS: Partial<Record<number, string>> = {
@@ -19,6 +19,8 @@ const MESSAGE_BY_STATUS: Partial<Record<number, string>> = {
 interface Answer {
   status: number;
   body: ErrorBody;
+  /** Seconds, for a 503 the client may simply repeat later. */
+  retryAfter?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     if (answer.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
+    if (answer.retryAfter !== undefined) response.setHeader('Retry-After', String(answer.retryAfter));
     response.status(answer.status).json(answer.body);
   }
 
@@ -48,7 +51,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return this.answerForHttpException(exception, request);
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ msg: `Database unavailable: ${describe(exception)}`, requestId: request.requestId });
-      return plain(HttpStatus.SERVICE_UNAVAILABLE, ERROR_MESSAGES.serviceUnavailable);
+      return {
+        ...plain(HttpStatus.SERVICE_UNAVAILABLE, ERROR_MESSAGES.serviceUnavailable),
+        retryAfter: retryAfterSeconds(exception),
+      };
     }
     this.logger.error({
       msg: `Unhandled error on ${request.method} ${request.route?.path ?? 'unmatched route'}`,

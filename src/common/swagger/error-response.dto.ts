@@ -33,7 +33,14 @@ export class MessageResponseDto {
 export function ApiStandardErrors(options: { body: boolean }): MethodDecorator & ClassDecorator {
   const decorators = [
     ApiResponse({ status: 500, description: 'Internal server error (nothing internal in the body)', type: ErrorResponseDto }),
-    ApiResponse({ status: 503, description: 'Service Unavailable: the database cannot be reached', type: ErrorResponseDto }),
+    ApiResponse({
+      status: 503,
+      description: 'Service Unavailable: the database cannot be reached or stayed contended; repeat after Retry-After',
+      type: ErrorResponseDto,
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before repeating the request', schema: { type: 'integer' } },
+      },
+    }),
   ];
   if (options.body) {
     decorators.push(
