@@ -15,7 +15,7 @@ interface Client {
   socket: Socket;
   /** Everything the server sent. */
   received: () => string;
-  /** Resolves with the milliseconds from `since` (default: connecting) to the connection's close. */
+  /** Resolves when the connection closes, with the milliseconds since it was opened. */
   closed: Promise<number>;
   /** Resolves once `text` has arrived. */
   waitFor(text: string): Promise<void>;
