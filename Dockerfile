@@ -38,7 +38,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-RUN mkdir -p /app/data && chown node:node /app/data
+# 0700: the SQLite database is private to the app's user (a new named volume takes this mode too).
+RUN mkdir -p -m 0700 /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 # No curl in the slim image: Node's fetch probes the liveness endpoint.

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
+import { configureHttpServer } from './common/http-server.js';
 import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
@@ -24,7 +25,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
  * Builds the application exactly as it serves: main.ts and the e2e tests both go through here.
  * The order of the Express middleware matters: request id first (every response and log line
  * carries it), the request log, security headers, then the JSON body checks around the parser,
- * then Nest's routing.
+ * then Nest's routing. The HTTP server gets its timeouts and connection limit here too.
  */
 export async function createApp(
   config: AppConfig,
@@ -70,6 +71,7 @@ export async function createApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   setUpOpenApi(app);
+  configureHttpServer(app.getHttpServer(), config.http);
   await app.init();
   return app;
 }

@@ -69,7 +69,9 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     const row = rows.find((line) => line.startsWith(created.id));
     expect(row).toBeDefined();
     expect(row).toContain('lister');
-    expect(row).toContain(`${created.token.slice(0, 12)}…`);
+    // The public prefix alone: nothing of the random part.
+    expect(row!.split(/\s{2,}/)[2]).toBe('hsp_…');
+    expect(text.stdout).not.toContain(created.token.slice(0, 5));
     expect(row).toContain('(all)');
     expect(row).toContain('active');
     expect(text.stdout).not.toContain(created.token);
@@ -83,7 +85,7 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     expect(entry).toEqual({
       id: created.id,
       name: 'lister',
-      prefix: created.token.slice(0, 12),
+      prefix: 'hsp_',
       permissions: ['delete'],
       venueIds: null,
       status: 'active',
@@ -94,8 +96,9 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     });
     expect(json.stdout).not.toContain(created.token);
     expect(json.stdout).not.toContain(hashTokenValue(created.token));
-    // The bootstrap token of the test app is listed too.
-    expect(list.some((item: { name: string }) => item.name === 'bootstrap')).toBe(true);
+    // The bootstrap token of the test app is listed too, by its public prefix alone.
+    expect(list.find((item: { name: string }) => item.name === 'bootstrap')).toMatchObject({ prefix: 'hsp_' });
+    expect(json.stdout).not.toContain(current().adminToken.slice(0, 5));
   });
 
   it('revoke by id makes the token fail with 401 and shows it as revoked', async () => {
@@ -244,7 +247,7 @@ for (const kind of databaseKinds()) {
         stderr: 'No token matches that id or value.\n',
       });
       const session = await cli('session', 'start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
-      expect(session).toEqual({ code: 1, stdout: '', stderr: 'no user nobody\n' });
+      expect(session).toEqual({ code: 1, stdout: '', stderr: 'no such user nobody\n' });
     });
 
     it('exits 2 on bad usage before touching the database, naming the problem on stderr', async () => {
@@ -281,6 +284,33 @@ for (const kind of databaseKinds()) {
     it('lists the unauth jobs as JSON', async () => {
       const listed = await cli('jobs', 'list', '--user', 'nobody', '--json');
       expect(listed).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    });
+  });
+
+  describe(`token list with an operator-chosen BOOTSTRAP_TOKEN [${kind}]`, () => {
+    const CHOSEN = 'OperatorChosenSecret.0123456789-abcdefXYZ';
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await startTestApp(kind, { BOOTSTRAP_TOKEN: CHOSEN });
+    });
+    afterAll(async () => {
+      await testApp?.close();
+    });
+
+    it('reveals none of its characters', async () => {
+      await testApp.http.get('/api/v1').set('Authorization', `Bearer ${CHOSEN}`).expect(200);
+
+      const json = await runCli(contextRuntime(testApp.app), 'token', 'list', '--json');
+      expect(json.code).toBe(0);
+      const [entry] = JSON.parse(json.stdout);
+      expect(entry).toMatchObject({ name: 'bootstrap', prefix: '' });
+
+      const text = await runCli(contextRuntime(testApp.app), 'token', 'list');
+      const row = text.stdout.trimEnd().split('\n')[1];
+      expect(row.split(/\s{2,}/).slice(0, 3)).toEqual([entry.id, 'bootstrap', '…']);
+      // Not even its first character next to where the prefix stands.
+      for (const output of [json.stdout, text.stdout]) expect(output).not.toMatch(/\bO|Operator/);
     });
   });
 

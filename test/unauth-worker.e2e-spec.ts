@@ -102,6 +102,7 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     receiver.reply = () => 200;
     receiver.releaseHeld(503);
     receiver.deliveries.length = 0;
+    receiver.streamedAnswers.length = 0;
     // Every test starts with an empty outbox, so one test's leftovers are never claimed by the next.
     await testApp.database.run((em) => em.query('DELETE FROM unauth_jobs'));
   });
@@ -241,6 +242,43 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     expect(await worker.processBatch()).toBe(1);
     expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'done', attempts: 2, lastError: null });
     expect(deliveriesOf(receiver, job.id).map((d) => d.body.attempt)).toEqual([1, 2]);
+  });
+
+  describe('a receiver whose answer never ends', () => {
+    // Each answer is cut off after the first few KiB; a worker that read it whole would buffer hundreds of MB.
+    const HUGE = 200 * 1024 * 1024;
+    const LITTLE = 16 * 1024 * 1024;
+
+    it('a 2xx with an endless body: done at once, the rest of the answer never downloaded', async () => {
+      const { job } = await blockedUserWithJob(testApp);
+      receiver.reply = () => ({ status: 200, text: '{"received":true}', bytes: Infinity });
+      const before = process.memoryUsage().arrayBuffers;
+
+      expect(await worker.processBatch()).toBe(1);
+
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
+      expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'done', attempts: 1, lastError: null });
+      await receiver.waitForStreamedAnswersToEnd();
+      expect(receiver.streamedAnswers).toEqual([{ status: 200, bytesSent: expect.any(Number), cutOff: true, ended: true }]);
+      expect(receiver.streamedAnswers[0].bytesSent).toBeLessThan(LITTLE);
+    });
+
+    it('a 5xx with a 200 MB body: a retry whose last error holds the start of the answer, sanitised and short', async () => {
+      const { job } = await blockedUserWithJob(testApp);
+      receiver.reply = () => ({ status: 503, text: 'Receiver\r\n\u001b[31m overloaded,\ttry later. ', bytes: HUGE });
+      const before = process.memoryUsage().arrayBuffers;
+
+      expect(await worker.processBatch()).toBe(1);
+
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
+      const row = await jobRow(testApp, job.id);
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, leaseExpiresAt: null });
+      const excerpt = 'Receiver [31m overloaded, try later. ' + 'x'.repeat(200 - 'Receiver [31m overloaded, try later. '.length);
+      expect(row.lastError).toBe(`webhook answered HTTP 503: ${excerpt}…`);
+      await receiver.waitForStreamedAnswersToEnd();
+      expect(receiver.streamedAnswers[0]).toMatchObject({ status: 503, cutOff: true });
+      expect(receiver.streamedAnswers[0].bytesSent).toBeLessThan(LITTLE);
+    });
   });
 
   it('an unreachable receiver counts as a failed attempt too', async () => {

@@ -27,13 +27,32 @@ describe('hashTokenValue', () => {
 });
 
 describe('visiblePrefix', () => {
-  it('keeps 12 characters of a generated token', () => {
-    const value = generateTokenValue();
-    expect(visiblePrefix(value)).toBe(value.slice(0, 12));
+  it('keeps only the hsp_ prefix of a generated token, nothing of its random part', () => {
+    for (let i = 0; i < 200; i++) expect(visiblePrefix(generateTokenValue())).toBe('hsp_');
   });
 
-  it('keeps only 4 characters of a value chosen by an operator', () => {
-    expect(visiblePrefix('my-own-bootstrap-secret-0123456789')).toBe('my-o');
+  it('stops at the first underscore, even when the random part holds more', () => {
+    expect(visiblePrefix('hsp_ab_cd_0123456789abcdefghijklmnopqrstuvwxyz0')).toBe('hsp_');
+  });
+
+  it.each([
+    ['acme_', 'acme_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['ci2_', 'ci2_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['abcdefg_', 'abcdefg_0123456789abcdefghijklmnopqrstuvwxyz'],
+  ])('keeps the public prefix %j of a value chosen by an operator', (prefix, value) => {
+    expect(visiblePrefix(value)).toBe(prefix);
+  });
+
+  it.each([
+    ['no prefix at all', 'my-own-bootstrap-secret-0123456789'],
+    ['a prefix longer than 8 characters', 'abcdefgh_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['a one-character prefix', 'a_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['upper case', 'HSP_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['a leading digit', '1ab_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['a dash instead of an underscore', 'hsp-0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['random base64url', 'Zq9_x-0123456789abcdefghijklmnopqrstuvwxyz'],
+  ])('shows nothing of a value chosen by an operator with %s', (_, value) => {
+    expect(visiblePrefix(value)).toBe('');
   });
 });
 

@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'hsp_';
 const SECRET_BYTES = 32;
-/** Characters of a generated value kept in clear, so operators can tell tokens apart in listings. */
-const VISIBLE_PREFIX_LENGTH = 12;
-/** For a value chosen by an operator (BOOTSTRAP_TOKEN), little of the secret is shown. */
-const FOREIGN_VISIBLE_PREFIX_LENGTH = 4;
+/**
+ * A public prefix: 2-7 lowercase letters or digits, the first a letter, then `_` (8 characters at
+ * most), like `hsp_`. Only that much of a value is ever stored in clear.
+ */
+const PUBLIC_PREFIX = /^[a-z][a-z0-9]{1,6}_/;
 
 export function generateTokenValue(): string {
   return TOKEN_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
@@ -16,10 +17,13 @@ export function hashTokenValue(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
+/**
+ * What is stored and listed of a token to recognise its kind: its public prefix (`hsp_` for a
+ * generated one), never a character of its secret part. A value chosen by an operator
+ * (BOOTSTRAP_TOKEN) without such a prefix shows nothing.
+ */
 export function visiblePrefix(value: string): string {
-  return value.startsWith(TOKEN_PREFIX)
-    ? value.slice(0, VISIBLE_PREFIX_LENGTH)
-    : value.slice(0, FOREIGN_VISIBLE_PREFIX_LENGTH);
+  return PUBLIC_PREFIX.exec(value)?.[0] ?? '';
 }
 
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       trustProxyHops: 0,
       corsOrigins: [],
       databaseTimeoutMs: 5000,
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
     });
   });
 
@@ -76,6 +77,10 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://admin.example.com, http://localhost:8080',
       DB_TIMEOUT_MS: '2000',
+      HTTP_HEADERS_TIMEOUT_MS: '4000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      HTTP_MAX_CONNECTIONS: '250',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -100,6 +105,7 @@ describe('loadConfig', () => {
       trustProxyHops: 1,
       corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
       databaseTimeoutMs: 2000,
+      http: { headersTimeoutMs: 4000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 250 },
     });
   });
 
@@ -132,6 +138,35 @@ describe('loadConfig', () => {
     'refuses a bad %s',
     (variable) => expect(problemsOf({ [variable]: 'soon' }).map((p) => p.variable)).toEqual([variable]),
   );
+
+  describe('HTTP server limits', () => {
+    it.each([
+      ['HTTP_HEADERS_TIMEOUT_MS', '99', 'must be an integer from 100 to 600000'],
+      ['HTTP_HEADERS_TIMEOUT_MS', '10s', 'must be an integer from 100 to 600000'],
+      ['HTTP_REQUEST_TIMEOUT_MS', '0', 'must be an integer from 100 to 3600000'],
+      ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '600001', 'must be an integer from 100 to 600000'],
+      ['HTTP_MAX_CONNECTIONS', '0', 'must be an integer from 1 to 1000000'],
+      ['HTTP_MAX_CONNECTIONS', 'unlimited', 'must be an integer from 1 to 1000000'],
+    ])('refuses %s=%j: %s', (variable, value, message) => {
+      expect(problemsOf({ [variable]: value })).toEqual([{ variable, message }]);
+    });
+
+    it('refuses a header timeout longer than the request timeout, naming both', () => {
+      expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+        { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
+      ]);
+      expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toEqual([
+        { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (1000)' },
+      ]);
+    });
+
+    it('accepts a header timeout equal to the request timeout', () => {
+      expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '5000' }).http).toMatchObject({
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 5000,
+      });
+    });
+  });
 
   it('accepts host names and IPv6 addresses for HOST', () => {
     expect(loadConfig({ HOST: 'api.example.com' }).host).toBe('api.example.com');

@@ -25,6 +25,19 @@ export interface AppConfig {
   corsOrigins: string[];
   /** A database call that takes longer fails the request with 503 instead of hanging it. */
   databaseTimeoutMs: number;
+  http: HttpServerConfig;
+}
+
+/** Limits of the HTTP server, so slow or idle clients cannot hold its sockets (slowloris). */
+export interface HttpServerConfig {
+  /** Time a client has to send the request's header block. */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; further ones are closed as soon as they are accepted. */
+  maxConnections: number;
 }
 
 export interface RateLimitConfig {
@@ -136,6 +149,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxyHops: read('TRUST_PROXY', 0, (raw) => parseIntegerInRange(raw, 0, 10)),
     corsOrigins: read<string[]>('CORS_ORIGINS', [], parseOrigins),
     databaseTimeoutMs: read('DB_TIMEOUT_MS', 5000, (raw) => parseIntegerInRange(raw, 100, 120_000)),
+    http: readHttpServer(read, problems),
   };
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
@@ -172,6 +186,23 @@ function readDispatcher(
     problems.push({ variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' });
   }
   return { type, url: url ?? '', secret: secret ?? '', timeoutMs };
+}
+
+/** The HTTP server's timeouts and connection limit; the header block must fit in the request's time. */
+function readHttpServer(read: Read, problems: Array<{ variable: string; message: string }>): HttpServerConfig {
+  const http: HttpServerConfig = {
+    headersTimeoutMs: read('HTTP_HEADERS_TIMEOUT_MS', 10_000, (raw) => parseIntegerInRange(raw, 100, 600_000)),
+    requestTimeoutMs: read('HTTP_REQUEST_TIMEOUT_MS', 30_000, (raw) => parseIntegerInRange(raw, 100, 3_600_000)),
+    keepAliveTimeoutMs: read('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, (raw) => parseIntegerInRange(raw, 100, 600_000)),
+    maxConnections: read('HTTP_MAX_CONNECTIONS', 1000, (raw) => parseIntegerInRange(raw, 1, 1_000_000)),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    problems.push({
+      variable: 'HTTP_HEADERS_TIMEOUT_MS',
+      message: `must not exceed HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`,
+    });
+  }
+  return http;
 }
 
 function parseRedisUrl(raw: string): Parsed<string> {

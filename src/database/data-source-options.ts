@@ -3,6 +3,7 @@ import { MYSQL_MIGRATIONS } from '../../migrations/mysql/index.js';
 import { SQLITE_MIGRATIONS } from '../../migrations/sqlite/index.js';
 import type { DatabaseConfig } from '../config/configuration.js';
 import { ENTITIES } from './entities.js';
+import { prepareSqliteFile } from './sqlite-file.js';
 
 /** Bounds how long a request waits when the database does not answer. */
 const CONNECT_TIMEOUT_MS = 3000;
@@ -10,8 +11,9 @@ const CONNECT_TIMEOUT_MS = 3000;
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * The one place that turns configuration into TypeORM options; the app and the TypeORM CLI
- * (src/database/data-source.ts) both use it.
+ * The one place that turns configuration into TypeORM options; the app, the CLIs and the TypeORM CLI
+ * (src/database/data-source.ts) all use it. For SQLite it also creates a missing database file, private
+ * to its owner (see prepareSqliteFile), as TypeORM would otherwise create it world-readable.
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
@@ -29,6 +31,7 @@ export function buildDataSourceOptions(
   } satisfies Partial<DataSourceOptions>;
 
   if (database.type === 'sqlite') {
+    prepareSqliteFile(database.path);
     return {
       ...shared,
       type: 'better-sqlite3',

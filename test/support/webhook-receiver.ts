@@ -13,8 +13,22 @@ export interface Delivery {
   idempotencyKey: string;
 }
 
-/** What the receiver does with a verified delivery: answer with a status, or hold the request. */
-export type Reply = number | 'hang';
+/**
+ * What the receiver does with a verified delivery: answer with a status, hold the request, or answer
+ * with a status and a body of `bytes` bytes (Infinity: endless) that starts with `text`.
+ */
+export type Reply = number | 'hang' | { status: number; text: string; bytes: number };
+
+/** How a streamed answer (a Reply with `bytes`) went. */
+export interface StreamedAnswer {
+  status: number;
+  /** Bytes handed to the socket so far. */
+  bytesSent: number;
+  /** Whether the client closed the connection before the whole body was sent. */
+  cutOff: boolean;
+  /** Set once the answer ended, one way or the other. */
+  ended: boolean;
+}
 
 /**
  * The README's receiver check ("The webhook"), verbatim but for `nowMs`: HMAC-SHA256 with the
@@ -36,6 +50,7 @@ export function verifyWebhook(rawBody: string, headers: IncomingHttpHeaders, sec
  */
 export class WebhookReceiver {
   readonly deliveries: Delivery[] = [];
+  readonly streamedAnswers: StreamedAnswer[] = [];
   reply: (delivery: Delivery) => Reply = () => 200;
   /** How long to wait before answering (a slower receiver makes deliveries of two workers overlap). */
   replyDelayMs: () => number = () => 0;
@@ -71,12 +86,54 @@ export class WebhookReceiver {
           this.held.push(response);
           return;
         }
-        const answer = () => response.writeHead(reply, { 'Content-Type': 'application/json' }).end('{"received":true}');
+        if (typeof reply === 'object') {
+          this.stream(response, reply);
+          return;
+        }
+        // Only a success says it was received; an error answer has no body.
+        const answer = () =>
+          reply < 300
+            ? response.writeHead(reply, { 'Content-Type': 'application/json' }).end('{"received":true}')
+            : response.writeHead(reply).end();
         const delay = this.replyDelayMs();
         if (delay > 0) setTimeout(answer, delay);
         else answer();
       });
     });
+  }
+
+  /** Sends `text` then filler up to `bytes` in 64 KiB chunks, as fast as the client takes them. */
+  private stream(response: ServerResponse, reply: { status: number; text: string; bytes: number }): void {
+    const record: StreamedAnswer = { status: reply.status, bytesSent: 0, cutOff: false, ended: false };
+    this.streamedAnswers.push(record);
+    const filler = Buffer.alloc(64 * 1024, 'x');
+    response.writeHead(reply.status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      ...(Number.isFinite(reply.bytes) ? { 'Content-Length': String(reply.bytes) } : {}),
+    });
+    response.on('close', () => {
+      record.cutOff = !response.writableFinished;
+      record.ended = true;
+    });
+    const write = (chunk: Buffer): boolean => {
+      record.bytesSent += chunk.length;
+      return response.write(chunk);
+    };
+    const pump = (): void => {
+      while (!response.destroyed) {
+        const left = reply.bytes - record.bytesSent;
+        if (left <= 0) {
+          response.end();
+          return;
+        }
+        if (!write(left < filler.length ? filler.subarray(0, left) : filler)) {
+          response.once('drain', pump);
+          return;
+        }
+      }
+    };
+    write(Buffer.from(reply.text, 'utf8'));
+    pump();
   }
 
   static async start(secret: string): Promise<WebhookReceiver> {
@@ -109,6 +166,15 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (this.deliveries.length < count) {
       if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${this.deliveries.length}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Waits (polling every 10 ms, at most `timeoutMs`) until every streamed answer ended. */
+  async waitForStreamedAnswersToEnd(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.streamedAnswers.some((answer) => !answer.ended)) {
+      if (Date.now() > deadline) throw new Error('a streamed answer is still being sent');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }

@@ -10,7 +10,7 @@ export class ApiTokenEntity {
   @Column({ type: 'varchar', length: 100 })
   name!: string;
 
-  /** The first characters of the token, shown in listings so operators can recognise it. */
+  /** The token's public prefix (`hsp_`, or empty), shown in listings; never a character of its secret. */
   @Column({ type: 'varchar', length: 16 })
   prefix!: string;
 

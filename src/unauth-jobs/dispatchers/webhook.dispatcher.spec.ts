@@ -65,6 +65,49 @@ class Receiver {
 
 const never = new AbortController().signal;
 
+/** How a streamed answer went, seen from the receiver. */
+interface Streamed {
+  bytesSent: number;
+  /** The client closed the connection before the whole body was sent. */
+  cutOff: boolean;
+  ended: Promise<void>;
+}
+
+/** Answers `status` with `text` then filler up to `bytes` (Infinity: endless), as fast as the client reads. */
+function streamAnswer(response: ServerResponse, status: number, text: string, bytes: number): Streamed {
+  let ended!: () => void;
+  const streamed: Streamed = { bytesSent: 0, cutOff: false, ended: new Promise<void>((resolve) => (ended = resolve)) };
+  const filler = Buffer.alloc(64 * 1024, 'x');
+  response.writeHead(status, Number.isFinite(bytes) ? { 'Content-Length': String(bytes) } : {});
+  response.on('close', () => {
+    streamed.cutOff = !response.writableFinished;
+    ended();
+  });
+  const write = (chunk: Buffer) => {
+    streamed.bytesSent += chunk.length;
+    return response.write(chunk);
+  };
+  const pump = (): void => {
+    while (!response.destroyed) {
+      const left = bytes - streamed.bytesSent;
+      if (left <= 0) {
+        response.end();
+        return;
+      }
+      if (!write(left < filler.length ? filler.subarray(0, left) : filler)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+  };
+  write(Buffer.from(text, 'utf8'));
+  pump();
+  return streamed;
+}
+
+const HUGE = 200 * 1024 * 1024;
+const LITTLE = 16 * 1024 * 1024;
+
 describe('WebhookDispatcher (against a real local HTTP server)', () => {
   let receiver: Receiver;
   beforeEach(async () => {
@@ -119,9 +162,61 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
 
   it.each([500, 503, 400, 404, 302])('rejects with "webhook answered HTTP %i" for that answer', async (status) => {
     receiver.reply = (response) => response.writeHead(status, status === 302 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {}).end('nope');
-    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(`webhook answered HTTP ${status}`);
+    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(new Error(`webhook answered HTTP ${status}: nope`));
     // A redirect is not followed.
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it.each([
+    [200, HUGE],
+    [200, Infinity],
+    [503, HUGE],
+    [500, Infinity],
+  ])('an answer %i with a body of %d bytes ends the delivery at once, without downloading the body', async (status, bytes) => {
+    let streamed: Streamed | undefined;
+    receiver.reply = (response) => (streamed = streamAnswer(response, status, 'Busy. ', bytes));
+    const before = process.memoryUsage().arrayBuffers;
+    const started = Date.now();
+
+    const outcome = await dispatcher(20_000).dispatch(payload, never).then(
+      () => 'delivered',
+      (error: Error) => error.message,
+    );
+
+    // Far below the 20 s timeout: nothing waits for the rest of the body.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(outcome).toBe(status === 200 ? 'delivered' : `webhook answered HTTP ${status}: Busy. ${'x'.repeat(194)}…`);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
+    await streamed!.ended;
+    expect(streamed!.cutOff).toBe(true);
+    expect(streamed!.bytesSent).toBeLessThan(LITTLE);
+  });
+
+  it('a 2xx whose body stalls after a few bytes is delivered at once, not after the timeout', async () => {
+    receiver.reply = (response) => response.writeHead(200).write('{"ok":');
+    const started = Date.now();
+    await expect(dispatcher(10_000).dispatch(payload, never)).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('an error answer whose body stalls fails with what arrived, at the timeout', async () => {
+    receiver.reply = (response) => response.writeHead(502).write('Bad gateway: upstream ');
+    await expect(dispatcher(300).dispatch(payload, never)).rejects.toThrow(/^webhook answered HTTP 502: Bad gateway: upstream$/);
+  });
+
+  it.each([
+    ['a short text as is', 'Service Unavailable', 'Service Unavailable'],
+    ['blanks collapsed', '  Down\n\n  for\tmaintenance \r\n', 'Down for maintenance'],
+    ['control and bidi characters replaced', 'bad\u0000\u001b[0m\u202etxt.exe\u2066', 'bad [0m txt.exe'],
+    ['at most 200 characters, then …', 'é'.repeat(300), `${'é'.repeat(200)}…`],
+  ])('the error message carries the start of the answer: %s', async (_, text, excerpt) => {
+    receiver.reply = (response) => response.writeHead(500).end(text);
+    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(new Error(`webhook answered HTTP 500: ${excerpt}`));
+  });
+
+  it('an error answer without a body gives the status alone', async () => {
+    receiver.reply = (response) => response.writeHead(500).end();
+    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(new Error('webhook answered HTTP 500'));
   });
 
   it('rejects with "webhook timed out" when the receiver does not answer in time', async () => {

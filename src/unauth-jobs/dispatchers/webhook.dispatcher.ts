@@ -4,6 +4,10 @@ import type { UnauthDispatcher, UnauthJobPayload } from './unauth-dispatcher.js'
 export const SIGNATURE_HEADER = 'X-Hotspot-Signature';
 export const TIMESTAMP_HEADER = 'X-Hotspot-Timestamp';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** The most of a receiver's answer that is ever read; the rest is never downloaded. */
+export const MAX_ANSWER_BYTES = 4096;
+/** The most of an error answer's text kept in the job's last error. */
+const MAX_ANSWER_EXCERPT_LENGTH = 200;
 
 /** `sha256=<hex HMAC-SHA256 of "timestamp.body">`, what a receiver recomputes to trust a delivery. */
 export function webhookSignature(secret: string, timestamp: string, body: string): string {
@@ -13,7 +17,8 @@ export function webhookSignature(secret: string, timestamp: string, body: string
 /**
  * POSTs each job as JSON to a receiver, signed with a shared secret. A 2xx answer means delivered;
  * anything else, a timeout or a network error, means retry. The job id is sent as Idempotency-Key so
- * the receiver can drop a repeat (delivery is at least once).
+ * the receiver can drop a repeat (delivery is at least once). A success's body is never read; of an
+ * error's, at most MAX_ANSWER_BYTES, whose start goes into the error message.
  */
 export class WebhookDispatcher implements UnauthDispatcher {
   readonly name = 'webhook';
@@ -47,8 +52,48 @@ export class WebhookDispatcher implements UnauthDispatcher {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       throw new Error(`webhook unreachable${cause ? ` (${cause})` : ''}`);
     }
-    // The body is not needed; reading it frees the connection.
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.status < 200 || response.status >= 300) throw new Error(`webhook answered HTTP ${response.status}`);
+    // A huge or endless answer must neither fill the worker's memory nor keep the delivery busy: a
+    // success's body is not read at all, an error's only its start (for the message), then cancelled.
+    if (response.status >= 200 && response.status < 300) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    const excerpt = excerptOf(await readAnswerStart(response));
+    throw new Error(`webhook answered HTTP ${response.status}${excerpt === '' ? '' : `: ${excerpt}`}`);
   }
+}
+
+/** Up to MAX_ANSWER_BYTES of the body; the stream (and with it the connection) is then cancelled. */
+async function readAnswerStart(response: Response): Promise<Buffer> {
+  if (response.body === null) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < MAX_ANSWER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+    }
+  } catch {
+    // A body cut off (timeout, shutdown, reset) does not change what the status said.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES);
+}
+
+/** The answer as one short printable line (no control or bidi characters), for the job's last error and the log. */
+function excerptOf(answer: Buffer): string {
+  const text = answer
+    .toString('utf8')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufffd]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const characters = [...text];
+  return characters.length > MAX_ANSWER_EXCERPT_LENGTH
+    ? `${characters.slice(0, MAX_ANSWER_EXCERPT_LENGTH).join('')}…`
+    : text;
 }
