@@ -56,7 +56,9 @@ describe('characterCount', () => {
 
 describe('IsSafeText', () => {
   it('names the field and the rule; leaves non-strings to the type check', () => {
-    expect(messagesFor(IsSafeText(), 'a\u0000')).toEqual(['field must not contain control characters or lone surrogates']);
+    expect(messagesFor(IsSafeText(), 'a\u0000')).toEqual([
+      'field must not contain control characters or lone surrogates',
+    ]);
     expect(messagesFor(IsSafeText(), 'fine')).toEqual([]);
     expect(messagesFor(IsSafeText(), 42)).toEqual([]);
   });
@@ -72,7 +74,9 @@ describe('HasCharacters', () => {
   it('checks the normalised key as well', () => {
     const key = { of: emailKey, described: 'lower-cased' };
     expect(messagesFor(HasCharacters(0, 4, key), 'abİ')).toEqual([]);
-    expect(messagesFor(HasCharacters(0, 4, key), 'abcİ')).toEqual(['field must be at most 4 characters, also once lower-cased']);
+    expect(messagesFor(HasCharacters(0, 4, key), 'abcİ')).toEqual([
+      'field must be at most 4 characters, also once lower-cased',
+    ]);
   });
 });
 
@@ -102,13 +106,16 @@ describe('IsPhone', () => {
 });
 
 describe('IsIsoDateTimeWithZone', () => {
-  it.each(['9999-12-31T23:59:59.999Z', '9999-12-31T18:59:59.999-05:00', '9999-12-31T23:59Z'])(
-    'accepts %s',
-    (value) => expect(messagesFor(IsIsoDateTimeWithZone(), value)).toEqual([]),
+  it.each(['9999-12-31T23:59:59.999Z', '9999-12-31T18:59:59.999-05:00', '9999-12-31T23:59Z'])('accepts %s', (value) =>
+    expect(messagesFor(IsIsoDateTimeWithZone(), value)).toEqual([]),
   );
 
-  it.each(['9999-12-31T23:00:00-05:00', '9999-12-31T23:59:59.999-00:01'])('refuses %s, past year 9999 in UTC', (value) =>
-    expect(messagesFor(IsIsoDateTimeWithZone(), value)).toEqual(['field must be no later than 9999-12-31T23:59:59.999Z']),
+  it.each(['9999-12-31T23:00:00-05:00', '9999-12-31T23:59:59.999-00:01'])(
+    'refuses %s, past year 9999 in UTC',
+    (value) =>
+      expect(messagesFor(IsIsoDateTimeWithZone(), value)).toEqual([
+        'field must be no later than 9999-12-31T23:59:59.999Z',
+      ]),
   );
 
   it('names the format first', () => {
@@ -123,7 +130,9 @@ describe('IsVenueIdList', () => {
     expect(messagesFor(IsVenueIdList(), ['ok', 'v\u0000'])).toEqual([
       'field.1 must not contain control characters or lone surrogates',
     ]);
-    expect(messagesFor(IsVenueIdList(), ['\uD800'])).toEqual(['field.0 must not contain control characters or lone surrogates']);
+    expect(messagesFor(IsVenueIdList(), ['\uD800'])).toEqual([
+      'field.0 must not contain control characters or lone surrogates',
+    ]);
     expect(messagesFor(IsVenueIdList(), ['a b'])).toEqual(['field.0 must be 1-64 characters of A-Za-z0-9_.:-']);
   });
 });
@@ -131,7 +140,9 @@ describe('IsVenueIdList', () => {
 describe('metadataProblem: numbers', () => {
   it('refuses numbers JSON.parse read as Infinity, anywhere', () => {
     expect(metadataProblem(JSON.parse('{"a":1e400}'))).toBe('must not hold numbers beyond ±1.7976931348623157e308');
-    expect(metadataProblem(JSON.parse('{"a":[{"b":-1e400}]}'))).toBe('must not hold numbers beyond ±1.7976931348623157e308');
+    expect(metadataProblem(JSON.parse('{"a":[{"b":-1e400}]}'))).toBe(
+      'must not hold numbers beyond ±1.7976931348623157e308',
+    );
     expect(metadataProblem({ a: Number.MAX_VALUE, b: -Number.MAX_VALUE, c: 5e-324 })).toBeNull();
   });
 });
