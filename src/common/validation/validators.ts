@@ -81,7 +81,12 @@ export interface NormalisedKey {
  * A length in characters: code points, as MySQL's columns count them (class-validator's Length
  * leaves variation selectors uncounted). With `key`, the normalised key must fit as well.
  */
-export function HasCharacters(min: number, max: number, key?: NormalisedKey, options?: ValidationOptions): PropertyDecorator {
+export function HasCharacters(
+  min: number,
+  max: number,
+  key?: NormalisedKey,
+  options?: ValidationOptions,
+): PropertyDecorator {
   const fits = (text: string) => {
     const count = characterCount(text);
     return count >= min && count <= max;
@@ -134,8 +139,8 @@ export function IsPhone(options?: ValidationOptions): PropertyDecorator {
       return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
     },
     (args) =>
-      `${args.property} must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits, optionally with a leading +, spaces, -, ( and ), ` +
-      `at most ${PHONE_MAX_LENGTH} characters in all`,
+      `${args.property} must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits, optionally with a leading +, ` +
+      `spaces, -, ( and ), at most ${PHONE_MAX_LENGTH} characters in all`,
     options,
   );
 }
@@ -144,7 +149,9 @@ export function IsPhone(options?: ValidationOptions): PropertyDecorator {
 export function IsIsoDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
   const problem = (value: unknown, property: string): string | null => {
     const instant = typeof value === 'string' ? parseIsoDateTimeWithZone(value) : null;
-    if (instant === null) return `${property} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z`;
+    if (instant === null) {
+      return `${property} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z`;
+    }
     if (instant.getTime() > LATEST_STORABLE_INSTANT.getTime()) {
       return `${property} must be no later than ${LATEST_STORABLE_INSTANT.toISOString()}`;
     }
@@ -165,7 +172,9 @@ export function metadataProblem(value: unknown): string | null {
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     // JSON.parse reads 1e400 as Infinity, which would be stored as null.
-    if (typeof node === 'number' && !Number.isFinite(node)) return 'must not hold numbers beyond ±1.7976931348623157e308';
+    if (typeof node === 'number' && !Number.isFinite(node)) {
+      return 'must not hold numbers beyond ±1.7976931348623157e308';
+    }
     if (node === null || typeof node !== 'object') continue;
     if (depth > METADATA_MAX_DEPTH) return `must not nest deeper than ${METADATA_MAX_DEPTH} levels`;
     for (const key of Object.keys(node)) {

@@ -26,7 +26,7 @@ const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'stri
 const needsCredentials = (dto: CreateHotspotUserDto): boolean => dto.loginMethod === 'username_password';
 
 export class CreateHotspotUserDto {
-  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed' })
+  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed; no control characters' })
   @IsDefined({ message: 'name is required' })
   @IsString()
   @IsSafeText()
@@ -85,7 +85,12 @@ export class CreateHotspotUserDto {
   @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({ example: '+90 532 123 45 67', nullable: true, maxLength: PHONE_MAX_LENGTH, description: '7-15 digits' })
+  @ApiPropertyOptional({
+    example: '+90 532 123 45 67',
+    nullable: true,
+    maxLength: PHONE_MAX_LENGTH,
+    description: '7-15 digits; uniqueness compares the digits',
+  })
   @IsOptional()
   @IsString()
   @IsSafeText()

@@ -22,7 +22,12 @@ const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'stri
 
 /** Every field is optional; send only what changes. `null` clears email, phone, expiresAt (and a guest's username). */
 export class UpdateHotspotUserDto {
-  @ApiPropertyOptional({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255 })
+  @ApiPropertyOptional({
+    example: 'Ayşe Yılmaz',
+    minLength: 1,
+    maxLength: 255,
+    description: 'Trimmed; no control characters',
+  })
   @IsOptionalNotNull()
   @IsString()
   @IsSafeText()
@@ -51,7 +56,12 @@ export class UpdateHotspotUserDto {
   @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({ example: '+90 532 123 45 67', nullable: true, maxLength: PHONE_MAX_LENGTH, description: '7-15 digits' })
+  @ApiPropertyOptional({
+    example: '+90 532 123 45 67',
+    nullable: true,
+    maxLength: PHONE_MAX_LENGTH,
+    description: '7-15 digits; uniqueness compares the digits',
+  })
   @IsOptional()
   @IsString()
   @IsSafeText()
