@@ -19,6 +19,8 @@ export function normaliseMac(value: string): string | null {
 export const PHONE_CHARACTERS = /^\+?[0-9 ()-]+$/;
 export const PHONE_MIN_DIGITS = 7;
 export const PHONE_MAX_DIGITS = 15;
+/** The phone column's length. */
+export const PHONE_MAX_LENGTH = 32;
 
 export function phoneDigitCount(value: string): number {
   return value.replace(/\D/g, '').length;
@@ -33,6 +35,9 @@ export function phoneKey(phone: string): string {
 export function usernameKey(username: string): string {
   return username.toLowerCase();
 }
+
+/** The email column's length, and its uniqueness key's, in characters. */
+export const EMAIL_MAX_LENGTH = 254;
 
 export function emailKey(email: string): string {
   return email.toLowerCase();

@@ -1,4 +1,5 @@
 import {
+  isEmail,
   registerDecorator,
   ValidateIf,
   type ValidationArguments,
@@ -8,10 +9,11 @@ import {
   normaliseMac,
   PHONE_CHARACTERS,
   PHONE_MAX_DIGITS,
+  PHONE_MAX_LENGTH,
   PHONE_MIN_DIGITS,
   phoneDigitCount,
 } from './normalise.js';
-import { parseIsoDateTimeWithZone } from './iso-date-time.js';
+import { LATEST_STORABLE_INSTANT, parseIsoDateTimeWithZone } from './iso-date-time.js';
 
 export const VENUE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@+-]{1,64}$/;
@@ -37,6 +39,82 @@ function define(
   };
 }
 
+/**
+ * C0 control characters, DEL, and UTF-16 surrogates that are not half of a pair. A lone surrogate
+ * cannot be encoded as UTF-8, so the database would store U+FFFD instead of what was sent.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the text holds no control character (U+0000–U+001F, U+007F) and no lone surrogate. */
+export function isSafeText(value: string): boolean {
+  return !UNSAFE_TEXT.test(value);
+}
+
+export function safeTextMessage(property: string): string {
+  return `${property} must not contain control characters or lone surrogates`;
+}
+
+/** Characters as MySQL's utf8mb4 columns count them: code points, not UTF-16 units. */
+export function characterCount(value: string): number {
+  return [...value].length;
+}
+
+/** Text every column can store as given; a non-string passes, for the type check to report. */
+export function IsSafeText(options?: ValidationOptions): PropertyDecorator {
+  return define(
+    'isSafeText',
+    (value) => typeof value !== 'string' || isSafeText(value),
+    (args) => safeTextMessage(args.property),
+    options,
+  );
+}
+
+/** A uniqueness key stored beside the value, e.g. the lower-cased email (`İ` lower-cases to two characters). */
+export interface NormalisedKey {
+  of: (value: string) => string;
+  /** How the message names the normalisation: `lower-cased`. */
+  described: string;
+}
+
+/**
+ * A length in characters: code points, as MySQL's columns count them (class-validator's Length
+ * leaves variation selectors uncounted). With `key`, the normalised key must fit as well.
+ */
+export function HasCharacters(
+  min: number,
+  max: number,
+  key?: NormalisedKey,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  const fits = (text: string) => {
+    const count = characterCount(text);
+    return count >= min && count <= max;
+  };
+  return define(
+    'hasCharacters',
+    (value) => typeof value !== 'string' || (fits(value) && (key === undefined || fits(key.of(value)))),
+    (args) => {
+      const range = min === 0 ? `at most ${max}` : `${min}-${max}`;
+      return `${args.property} must be ${range} characters${key === undefined ? '' : `, also once ${key.described}`}`;
+    },
+    options,
+  );
+}
+
+/**
+ * class-validator's IsEmail, guarded: validator's isEmail throws on a lone surrogate, and accepts
+ * control characters in a quoted local part.
+ */
+export function IsEmailAddress(options?: ValidationOptions): PropertyDecorator {
+  return define(
+    'isEmailAddress',
+    (value) => typeof value === 'string' && isSafeText(value) && isEmail(value),
+    (args) => `${args.property} must be a valid email address`,
+    options,
+  );
+}
+
 /** Optional, but `null` is not an accepted value (unlike class-validator's @IsOptional). */
 export function IsOptionalNotNull(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
@@ -56,21 +134,33 @@ export function IsPhone(options?: ValidationOptions): PropertyDecorator {
   return define(
     'isPhone',
     (value) => {
-      if (typeof value !== 'string' || !PHONE_CHARACTERS.test(value)) return false;
+      if (typeof value !== 'string' || value.length > PHONE_MAX_LENGTH || !PHONE_CHARACTERS.test(value)) return false;
       const digits = phoneDigitCount(value);
       return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
     },
     (args) =>
-      `${args.property} must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits, optionally with a leading +, spaces, -, ( and )`,
+      `${args.property} must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits, optionally with a leading +, ` +
+      `spaces, -, ( and ), at most ${PHONE_MAX_LENGTH} characters in all`,
     options,
   );
 }
 
+/** An ISO 8601 date-time with a zone naming an instant the datetime columns can hold (up to year 9999 in UTC). */
 export function IsIsoDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
+  const problem = (value: unknown, property: string): string | null => {
+    const instant = typeof value === 'string' ? parseIsoDateTimeWithZone(value) : null;
+    if (instant === null) {
+      return `${property} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z`;
+    }
+    if (instant.getTime() > LATEST_STORABLE_INSTANT.getTime()) {
+      return `${property} must be no later than ${LATEST_STORABLE_INSTANT.toISOString()}`;
+    }
+    return null;
+  };
   return define(
     'isIsoDateTimeWithZone',
-    (value) => typeof value === 'string' && parseIsoDateTimeWithZone(value) !== null,
-    (args) => `${args.property} must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z`,
+    (value, args) => problem(value, args.property) === null,
+    (args) => problem(args.value, args.property) ?? '',
     options,
   );
 }
@@ -81,6 +171,10 @@ export function metadataProblem(value: unknown): string | null {
   const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
+    // JSON.parse reads 1e400 as Infinity, which would be stored as null.
+    if (typeof node === 'number' && !Number.isFinite(node)) {
+      return 'must not hold numbers beyond ±1.7976931348623157e308';
+    }
     if (node === null || typeof node !== 'object') continue;
     if (depth > METADATA_MAX_DEPTH) return `must not nest deeper than ${METADATA_MAX_DEPTH} levels`;
     for (const key of Object.keys(node)) {
@@ -136,7 +230,10 @@ export function IsVenueIdList(options?: ValidationOptions): PropertyDecorator {
       return `${property} must be a non-empty array of at most ${MAX_VENUES_PER_USER} venue ids`;
     }
     const bad = value.findIndex((item) => typeof item !== 'string' || !VENUE_ID_PATTERN.test(item));
-    return bad === -1 ? null : `${property}.${bad} must be 1-64 characters of A-Za-z0-9_.:-`;
+    if (bad === -1) return null;
+    const item: unknown = value[bad];
+    if (typeof item === 'string' && !isSafeText(item)) return safeTextMessage(`${property}.${bad}`);
+    return `${property}.${bad} must be 1-64 characters of A-Za-z0-9_.:-`;
   };
   return define(
     'isVenueIdList',

@@ -1,14 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonObject } from '../entities/hotspot-user.entity.js';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { EMAIL_MAX_LENGTH, emailKey, PHONE_MAX_LENGTH } from '../../common/validation/normalise.js';
 import {
+  HasCharacters,
+  IsEmailAddress,
   IsIsoDateTimeWithZone,
   IsMacAddress,
   IsMetadata,
   IsOptionalNotNull,
   IsPhone,
   IsRefusedWhen,
+  IsSafeText,
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
@@ -16,15 +20,18 @@ import {
 export const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
 export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
 
+/** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
+const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 const needsCredentials = (dto: CreateHotspotUserDto): boolean => dto.loginMethod === 'username_password';
 
 export class CreateHotspotUserDto {
-  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed' })
+  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed; no control characters' })
   @IsDefined({ message: 'name is required' })
   @IsString()
+  @IsSafeText()
   @Transform(trim)
-  @Length(1, 255)
+  @HasCharacters(1, 255)
   name!: string;
 
   @ApiProperty({ enum: CREATABLE_LOGIN_METHODS, example: 'username_password' })
@@ -52,6 +59,7 @@ export class CreateHotspotUserDto {
   @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null))
   @IsDefined({ message: 'username is required when loginMethod is username_password' })
   @IsString()
+  @IsSafeText()
   @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
   username?: string | null;
 
@@ -69,16 +77,23 @@ export class CreateHotspotUserDto {
   @Length(4, 128)
   password?: string;
 
-  @ApiPropertyOptional({ example: 'ayse@example.com', maxLength: 254, nullable: true })
+  @ApiPropertyOptional({ example: 'ayse@example.com', maxLength: EMAIL_MAX_LENGTH, nullable: true })
   @IsOptional()
   @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsSafeText()
+  @HasCharacters(0, EMAIL_MAX_LENGTH, EMAIL_KEY)
+  @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({ example: '+90 532 123 45 67', nullable: true, description: '7-15 digits' })
+  @ApiPropertyOptional({
+    example: '+90 532 123 45 67',
+    nullable: true,
+    maxLength: PHONE_MAX_LENGTH,
+    description: '7-15 digits; uniqueness compares the digits',
+  })
   @IsOptional()
   @IsString()
+  @IsSafeText()
   @IsPhone()
   phone?: string | null;
 
@@ -89,6 +104,7 @@ export class CreateHotspotUserDto {
   })
   @IsOptional()
   @IsString()
+  @IsSafeText()
   @IsMacAddress()
   macAddress?: string | null;
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
-import { IsIntegerString, IsMacAddress, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { IsIntegerString, IsMacAddress, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
@@ -18,6 +18,7 @@ export class VenueContextDto {
   @ApiPropertyOptional({ example: 'istanbul-lobby', description: 'Must be one of the token\'s venues and of the user\'s' })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
+  @IsSafeText()
   @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
   venueId?: string;
 }
@@ -29,6 +30,7 @@ export class ListHotspotUsersQueryDto {
   })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
+  @IsSafeText()
   @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
   venueId?: string;
 
@@ -40,6 +42,7 @@ export class ListHotspotUsersQueryDto {
   @ApiPropertyOptional({ example: 'AA:BB:CC:DD:EE:FF', description: 'Any accepted MAC form; matches the user or its devices' })
   @IsOptional()
   @IsString({ message: 'macAddress must be a single string' })
+  @IsSafeText()
   @IsMacAddress()
   macAddress?: string;
 

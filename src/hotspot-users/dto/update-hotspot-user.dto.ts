@@ -1,26 +1,38 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { USER_STATUSES, type JsonObject, type UserStatus } from '../entities/hotspot-user.entity.js';
+import { EMAIL_MAX_LENGTH, emailKey, PHONE_MAX_LENGTH } from '../../common/validation/normalise.js';
 import {
+  HasCharacters,
+  IsEmailAddress,
   IsIsoDateTimeWithZone,
   IsMetadata,
   IsOptionalNotNull,
   IsPhone,
   IsRefused,
+  IsSafeText,
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
 
+/** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
+const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 
 /** Every field is optional; send only what changes. `null` clears email, phone, expiresAt (and a guest's username). */
 export class UpdateHotspotUserDto {
-  @ApiPropertyOptional({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255 })
+  @ApiPropertyOptional({
+    example: 'Ayşe Yılmaz',
+    minLength: 1,
+    maxLength: 255,
+    description: 'Trimmed; no control characters',
+  })
   @IsOptionalNotNull()
   @IsString()
+  @IsSafeText()
   @Transform(trim)
-  @Length(1, 255)
+  @HasCharacters(1, 255)
   name?: string;
 
   @ApiPropertyOptional({
@@ -31,20 +43,28 @@ export class UpdateHotspotUserDto {
   })
   @IsOptional()
   @IsString()
+  @IsSafeText()
   @ValidateIf((_dto, value) => value !== '')
   @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
   username?: string | null;
 
-  @ApiPropertyOptional({ example: 'ayse@example.com', nullable: true, maxLength: 254 })
+  @ApiPropertyOptional({ example: 'ayse@example.com', nullable: true, maxLength: EMAIL_MAX_LENGTH })
   @IsOptional()
   @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsSafeText()
+  @HasCharacters(0, EMAIL_MAX_LENGTH, EMAIL_KEY)
+  @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({ example: '+90 532 123 45 67', nullable: true })
+  @ApiPropertyOptional({
+    example: '+90 532 123 45 67',
+    nullable: true,
+    maxLength: PHONE_MAX_LENGTH,
+    description: '7-15 digits; uniqueness compares the digits',
+  })
   @IsOptional()
   @IsString()
+  @IsSafeText()
   @IsPhone()
   phone?: string | null;
 
