@@ -20,7 +20,7 @@ export function userBody(overrides: Record<string, unknown> = {}): Record<string
 }
 
 /** What makes userBody a guest's: no username nor password, so no password hash to compute. */
-const GUEST = { loginMethod: 'guest', username: undefined, password: undefined };
+export const GUEST = { loginMethod: 'guest', username: undefined, password: undefined };
 
 /** A valid create body of a guest. */
 export function guestBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
