@@ -6,7 +6,8 @@ import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind } from './support/databases.js';
-import { createUser, startSession } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { givenUser, givenUserWithSessions, uniqueEmail } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -15,11 +16,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * "passed" is a step of the clock, not a wait.
  */
 
-const USERS = '/api/v1/hotspot-users';
 const HOUR = 3600 * 1000;
-
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Date.now().toString(36)}`;
 
 const inHours = (clock: ManualClock, hours: number) => new Date(clock.now().getTime() + hours * HOUR).toISOString();
 
@@ -43,28 +40,18 @@ async function venuesOf(testApp: TestApp, userId: string): Promise<HotspotUserVe
   return testApp.dataSource.getRepository(HotspotUserVenueEntity).find({ where: { userId }, order: { position: 'ASC' } });
 }
 
-async function getUser(testApp: TestApp, id: string): Promise<Record<string, unknown>> {
-  const response = await testApp.http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${testApp.adminToken}`).expect(200);
-  return response.body.data;
+async function getUser(testApp: TestApp, id: string) {
+  return (await api(testApp).users.get(id).expect(200)).body.data;
 }
 
-/** A user with `expiresAt` and one active session per MAC (in venue-a, or venue-b for the second). */
+/** A user in venue-a and venue-b with `expiresAt` and `sessions` active sessions, taking the venues in turn. */
 async function expiringUser(
   testApp: TestApp,
   expiresAt: string | null,
   sessions: number,
-  overrides: Record<string, unknown> = {},
 ): Promise<{ _id: string; username: string; email: string }> {
-  const email = `${unique('exp')}@example.com`;
-  const user = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'], email, expiresAt, ...overrides });
-  for (let i = 0; i < sessions; i++) {
-    await startSession(testApp, {
-      userId: user._id,
-      venueId: i % 2 === 0 ? 'venue-a' : 'venue-b',
-      macAddress: `AA:BB:CC:70:${String(sequence % 100).padStart(2, '0')}:${String(i).padStart(2, '0')}`,
-      ipAddress: `10.7.0.${i + 1}`,
-    });
-  }
+  const email = uniqueEmail('exp');
+  const { user } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], sessions, user: { email, expiresAt } });
   return { _id: user._id, username: String(user.username), email };
 }
 
@@ -120,7 +107,7 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
     );
 
     // Its username and email are free again, in both venues.
-    const reused = await createUser(testApp, { username: due.username, email: due.email, venueIds: ['venue-a', 'venue-b'] });
+    const reused = await givenUser(testApp, { username: due.username, email: due.email, venueIds: ['venue-a', 'venue-b'] });
     expect(reused._id).not.toBe(due._id);
   });
 
@@ -158,11 +145,7 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
 
   it('a blocked user expires too; its sessions already ended with the block, so only the block\'s job exists', async () => {
     const user = await expiringUser(testApp, inHours(clock, 1), 1);
-    await testApp.http
-      .put(`${USERS}/${user._id}`)
-      .set('Authorization', `Bearer ${testApp.adminToken}`)
-      .send({ status: 'blocked' })
-      .expect(200);
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
     expect((await venuesOf(testApp, user._id))[0]).toMatchObject({ userStatus: 'blocked', usernameKey: expect.any(String) });
 
     clock.advance(2 * HOUR);

@@ -1,10 +1,11 @@
 import { verify } from '@node-rs/argon2';
 import type { Response } from 'supertest';
+import { api } from './support/api-client.js';
+import { MESSAGES } from './support/expected.js';
 import { userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
-const CREATED = 'Hotspot kullanıcısı başarıyla oluşturuldu';
+const CREATED = MESSAGES.created;
 /** ISO 8601 in UTC with milliseconds, as DECISIONS "Records" requires of every timestamp. */
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every field of the returned HotspotUser (the spec's fields plus DECISIONS' `macAddress`). */
@@ -69,9 +70,8 @@ function expectNoPassword(response: Response, password: string): void {
 }
 
 describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
-  const post = (body: Record<string, unknown>) =>
-    current().http.post(USERS).set('Authorization', `Bearer ${current().adminToken}`).send(body);
-  const get = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${current().adminToken}`);
+  const post = (body: Record<string, unknown>) => api(current()).users.create(body);
+  const get = (id: string) => api(current()).users.get(id);
 
   it('creates a username_password user: 201, the success message and the full record', async () => {
     const before = Date.now();
@@ -174,10 +174,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
     expect(await verify(row.password_hash!, password)).toBe(true);
     expect(await verify(row.password_hash!, 'p4ss-word')).toBe(false);
 
-    const list = await current()
-      .http.get(`${USERS}?venueId=create-venue-5`)
-      .set('Authorization', `Bearer ${current().adminToken}`)
-      .expect(200);
+    const list = await api(current()).users.list({ venueId: 'create-venue-5' }).expect(200);
     expect(list.body.data).toHaveLength(1);
     expectNoPassword(list, password);
   });

@@ -1,14 +1,11 @@
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import { createUser, startSession } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { DELETED, MESSAGES, NOT_FOUND, sleep, validationError } from './support/expected.js';
+import { givenGuest, givenUser, givenUserWithSessions, GUEST, startSession, uniqueDevice } from './support/factories.js';
 import { asJobSession, byId, jobsOf, sessionRows } from './support/rows.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
-const EXPIRED = "Kullanıcı ve session'lar başarıyla expire edildi";
-const DELETED = { success: true, message: 'Kullanıcı başarıyla silindi' };
-const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const EXPIRED = MESSAGES.expired;
 
 async function countRows(testApp: TestApp, table: string, column: string, userId: string): Promise<number> {
   const rows: Array<{ n: unknown }> = await testApp.dataSource.query(
@@ -18,33 +15,22 @@ async function countRows(testApp: TestApp, table: string, column: string, userId
   return Number(rows[0].n);
 }
 
-function guest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { loginMethod: 'guest', username: undefined, password: undefined, ...overrides };
-}
-
 describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
-  const expire = (id: string, token: string = current().adminToken) =>
-    current().http.post(`${USERS}/${id}/expire`).set('Authorization', `Bearer ${token}`);
-  const getUser = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${current().adminToken}`);
+  const users = () => api(current()).users;
 
   it('ends the active sessions in every venue, expires the user and writes one job', async () => {
     const testApp = current();
-    const created = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'], email: 'exp@example.com' });
-    const inA = await startSession(testApp, {
-      userId: created._id,
-      macAddress: 'AA:BB:CC:20:00:01',
-      ipAddress: '10.1.0.1',
-      nasId: 'nas-a',
-    });
-    const inB = await startSession(testApp, {
-      userId: created._id,
-      venueId: 'venue-b',
-      macAddress: 'AA:BB:CC:20:00:02',
-      ipAddress: '10.2.0.1',
+    const {
+      user: created,
+      sessions: [inA, inB],
+    } = await givenUserWithSessions(testApp, {
+      venues: ['venue-a', 'venue-b'],
+      user: { email: 'exp@example.com' },
+      session: { nasId: 'nas-a' },
     });
     await sleep(5);
 
-    const response = await expire(created._id).expect(200);
+    const response = await users().expire(created._id).expect(200);
     expect(response.body).toEqual({
       success: true,
       message: EXPIRED,
@@ -55,14 +41,14 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
           status: 'expired',
           updatedAt: expect.any(String),
           devices: expect.arrayContaining([
-            expect.objectContaining({ macAddress: 'AA:BB:CC:20:00:01', status: 'expired' }),
-            expect.objectContaining({ macAddress: 'AA:BB:CC:20:00:02', status: 'expired' }),
+            expect.objectContaining({ macAddress: inA.macAddress, status: 'expired' }),
+            expect.objectContaining({ macAddress: inB.macAddress, status: 'expired' }),
           ]),
         },
       },
     });
     expect(response.body.data.user.devices).toHaveLength(2);
-    expect(Date.parse(response.body.data.user.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt as string));
+    expect(Date.parse(response.body.data.user.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
 
     expect(await sessionRows(testApp, created._id)).toEqual(
       byId([
@@ -96,18 +82,18 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
       { venue_id: 'venue-a', user_status: 'expired', username_key: null, email_key: null },
       { venue_id: 'venue-b', user_status: 'expired', username_key: null, email_key: null },
     ]);
-    expect((await getUser(created._id).expect(200)).body.data).toEqual(response.body.data.user);
+    expect((await users().get(created._id).expect(200)).body.data).toEqual(response.body.data.user);
   });
 
   it('with no active session: 0 and no job, though the user becomes expired', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest());
+    const created = await givenGuest(testApp);
     // A session the network side already stopped is not active any more.
     const stopped = await startSession(testApp, { userId: created._id });
     await testApp.app.get(SessionsService).stop(stopped.id);
     await sleep(5);
 
-    const response = await expire(created._id).expect(200);
+    const response = await users().expire(created._id).expect(200);
     expect(response.body).toEqual({
       success: true,
       message: EXPIRED,
@@ -121,7 +107,7 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
         },
       },
     });
-    expect(Date.parse(response.body.data.user.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt as string));
+    expect(Date.parse(response.body.data.user.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     expect(await jobsOf(testApp, created._id)).toEqual([]);
     expect(await sessionRows(testApp, created._id)).toEqual([
       { id: stopped.id, status: 'stopped', ended_at: expect.anything() },
@@ -130,13 +116,12 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
 
   it('is idempotent: again on an expired user, 200 with 0 sessions and no new job', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest());
-    await startSession(testApp, { userId: created._id });
-    const first = await expire(created._id).expect(200);
+    const { user: created } = await givenUserWithSessions(testApp, { user: GUEST });
+    const first = await users().expire(created._id).expect(200);
     expect(first.body.data.expiredSessions).toBe(1);
     await sleep(5);
 
-    const again = await expire(created._id).expect(200);
+    const again = await users().expire(created._id).expect(200);
     expect(again.body).toEqual({
       success: true,
       message: EXPIRED,
@@ -148,13 +133,9 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
 
   it('expires a blocked user too', async () => {
     const testApp = current();
-    const created = await createUser(testApp);
-    await testApp.http
-      .put(`${USERS}/${created._id}`)
-      .set('Authorization', `Bearer ${testApp.adminToken}`)
-      .send({ status: 'blocked' })
-      .expect(200);
-    const response = await expire(created._id).expect(200);
+    const created = await givenUser(testApp);
+    await users().update(created._id, { status: 'blocked' }).expect(200);
+    const response = await users().expire(created._id).expect(200);
     expect(response.body.data).toEqual({ expiredSessions: 0, user: expect.objectContaining({ status: 'expired' }) });
     expect((await jobsOf(testApp, created._id)).map((job) => job.reason)).toEqual(['blocked']);
   });
@@ -167,12 +148,8 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
       ['another of the user\'s venues', { venueId: 'venue-b' }],
     ])('%s works', async (_case, body) => {
       const testApp = current();
-      const created = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-b'] }));
-      await startSession(testApp, { userId: created._id, venueId: 'venue-a' });
-      await startSession(testApp, { userId: created._id, venueId: 'venue-b', macAddress: 'AA:BB:CC:DD:EE:02' });
-      let request = expire(created._id);
-      if (body !== undefined) request = request.send(body);
-      const response = await request.expect(200);
+      const { user: created } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], user: GUEST });
+      const response = await users().expire(created._id, { body }).expect(200);
       // The venue only picks the context: sessions end in every venue.
       expect(response.body.data.expiredSessions).toBe(2);
       expect(response.body.data.user.status).toBe('expired');
@@ -181,11 +158,10 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
 
     it('a venueId the user is not in is 404 and changes nothing', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
-      await startSession(testApp, { userId: created._id });
-      const response = await expire(created._id).send({ venueId: 'venue-b' }).expect(404);
+      const { user: created } = await givenUserWithSessions(testApp, { venues: ['venue-a'], user: GUEST });
+      const response = await users().expire(created._id, { venueId: 'venue-b' }).expect(404);
       expect(response.body).toEqual(NOT_FOUND);
-      expect((await getUser(created._id).expect(200)).body.data.status).toBe('active');
+      expect((await users().get(created._id).expect(200)).body.data.status).toBe('active');
       expect(await jobsOf(testApp, created._id)).toEqual([]);
     });
 
@@ -195,53 +171,37 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
       ['status', { status: 'expired' }, 'status'],
     ])('%s is 400 naming it, and nothing changes', async (_case, body, field) => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
-      await startSession(testApp, { userId: created._id });
-      const response = await expire(created._id).send(body).expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field, message: expect.any(String) }],
-      });
-      expect((await getUser(created._id).expect(200)).body.data.status).toBe('active');
+      const { user: created } = await givenUserWithSessions(testApp, { user: GUEST });
+      const response = await users().expire(created._id, { body }).expect(400);
+      expect(response.body).toEqual(validationError(field));
+      expect((await users().get(created._id).expect(200)).body.data.status).toBe('active');
       expect((await sessionRows(testApp, created._id)).map((row) => row.status)).toEqual(['active']);
       expect(await jobsOf(testApp, created._id)).toEqual([]);
     });
 
     it('an unknown query parameter is 400 naming it, and nothing changes', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
-      await startSession(testApp, { userId: created._id });
-      const response = await testApp.http
-        .post(`${USERS}/${created._id}/expire?foo=1`)
-        .set('Authorization', `Bearer ${testApp.adminToken}`)
-        .expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'foo', message: expect.any(String) }],
-      });
-      expect((await getUser(created._id).expect(200)).body.data.status).toBe('active');
+      const { user: created } = await givenUserWithSessions(testApp, { user: GUEST });
+      const response = await users().expire(created._id, { query: { foo: '1' } }).expect(400);
+      expect(response.body).toEqual(validationError('foo'));
+      expect((await users().get(created._id).expect(200)).body.data.status).toBe('active');
       expect(await jobsOf(testApp, created._id)).toEqual([]);
     });
 
     it('a venueId in the query (expire takes it in the body) is refused, never silently ignored', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
-      await startSession(testApp, { userId: created._id });
+      const { user: created } = await givenUserWithSessions(testApp, { venues: ['venue-a'], user: GUEST });
       const oneVenue = await testApp.createToken({ permissions: ['write'], venueIds: ['venue-a'] });
       // venue-b lies outside the token: whether read as an unknown parameter (400) or as the venue
       // context (403), the user must not be expired.
-      const response = await testApp.http
-        .post(`${USERS}/${created._id}/expire?venueId=venue-b`)
-        .set('Authorization', `Bearer ${oneVenue}`);
+      const response = await users().expire(created._id, { token: oneVenue, query: { venueId: 'venue-b' } });
       expect([400, 403]).toContain(response.status);
       expect(response.body).toEqual({
         success: false,
         message: response.status === 400 ? 'Validation error' : 'Forbidden',
         errors: [{ field: 'venueId', message: expect.any(String) }],
       });
-      expect((await getUser(created._id).expect(200)).body.data.status).toBe('active');
+      expect((await users().get(created._id).expect(200)).body.data.status).toBe('active');
       expect(await jobsOf(testApp, created._id)).toEqual([]);
     });
 
@@ -251,13 +211,9 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
       ['a malformed venue', { venueId: 'venue a/..' }],
       ['an array', { venueId: ['venue-a'] }],
     ])('venueId as %s is 400 naming venueId', async (_case, body) => {
-      const created = await createUser(current(), guest());
-      const response = await expire(created._id).send(body).expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'venueId', message: expect.any(String) }],
-      });
+      const created = await givenGuest(current());
+      const response = await users().expire(created._id, { body }).expect(400);
+      expect(response.body).toEqual(validationError('venueId'));
     });
   });
 
@@ -267,18 +223,16 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
     ['%ZZ', '%ZZ'],
     ['an encoded ../', '..%2F'],
   ])('%s is 404', async (_case, id) => {
-    const response = await expire(id).expect(404);
+    const response = await users().expire(id).expect(404);
     expect(response.body).toEqual(NOT_FOUND);
   });
 });
 
 describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
-  const remove = (id: string, token: string = current().adminToken) =>
-    current().http.delete(`${USERS}/${id}`).set('Authorization', `Bearer ${token}`);
-  const getUser = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${current().adminToken}`);
+  const users = () => api(current()).users;
 
   async function expectGone(testApp: TestApp, userId: string): Promise<void> {
-    expect((await getUser(userId).expect(404)).body).toEqual(NOT_FOUND);
+    expect((await users().get(userId).expect(404)).body).toEqual(NOT_FOUND);
     expect(await countRows(testApp, 'hotspot_users', 'id', userId)).toBe(0);
     expect(await countRows(testApp, 'hotspot_user_venues', 'user_id', userId)).toBe(0);
     expect(await countRows(testApp, 'devices', 'user_id', userId)).toBe(0);
@@ -287,14 +241,15 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
 
   it('with active sessions: 200, the user and its rows are gone, one job reason deleted remains', async () => {
     const testApp = current();
-    const created = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
-    const inA = await startSession(testApp, { userId: created._id, ipAddress: '10.3.0.1', nasId: 'nas-3' });
-    const inB = await startSession(testApp, { userId: created._id, venueId: 'venue-b', macAddress: 'AA:BB:CC:30:00:02' });
-    const stopped = await startSession(testApp, { userId: created._id, macAddress: 'AA:BB:CC:30:00:03' });
+    const {
+      user: created,
+      sessions: [inA, inB],
+    } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], session: { nasId: 'nas-3' } });
+    const stopped = await startSession(testApp, { userId: created._id, ...uniqueDevice() });
     await testApp.app.get(SessionsService).stop(stopped.id);
     expect(await countRows(testApp, 'devices', 'user_id', created._id)).toBe(3);
 
-    const response = await remove(created._id).expect(200);
+    const response = await users().remove(created._id).expect(200);
     expect(response.body).toEqual(DELETED);
     await expectGone(testApp, created._id);
 
@@ -314,28 +269,23 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
 
   it('without active sessions: 200 and no job', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest());
+    const created = await givenGuest(testApp);
     const stopped = await startSession(testApp, { userId: created._id });
     await testApp.app.get(SessionsService).stop(stopped.id);
-    expect((await remove(created._id).expect(200)).body).toEqual(DELETED);
+    expect((await users().remove(created._id).expect(200)).body).toEqual(DELETED);
     await expectGone(testApp, created._id);
     expect(await jobsOf(testApp, created._id)).toEqual([]);
   });
 
   it('deletes blocked and expired users too; their earlier jobs stay', async () => {
     const testApp = current();
-    const blocked = await createUser(testApp, guest());
-    await testApp.http
-      .put(`${USERS}/${blocked._id}`)
-      .set('Authorization', `Bearer ${testApp.adminToken}`)
-      .send({ status: 'blocked' })
-      .expect(200);
-    const expired = await createUser(testApp, guest());
-    await startSession(testApp, { userId: expired._id });
-    await testApp.http.post(`${USERS}/${expired._id}/expire`).set('Authorization', `Bearer ${testApp.adminToken}`).expect(200);
+    const blocked = await givenGuest(testApp);
+    await users().update(blocked._id, { status: 'blocked' }).expect(200);
+    const { user: expired } = await givenUserWithSessions(testApp, { user: GUEST });
+    await users().expire(expired._id).expect(200);
 
     for (const user of [blocked, expired]) {
-      expect((await remove(user._id).expect(200)).body).toEqual(DELETED);
+      expect((await users().remove(user._id).expect(200)).body).toEqual(DELETED);
       await expectGone(testApp, user._id);
     }
     expect((await jobsOf(testApp, blocked._id)).map((job) => job.reason)).toEqual(['blocked']);
@@ -344,30 +294,26 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
 
   it('frees the username for a new user, and a second DELETE is 404', async () => {
     const testApp = current();
-    const created = await createUser(testApp);
-    await remove(created._id).expect(200);
-    expect((await remove(created._id).expect(404)).body).toEqual(NOT_FOUND);
-    await createUser(testApp, { username: created.username });
+    const created = await givenUser(testApp);
+    await users().remove(created._id).expect(200);
+    expect((await users().remove(created._id).expect(404)).body).toEqual(NOT_FOUND);
+    await givenUser(testApp, { username: created.username });
   });
 
   it('an unknown query parameter is 400 naming it, and the user stays', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest());
-    const response = await remove(`${created._id}?force=true`).expect(400);
-    expect(response.body).toEqual({
-      success: false,
-      message: 'Validation error',
-      errors: [{ field: 'force', message: expect.any(String) }],
-    });
-    await getUser(created._id).expect(200);
+    const created = await givenGuest(testApp);
+    const response = await users().remove(created._id, { query: { force: 'true' } }).expect(400);
+    expect(response.body).toEqual(validationError('force'));
+    await users().get(created._id).expect(200);
   });
 
   it('?venueId= of one of its venues works; of another venue is 404 and keeps the user', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-b'] }));
-    expect((await remove(`${created._id}?venueId=venue-c`).expect(404)).body).toEqual(NOT_FOUND);
-    await getUser(created._id).expect(200);
-    expect((await remove(`${created._id}?venueId=venue-b`).expect(200)).body).toEqual(DELETED);
+    const created = await givenGuest(testApp, { venueIds: ['venue-a', 'venue-b'] });
+    expect((await users().remove(created._id, { venueId: 'venue-c' }).expect(404)).body).toEqual(NOT_FOUND);
+    await users().get(created._id).expect(200);
+    expect((await users().remove(created._id, { venueId: 'venue-b' }).expect(200)).body).toEqual(DELETED);
     await expectGone(testApp, created._id);
   });
 
@@ -377,7 +323,7 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
     ['%ZZ', '%ZZ'],
     ['an encoded ../', '..%2F..%2F'],
   ])('%s is 404', async (_case, id) => {
-    const response = await remove(id).expect(404);
+    const response = await users().remove(id).expect(404);
     expect(response.body).toEqual(NOT_FOUND);
   });
 });

@@ -1,24 +1,17 @@
-import { createUser, startSession } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { NOT_FOUND, sleep, validationError } from './support/expected.js';
+import { givenGuest, givenUser, startSession } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
-const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A guest needs no password hash, so it is the cheap user to make when credentials do not matter. */
-function guest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { loginMethod: 'guest', username: undefined, password: undefined, ...overrides };
-}
-
 describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
-  const get = (path: string, token: string = current().adminToken) =>
-    current().http.get(`${USERS}/${path}`).set('Authorization', `Bearer ${token}`);
+  /** `path` is the id, and the query when a test writes it out (a repeated or malformed parameter). */
+  const get = (path: string, token?: string) => api(current()).users.get(path, { token });
 
   it('returns the record as created, with an empty devices array, under {success, data}', async () => {
     const testApp = current();
-    const created = await createUser(testApp, {
+    const created = await givenUser(testApp, {
       email: 'get-me@example.com',
       phone: '+90 532 000 00 01',
       macAddress: 'aa-bb-cc-00-00-01',
@@ -46,7 +39,7 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
 
   it('fills devices from the sessions seen, newest lastSeenAt first', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-b'] }));
+    const created = await givenGuest(testApp, { venueIds: ['venue-a', 'venue-b'] });
     const first = await startSession(testApp, { userId: created._id, macAddress: 'aa:bb:cc:dd:ee:01' });
     await sleep(5);
     const second = await startSession(testApp, { userId: created._id, venueId: 'venue-b', macAddress: 'AABB.CCDD.EE02' });
@@ -103,7 +96,7 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
 
   it('answers ?venueId= of one of the user\'s venues with the user', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-b'] }));
+    const created = await givenGuest(testApp, { venueIds: ['venue-a', 'venue-b'] });
     for (const venueId of ['venue-a', 'venue-b']) {
       const response = await get(`${created._id}?venueId=${venueId}`).expect(200);
       expect(response.body).toEqual({ success: true, data: created });
@@ -112,7 +105,7 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
 
   it('answers ?venueId= of a venue the user is not in with 404', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
+    const created = await givenGuest(testApp, { venueIds: ['venue-a'] });
     const response = await get(`${created._id}?venueId=venue-b`).expect(404);
     expect(response.body).toEqual(NOT_FOUND);
   });
@@ -124,14 +117,10 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
       ['an empty venueId', '?venueId=', 'venueId'],
       ['a repeated venueId', '?venueId=venue-a&venueId=venue-a', 'venueId'],
     ])('%s is 400 naming it, for a real and for an unknown id', async (_case, query, field) => {
-      const created = await createUser(current(), guest());
+      const created = await givenGuest(current());
       for (const id of [created._id, 'no-such-user']) {
         const response = await get(`${id}${query}`).expect(400);
-        expect(response.body).toEqual({
-          success: false,
-          message: 'Validation error',
-          errors: [{ field, message: expect.any(String) }],
-        });
+        expect(response.body).toEqual(validationError(field));
       }
     });
   });
@@ -160,8 +149,8 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
 
     it('the id of a user that existed before it was deleted', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
-      await testApp.http.delete(`${USERS}/${created._id}`).set('Authorization', `Bearer ${testApp.adminToken}`).expect(200);
+      const created = await givenGuest(testApp);
+      await api(testApp).users.remove(created._id).expect(200);
       const response = await get(created._id).expect(404);
       expect(response.body).toEqual(NOT_FOUND);
     });
@@ -169,7 +158,7 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
 
   it('a prefix or a differently cased id of a real user is not that user', async () => {
     const testApp: TestApp = current();
-    const created = await createUser(testApp, guest());
+    const created = await givenGuest(testApp);
     for (const id of [created._id.slice(0, 20), created._id.toUpperCase(), `${created._id}%20`, `${created._id}x`]) {
       const response = await get(id).expect(404);
       expect(response.body).toEqual(NOT_FOUND);

@@ -1,47 +1,32 @@
-import { createUser, startSession } from './support/factories.js';
+import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
+import { api } from './support/api-client.js';
+import { sleep, validationError } from './support/expected.js';
+import { givenGuest, givenUser, startSession } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-type Record_ = { _id: string; createdAt: string; [field: string]: unknown };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** DECISIONS' list order: createdAt descending, then _id descending. */
-function newestFirst(a: Record_, b: Record_): number {
+function newestFirst(a: HotspotUserDto, b: HotspotUserDto): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a._id < b._id ? 1 : a._id > b._id ? -1 : 0;
 }
 
 const ids = (records: Array<{ _id: string }>) => records.map((record) => record._id);
 
-async function guest(testApp: TestApp, venueIds: string[], overrides: Record<string, unknown> = {}): Promise<Record_> {
-  return (await createUser(testApp, {
-    loginMethod: 'guest',
-    username: undefined,
-    password: undefined,
-    venueIds,
-    ...overrides,
-  })) as Record_;
-}
+const guest = (testApp: TestApp, venueIds: string[], overrides: Record<string, unknown> = {}) =>
+  givenGuest(testApp, { venueIds, ...overrides });
 
 describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
-  const auth = () => `Bearer ${current().adminToken}`;
-  const list = (query: string, token?: string) =>
-    current()
-      .http.get(`${USERS}${query}`)
-      .set('Authorization', `Bearer ${token ?? current().adminToken}`);
+  const users = () => api(current()).users;
+  /** The query as written, so the filters reach the API exactly as a caller would type them. */
+  const list = (query: string, token?: string) => users().list(query, { token });
 
   describe('venueId', () => {
     it('is required for an unrestricted token: 400 naming venueId', async () => {
       const response = await list('').expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'venueId', message: expect.any(String) }],
-      });
-      const filtered = await list('?status=active').expect(400);
+      expect(response.body).toEqual(validationError('venueId'));
+      const filtered = await list('status=active').expect(400);
       expect(filtered.body.errors).toEqual([{ field: 'venueId', message: expect.any(String) }]);
     });
 
@@ -61,7 +46,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     });
 
     it('an unknown venue is an empty page, not an error', async () => {
-      const response = await list('?venueId=nobody-here').expect(200);
+      const response = await list('venueId=nobody-here').expect(200);
       expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
     });
   });
@@ -69,8 +54,8 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
   describe('pagination and order', () => {
     const VENUE = 'page-venue';
     const OTHER = 'page-other';
-    let created: Record_[];
-    let othersOnly: Record_[];
+    let created: HotspotUserDto[];
+    let othersOnly: HotspotUserDto[];
     let expectedOrder: string[];
 
     beforeAll(async () => {
@@ -91,7 +76,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
         [2, 20],
         [3, 5],
       ]) {
-        const response = await list(`?venueId=${VENUE}&limit=20&page=${page}`).expect(200);
+        const response = await list(`venueId=${VENUE}&limit=20&page=${page}`).expect(200);
         expect(response.body).toEqual({
           success: true,
           data: expect.any(Array),
@@ -105,14 +90,14 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     });
 
     it('a page past the end is 200 with an empty data', async () => {
-      const response = await list(`?venueId=${VENUE}&limit=20&page=4`).expect(200);
+      const response = await list(`venueId=${VENUE}&limit=20&page=4`).expect(200);
       expect(response.body).toEqual({ success: true, data: [], pagination: { page: 4, limit: 20, total: 45, pages: 3 } });
-      const far = await list(`?venueId=${VENUE}&page=1000`).expect(200);
+      const far = await list(`venueId=${VENUE}&page=1000`).expect(200);
       expect(far.body).toEqual({ success: true, data: [], pagination: { page: 1000, limit: 20, total: 45, pages: 3 } });
     });
 
     it('defaults to page 1 and limit 20', async () => {
-      const response = await list(`?venueId=${VENUE}`).expect(200);
+      const response = await list(`venueId=${VENUE}`).expect(200);
       expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 45, pages: 3 });
       expect(ids(response.body.data)).toEqual(expectedOrder.slice(0, 20));
     });
@@ -126,27 +111,27 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
         [45, 1],
         [100, 1],
       ]) {
-        const response = await list(`?venueId=${VENUE}&limit=${limit}&page=${pages}`).expect(200);
+        const response = await list(`venueId=${VENUE}&limit=${limit}&page=${pages}`).expect(200);
         expect(response.body.pagination).toEqual({ page: pages, limit, total: 45, pages });
         expect(ids(response.body.data)).toEqual(expectedOrder.slice((pages - 1) * limit, pages * limit));
       }
     });
 
     it('only users of the given venue appear, with their full record', async () => {
-      const other = await list(`?venueId=${OTHER}`).expect(200);
+      const other = await list(`venueId=${OTHER}`).expect(200);
       expect(other.body.pagination).toEqual({ page: 1, limit: 20, total: 6, pages: 1 });
       for (const user of other.body.data) expect(user.venueIds).toContain(OTHER);
       const shared = created.filter((user) => (user.venueIds as string[]).includes(OTHER));
       expect(shared).toHaveLength(3);
       expect(ids(other.body.data)).toEqual(ids([...shared, ...othersOnly].sort(newestFirst)));
 
-      const all = await list(`?venueId=${VENUE}&limit=100`).expect(200);
+      const all = await list(`venueId=${VENUE}&limit=100`).expect(200);
       for (const user of all.body.data) expect(user.venueIds).toContain(VENUE);
-      expect(all.body.data.map((user: Record_) => user.name)).not.toContain('Other 0');
+      expect(all.body.data.map((user: HotspotUserDto) => user.name)).not.toContain('Other 0');
 
       // A listed record is the same record GET answers (devices filled, nothing extra).
       const first = all.body.data[0];
-      const fetched = await current().http.get(`${USERS}/${first._id}`).set('Authorization', auth()).expect(200);
+      const fetched = await users().get(first._id).expect(200);
       expect(first).toEqual(fetched.body.data);
       expect(first.createdAt).toMatch(ISO_UTC_MS);
       expect(first).not.toHaveProperty('password');
@@ -154,7 +139,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
     it('breaks createdAt ties by _id descending', async () => {
       const testApp = current();
-      const tied: Record_[] = [];
+      const tied: HotspotUserDto[] = [];
       for (let i = 0; i < 4; i += 1) tied.push(await guest(testApp, ['tie-venue'], { name: `Tie ${i}` }));
       await sleep(5);
       const newest = await guest(testApp, ['tie-venue'], { name: 'Tie newest' });
@@ -171,16 +156,16 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
         ...tiedIds,
       ]);
 
-      const response = await list('?venueId=tie-venue').expect(200);
+      const response = await list('venueId=tie-venue').expect(200);
       const byDescendingId = [...tiedIds].sort().reverse();
       expect(ids(response.body.data)).toEqual([newest._id, ...byDescendingId]);
-      const createdAts = new Set(response.body.data.slice(1).map((user: Record_) => user.createdAt));
+      const createdAts = new Set(response.body.data.slice(1).map((user: HotspotUserDto) => user.createdAt));
       expect(createdAts.size).toBe(1);
 
       // The tie-break holds across page boundaries too.
       const pages: string[] = [];
       for (let page = 1; page <= 3; page += 1) {
-        pages.push(...ids((await list(`?venueId=tie-venue&limit=2&page=${page}`).expect(200)).body.data));
+        pages.push(...ids((await list(`venueId=tie-venue&limit=2&page=${page}`).expect(200)).body.data));
       }
       expect(pages).toEqual([newest._id, ...byDescendingId]);
     });
@@ -188,23 +173,19 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
   describe('status filter', () => {
     const VENUE = 'status-venue';
-    let active1: Record_;
-    let blocked: Record_;
-    let expired: Record_;
-    let active2: Record_;
+    let active1: HotspotUserDto;
+    let blocked: HotspotUserDto;
+    let expired: HotspotUserDto;
+    let active2: HotspotUserDto;
 
     beforeAll(async () => {
       const testApp = current();
-      active1 = (await createUser(testApp, { venueIds: [VENUE] })) as Record_;
-      blocked = (await createUser(testApp, { venueIds: [VENUE] })) as Record_;
-      expired = (await createUser(testApp, { venueIds: [VENUE] })) as Record_;
-      active2 = (await createUser(testApp, { venueIds: [VENUE] })) as Record_;
-      await testApp.http
-        .put(`${USERS}/${blocked._id}`)
-        .set('Authorization', auth())
-        .send({ status: 'blocked' })
-        .expect(200);
-      await testApp.http.post(`${USERS}/${expired._id}/expire`).set('Authorization', auth()).expect(200);
+      active1 = await givenUser(testApp, { venueIds: [VENUE] });
+      blocked = await givenUser(testApp, { venueIds: [VENUE] });
+      expired = await givenUser(testApp, { venueIds: [VENUE] });
+      active2 = await givenUser(testApp, { venueIds: [VENUE] });
+      await users().update(blocked._id, { status: 'blocked' }).expect(200);
+      await users().expire(expired._id).expect(200);
     });
 
     it.each([
@@ -212,7 +193,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       ['blocked', () => [blocked]],
       ['expired', () => [expired]],
     ])('status=%s lists only those users', async (status, expected) => {
-      const response = await list(`?venueId=${VENUE}&status=${status}`).expect(200);
+      const response = await list(`venueId=${VENUE}&status=${status}`).expect(200);
       const wanted = expected();
       expect(ids(response.body.data)).toEqual(ids(wanted));
       expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: wanted.length, pages: 1 });
@@ -220,13 +201,13 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     });
 
     it('without a status every user is listed, expired ones included', async () => {
-      const response = await list(`?venueId=${VENUE}`).expect(200);
+      const response = await list(`venueId=${VENUE}`).expect(200);
       expect(ids(response.body.data)).toEqual(ids([active2, expired, blocked, active1]));
       expect(response.body.pagination.total).toBe(4);
     });
 
     it('status and pagination combine', async () => {
-      const response = await list(`?venueId=${VENUE}&status=active&limit=1&page=2`).expect(200);
+      const response = await list(`venueId=${VENUE}&status=active&limit=1&page=2`).expect(200);
       expect(ids(response.body.data)).toEqual([active1._id]);
       expect(response.body.pagination).toEqual({ page: 2, limit: 1, total: 2, pages: 2 });
     });
@@ -234,9 +215,9 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
   describe('macAddress filter', () => {
     const VENUE = 'mac-venue';
-    let ownMac: Record_;
-    let deviceMac: Record_;
-    let both: Record_;
+    let ownMac: HotspotUserDto;
+    let deviceMac: HotspotUserDto;
+    let both: HotspotUserDto;
 
     beforeAll(async () => {
       const testApp = current();
@@ -263,7 +244,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     ])(
       "%s matches the user's own macAddress",
       async (mac) => {
-        const response = await list(`?venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
+        const response = await list(`venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
         expect(ids(response.body.data)).toEqual([ownMac._id]);
         expect(response.body.data[0].macAddress).toBe('AA:BB:CC:00:00:0A');
         expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });
@@ -273,7 +254,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     it.each([['AA:BB:CC:00:00:0B'], ['aa-bb-cc-00-00-0b'], ['aabb.cc00.000b'], ['aabbcc00000b']])(
       "%s matches a device's macAddress",
       async (mac) => {
-        const response = await list(`?venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
+        const response = await list(`venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
         expect(ids(response.body.data)).toEqual([deviceMac._id]);
         expect(response.body.data[0].macAddress).toBeNull();
         expect(response.body.data[0].devices).toEqual([
@@ -290,23 +271,21 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
     );
 
     it('a user matching by its own macAddress and a device is listed once', async () => {
-      const response = await list(`?venueId=${VENUE}&macAddress=aabbcc00000e`).expect(200);
+      const response = await list(`venueId=${VENUE}&macAddress=aabbcc00000e`).expect(200);
       expect(ids(response.body.data)).toEqual([both._id]);
       expect(response.body.pagination.total).toBe(1);
     });
 
     it('a MAC nobody has gives an empty page', async () => {
-      const response = await list(`?venueId=${VENUE}&macAddress=00:00:00:00:00:00`).expect(200);
+      const response = await list(`venueId=${VENUE}&macAddress=00:00:00:00:00:00`).expect(200);
       expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
     });
 
     it('combines with the status filter', async () => {
-      await list(`?venueId=${VENUE}&macAddress=AA:BB:CC:00:00:0A&status=active`)
-        .expect(200)
-        .expect(({ body }) => expect(ids(body.data)).toEqual([ownMac._id]));
-      await list(`?venueId=${VENUE}&macAddress=AA:BB:CC:00:00:0A&status=blocked`)
-        .expect(200)
-        .expect(({ body }) => expect(body.pagination.total).toBe(0));
+      const active = await list(`venueId=${VENUE}&macAddress=AA:BB:CC:00:00:0A&status=active`).expect(200);
+      expect(ids(active.body.data)).toEqual([ownMac._id]);
+      const blocked = await list(`venueId=${VENUE}&macAddress=AA:BB:CC:00:00:0A&status=blocked`).expect(200);
+      expect(blocked.body.pagination.total).toBe(0);
     });
   });
 
@@ -326,7 +305,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       // Seen again: it becomes the newest though it was first seen first.
       await startSession(testApp, { userId: threeDevices._id, venueId: VENUE, macAddress: '02:00:00:00:00:0A' });
 
-      const response = await list(`?venueId=${VENUE}`).expect(200);
+      const response = await list(`venueId=${VENUE}`).expect(200);
       expect(ids(response.body.data)).toEqual([threeDevices._id, oneDevice._id, noDevices._id]);
       const [three, one, none] = response.body.data;
       expect(none.devices).toEqual([]);
@@ -349,7 +328,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       expect([...lastSeen].sort().reverse()).toEqual(lastSeen);
       expect(three.devices[0].firstSeenAt < three.devices[0].lastSeenAt).toBe(true);
 
-      const fetched = await testApp.http.get(`${USERS}/${threeDevices._id}`).set('Authorization', auth()).expect(200);
+      const fetched = await users().get(threeDevices._id).expect(200);
       expect(fetched.body.data.devices).toEqual(three.devices);
     });
   });

@@ -1,14 +1,12 @@
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import { createUser, startSession, userBody } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { MESSAGES, NOT_FOUND, sleep, validationError } from './support/expected.js';
+import { givenUser, givenUserWithSessions, startSession, userBody } from './support/factories.js';
 import { asJobSession, byId, jobsOf, sessionRows } from './support/rows.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
-const UPDATED = 'Kullanıcı başarıyla güncellendi';
+const UPDATED = MESSAGES.updated;
 const EXPIRED_NOT_EDITABLE = { success: false, message: 'Expired users cannot be edited' };
-const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Row = Record<string, unknown>;
 
@@ -38,14 +36,12 @@ function expectRefreshed(after: string, before: string): void {
 }
 
 describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth jobs', (current) => {
-  const put = (id: string, body: unknown, token: string = current().adminToken) =>
-    current().http.put(`${USERS}/${id}`).set('Authorization', `Bearer ${token}`).send(body as object);
-  const getUser = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', `Bearer ${current().adminToken}`);
+  const users = () => api(current()).users;
 
   describe('active → blocked', () => {
     it('answers 200 with the blocked user, ends the active sessions, expires the devices and writes one job', async () => {
       const testApp = current();
-      const created = await createUser(testApp, {
+      const created = await givenUser(testApp, {
         venueIds: ['venue-a', 'venue-b'],
         email: 'block-me@example.com',
       });
@@ -67,13 +63,13 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       await testApp.app.get(SessionsService).stop(stopped.id);
       await sleep(5);
 
-      const response = await put(created._id, { status: 'blocked' }).expect(200);
+      const response = await users().update(created._id, { status: 'blocked' }).expect(200);
       expect(response.body).toEqual({
         success: true,
         message: UPDATED,
         data: { ...created, status: 'blocked', updatedAt: expect.any(String), devices: expect.any(Array) },
       });
-      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt);
       expect(response.body.data.devices).toHaveLength(3);
       for (const device of response.body.data.devices) expect(device.status).toBe('expired');
 
@@ -107,14 +103,14 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
         nasId: 'nas-a',
       });
 
-      const fetched = await getUser(created._id).expect(200);
+      const fetched = await users().get(created._id).expect(200);
       expect(fetched.body.data).toEqual(response.body.data);
     });
 
     it('writes exactly one job, with no sessions, when the user had none', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'blocked' }).expect(200);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'blocked' }).expect(200);
       const jobs = await jobsOf(testApp, created._id);
       expect(jobs).toHaveLength(1);
       expect(jobs[0]).toEqual(
@@ -124,13 +120,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
 
     it('a blocked user keeps its username in its venues', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'blocked' }).expect(200);
-      const clash = await testApp.http
-        .post(USERS)
-        .set('Authorization', `Bearer ${testApp.adminToken}`)
-        .send(userBody({ username: created.username }))
-        .expect(409);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'blocked' }).expect(200);
+      const clash = await users().create(userBody({ username: created.username })).expect(409);
       expect(clash.body).toEqual({
         success: false,
         message: 'Conflict',
@@ -142,7 +134,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
   describe('active → expired', () => {
     it('ends the sessions, writes one job with reason expired and frees username, email and phone', async () => {
       const testApp = current();
-      const created = await createUser(testApp, {
+      const created = await givenUser(testApp, {
         email: 'expire-me@example.com',
         phone: '+90 532 111 22 33',
         venueIds: ['venue-a', 'venue-b'],
@@ -150,7 +142,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       const session = await startSession(testApp, { userId: created._id, ipAddress: '10.0.0.21', nasId: 'nas-x' });
       await sleep(5);
 
-      const response = await put(created._id, { status: 'expired' }).expect(200);
+      const response = await users().update(created._id, { status: 'expired' }).expect(200);
       expect(response.body).toEqual({
         success: true,
         message: UPDATED,
@@ -169,7 +161,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
           ],
         },
       });
-      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt);
 
       expect(await sessionRows(testApp, created._id)).toEqual([
         { id: session.id, status: 'expired', ended_at: expect.anything() },
@@ -184,10 +176,8 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
         { venue_id: 'venue-a', position: 0, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
         { venue_id: 'venue-b', position: 1, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
       ]);
-      const reused = await testApp.http
-        .post(USERS)
-        .set('Authorization', `Bearer ${testApp.adminToken}`)
-        .send(
+      const reused = await users()
+        .create(
           userBody({
             username: created.username,
             email: 'expire-me@example.com',
@@ -202,8 +192,8 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
 
     it('writes the job even without sessions', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'expired' }).expect(200);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'expired' }).expect(200);
       const jobs = await jobsOf(testApp, created._id);
       expect(jobs).toHaveLength(1);
       expect(jobs[0]).toEqual(expect.objectContaining({ reason: 'expired', sessions: [] }));
@@ -213,13 +203,13 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
   describe('out of blocked', () => {
     it('blocked → active unblocks without a job, and the user may start sessions again', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'blocked' }).expect(200);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'blocked' }).expect(200);
       await expect(startSession(testApp, { userId: created._id })).rejects.toThrow();
       await sleep(5);
-      const blockedAt = (await getUser(created._id).expect(200)).body.data.updatedAt as string;
+      const blockedAt = (await users().get(created._id).expect(200)).body.data.updatedAt as string;
 
-      const response = await put(created._id, { status: 'active' }).expect(200);
+      const response = await users().update(created._id, { status: 'active' }).expect(200);
       expect(response.body).toEqual({
         success: true,
         message: UPDATED,
@@ -236,9 +226,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
 
     it('blocked → expired writes a job with reason expired and frees the username', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'blocked' }).expect(200);
-      const response = await put(created._id, { status: 'expired' }).expect(200);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'blocked' }).expect(200);
+      const response = await users().update(created._id, { status: 'expired' }).expect(200);
       expect(response.body.data).toEqual({ ...created, status: 'expired', updatedAt: expect.any(String) });
 
       const jobs = await jobsOf(testApp, created._id);
@@ -249,16 +239,16 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       expect(await venueRows(testApp, created._id)).toEqual([
         expect.objectContaining({ user_status: 'expired', username_key: null }),
       ]);
-      await createUser(testApp, { username: created.username });
+      await givenUser(testApp, { username: created.username });
     });
   });
 
   describe('a PUT with the status the user already has', () => {
     it('active → active writes no job and leaves the sessions alone', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
+      const created = await givenUser(testApp);
       const session = await startSession(testApp, { userId: created._id });
-      const response = await put(created._id, { status: 'active' }).expect(200);
+      const response = await users().update(created._id, { status: 'active' }).expect(200);
       expect(response.body.data.status).toBe('active');
       expect(response.body.data.devices).toEqual([expect.objectContaining({ status: 'active' })]);
       expect(await jobsOf(testApp, created._id)).toEqual([]);
@@ -268,9 +258,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
 
     it('blocked → blocked writes no second job', async () => {
       const testApp = current();
-      const created = await createUser(testApp);
-      await put(created._id, { status: 'blocked' }).expect(200);
-      const response = await put(created._id, { status: 'blocked', name: 'Still Blocked' }).expect(200);
+      const created = await givenUser(testApp);
+      await users().update(created._id, { status: 'blocked' }).expect(200);
+      const response = await users().update(created._id, { status: 'blocked', name: 'Still Blocked' }).expect(200);
       expect(response.body.data).toEqual(
         expect.objectContaining({ status: 'blocked', name: 'Still Blocked' }),
       );
@@ -291,99 +281,87 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       ['a new username', { username: 'fresh-name-for-expired' }],
     ])('409 for %s, and nothing changes', async (_case, body) => {
       const testApp = current();
-      const created = await createUser(testApp, { venueIds: ['venue-a'] });
-      await startSession(testApp, { userId: created._id });
-      const expired = await testApp.http
-        .post(`${USERS}/${created._id}/expire`)
-        .set('Authorization', `Bearer ${testApp.adminToken}`)
-        .expect(200);
+      const { user: created } = await givenUserWithSessions(testApp, { venues: ['venue-a'] });
+      const expired = await users().expire(created._id).expect(200);
       const before = await userRow(testApp, created._id);
       const venuesBefore = await venueRows(testApp, created._id);
       const jobsBefore = await jobsOf(testApp, created._id);
       expect(jobsBefore).toHaveLength(1);
       await sleep(3);
 
-      const response = await put(created._id, body).expect(409);
+      const response = await users().update(created._id, body).expect(409);
       expect(response.body).toEqual(EXPIRED_NOT_EDITABLE);
 
       expect(await userRow(testApp, created._id)).toEqual(before);
       expect(await venueRows(testApp, created._id)).toEqual(venuesBefore);
       expect(await jobsOf(testApp, created._id)).toEqual(jobsBefore);
-      expect((await getUser(created._id).expect(200)).body.data).toEqual(expired.body.data.user);
+      expect((await users().get(created._id).expect(200)).body.data).toEqual(expired.body.data.user);
     });
 
     it('an invalid body is still a 400 first (validation comes before the state check)', async () => {
-      const created = await createUser(current());
-      await put(created._id, { status: 'expired' }).expect(200);
-      const response = await put(created._id, { status: 'gone' }).expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'status', message: expect.any(String) }],
-      });
+      const created = await givenUser(current());
+      await users().update(created._id, { status: 'expired' }).expect(200);
+      const response = await users().update(created._id, { status: 'gone' }).expect(400);
+      expect(response.body).toEqual(validationError('status'));
     });
 
     it('409 too for a user expired by PUT', async () => {
-      const created = await createUser(current());
-      await put(created._id, { status: 'expired' }).expect(200);
-      expect((await put(created._id, {}).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
-      expect((await put(created._id, { status: 'active' }).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
+      const created = await givenUser(current());
+      await users().update(created._id, { status: 'expired' }).expect(200);
+      expect((await users().update(created._id, {}).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
+      expect((await users().update(created._id, { status: 'active' }).expect(409)).body).toEqual(EXPIRED_NOT_EDITABLE);
     });
   });
 
   describe('field changes', () => {
     it('an empty body {} is 200, changes nothing but a refreshed updatedAt', async () => {
       const testApp = current();
-      const created = await createUser(testApp, { metadata: { keep: true }, email: 'empty-put@example.com' });
+      const created = await givenUser(testApp, { metadata: { keep: true }, email: 'empty-put@example.com' });
       await sleep(5);
-      const response = await put(created._id, {}).expect(200);
+      const response = await users().update(created._id, {}).expect(200);
       expect(response.body).toEqual({
         success: true,
         message: UPDATED,
         data: { ...created, updatedAt: expect.any(String) },
       });
-      expectRefreshed(response.body.data.updatedAt, created.updatedAt as string);
+      expectRefreshed(response.body.data.updatedAt, created.updatedAt);
       expect(response.body.data.createdAt).toBe(created.createdAt);
-      expect((await getUser(created._id).expect(200)).body.data).toEqual(response.body.data);
+      expect((await users().get(created._id).expect(200)).body.data).toEqual(response.body.data);
       expect(await jobsOf(testApp, created._id)).toEqual([]);
     });
 
     it('metadata is replaced whole, not merged', async () => {
       const testApp = current();
-      const created = await createUser(testApp, { metadata: { roomNumber: '12', nested: { a: 1, b: 2 } } });
-      const response = await put(created._id, { metadata: { nested: { c: 3 }, list: [1, 'two'] } }).expect(200);
+      const created = await givenUser(testApp, { metadata: { roomNumber: '12', nested: { a: 1, b: 2 } } });
+      const response = await users().update(created._id, { metadata: { nested: { c: 3 }, list: [1, 'two'] } }).expect(200);
       expect(response.body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
-      expect((await getUser(created._id).expect(200)).body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
+      expect((await users().get(created._id).expect(200)).body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
 
-      const emptied = await put(created._id, { metadata: {} }).expect(200);
+      const emptied = await users().update(created._id, { metadata: {} }).expect(200);
       expect(emptied.body.data.metadata).toEqual({});
     });
 
     it('venueIds are replaced, duplicates dropped and order kept; the lists follow', async () => {
       const testApp = current();
-      const created = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
-      const response = await put(created._id, { venueIds: ['venue-c', 'venue-a', 'venue-c'] }).expect(200);
+      const created = await givenUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
+      const response = await users().update(created._id, { venueIds: ['venue-c', 'venue-a', 'venue-c'] }).expect(200);
       expect(response.body.data).toEqual({ ...created, venueIds: ['venue-c', 'venue-a'], updatedAt: expect.any(String) });
       expect((await venueRows(testApp, created._id)).map((row) => [row.venue_id, row.position])).toEqual([
         ['venue-c', 0],
         ['venue-a', 1],
       ]);
 
-      const list = (venueId: string) =>
-        testApp.http
-          .get(`${USERS}?venueId=${venueId}&limit=100`)
-          .set('Authorization', `Bearer ${testApp.adminToken}`)
-          .expect(200)
-          .then((r) => (r.body.data as Array<{ _id: string }>).map((user) => user._id));
+      const list = async (venueId: string) =>
+        (await users().list({ venueId, limit: 100 }).expect(200)).body.data.map((user) => user._id);
       expect(await list('venue-b')).not.toContain(created._id);
       expect(await list('venue-c')).toContain(created._id);
-      expect((await getUser(`${created._id}?venueId=venue-b`).expect(404)).body).toEqual(NOT_FOUND);
+      expect((await users().get(created._id, { venueId: 'venue-b' }).expect(404)).body).toEqual(NOT_FOUND);
     });
 
     it('name, email and phone change and stay changed', async () => {
       const testApp = current();
-      const created = await createUser(testApp, { email: 'before@example.com' });
-      const response = await put(created._id, { name: '  Yeni İsim  ', email: null, phone: '+90 555 000 11 22' }).expect(200);
+      const created = await givenUser(testApp, { email: 'before@example.com' });
+      const response = await users().update(created._id, { name: '  Yeni İsim  ', email: null, phone: '+90 555 000 11 22' }).expect(200);
       expect(response.body.data).toEqual({
         ...created,
         name: 'Yeni İsim',
@@ -391,19 +369,15 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
         phone: '+90 555 000 11 22',
         updatedAt: expect.any(String),
       });
-      expect((await getUser(created._id).expect(200)).body.data).toEqual(response.body.data);
+      expect((await users().get(created._id).expect(200)).body.data).toEqual(response.body.data);
     });
   });
 
   it('an unknown query parameter is 400 naming it, and nothing changes', async () => {
     const testApp = current();
-    const created = await createUser(testApp);
-    const response = await put(`${created._id}?stauts=blocked`, { status: 'blocked' }).expect(400);
-    expect(response.body).toEqual({
-      success: false,
-      message: 'Validation error',
-      errors: [{ field: 'stauts', message: expect.any(String) }],
-    });
+    const created = await givenUser(testApp);
+    const response = await users().update(created._id, { status: 'blocked' }, { query: { stauts: 'blocked' } }).expect(400);
+    expect(response.body).toEqual(validationError('stauts'));
     expect(await userRow(testApp, created._id)).toEqual(expect.objectContaining({ status: 'active' }));
     expect(await jobsOf(testApp, created._id)).toEqual([]);
   });
@@ -415,7 +389,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       ['%ZZ', '%ZZ'],
       ['an encoded ../', '..%2F..%2Fx'],
     ])('PUT to %s is 404', async (_case, id) => {
-      const response = await put(id, { name: 'Nobody' }).expect(404);
+      const response = await users().update(id, { name: 'Nobody' }).expect(404);
       expect(response.body).toEqual(NOT_FOUND);
     });
   });

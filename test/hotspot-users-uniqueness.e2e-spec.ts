@@ -1,8 +1,8 @@
 import type { Response } from 'supertest';
-import { createUser, userBody } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { givenUser, userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
 
 type Clash = [field: 'username' | 'email' | 'phone', venueId: string];
 
@@ -23,11 +23,10 @@ async function count(testApp: TestApp, sql: string, params: unknown[]): Promise<
 }
 
 describeEachDatabase('hotspot users uniqueness', (current) => {
-  const auth = () => `Bearer ${current().adminToken}`;
-  const post = (body: Record<string, unknown>) => current().http.post(USERS).set('Authorization', auth()).send(body);
-  const put = (id: string, body: Record<string, unknown>) =>
-    current().http.put(`${USERS}/${id}`).set('Authorization', auth()).send(body);
-  const get = (id: string) => current().http.get(`${USERS}/${id}`).set('Authorization', auth());
+  const users = () => api(current()).users;
+  const post = (body: Record<string, unknown>) => users().create(body);
+  const put = (id: string, body: Record<string, unknown>) => users().update(id, body);
+  const get = (id: string) => users().get(id);
 
   describe('username', () => {
     it('is unique per venue, case-insensitively, with the exact 409 body', async () => {
@@ -140,13 +139,13 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
 
   describe('expired, blocked and deleted users', () => {
     it("an expired user's username, email and phone are free again", async () => {
-      const first = await createUser(current(), {
+      const first = await givenUser(current(), {
         username: 'Carol',
         email: 'carol@example.com',
         phone: '+44 20 7946 0000',
         venueIds: ['uq-exp'],
       });
-      await current().http.post(`${USERS}/${first._id}/expire`).set('Authorization', auth()).expect(200);
+      await users().expire(first._id).expect(200);
 
       const second = await post(
         userBody({ username: 'carol', email: 'CAROL@example.com', phone: '+442079460000', venueIds: ['uq-exp'] }),
@@ -163,28 +162,28 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
     });
 
     it('a user expired by PUT frees its username too', async () => {
-      const first = await createUser(current(), { username: 'dave', venueIds: ['uq-exp-put'] });
+      const first = await givenUser(current(), { username: 'dave', venueIds: ['uq-exp-put'] });
       await put(first._id, { status: 'expired' }).expect(200);
       await post(userBody({ username: 'Dave', venueIds: ['uq-exp-put'] })).expect(201);
     });
 
     it("a blocked user's username is still taken", async () => {
-      const first = await createUser(current(), { username: 'erin', venueIds: ['uq-blocked'] });
+      const first = await givenUser(current(), { username: 'erin', venueIds: ['uq-blocked'] });
       await put(first._id, { status: 'blocked' }).expect(200);
       expectConflict(await post(userBody({ username: 'ERIN', venueIds: ['uq-blocked'] })), [['username', 'uq-blocked']]);
     });
 
     it("a deleted user's username is free", async () => {
-      const first = await createUser(current(), { username: 'frank', venueIds: ['uq-deleted'] });
-      await current().http.delete(`${USERS}/${first._id}`).set('Authorization', auth()).expect(200);
+      const first = await givenUser(current(), { username: 'frank', venueIds: ['uq-deleted'] });
+      await users().remove(first._id).expect(200);
       await post(userBody({ username: 'Frank', venueIds: ['uq-deleted'] })).expect(201);
     });
   });
 
   describe('PUT', () => {
     it('changing the username into a clash is 409 and changes nothing', async () => {
-      await createUser(current(), { username: 'Grace', venueIds: ['uq-put-1'] });
-      const other = await createUser(current(), { username: 'heidi', venueIds: ['uq-put-1'] });
+      await givenUser(current(), { username: 'Grace', venueIds: ['uq-put-1'] });
+      const other = await givenUser(current(), { username: 'heidi', venueIds: ['uq-put-1'] });
       const before = (await get(other._id).expect(200)).body.data;
 
       expectConflict(await put(other._id, { username: 'grace' }), [['username', 'uq-put-1']]);
@@ -192,8 +191,8 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
     });
 
     it('changing email or phone into a clash is 409', async () => {
-      await createUser(current(), { email: 'ivan@example.com', phone: '+7 495 000 0000', venueIds: ['uq-put-2'] });
-      const other = await createUser(current(), { venueIds: ['uq-put-2'] });
+      await givenUser(current(), { email: 'ivan@example.com', phone: '+7 495 000 0000', venueIds: ['uq-put-2'] });
+      const other = await givenUser(current(), { venueIds: ['uq-put-2'] });
       expectConflict(await put(other._id, { email: 'IVAN@example.com' }), [['email', 'uq-put-2']]);
       expectConflict(await put(other._id, { phone: '+74950000000' }), [['phone', 'uq-put-2']]);
       expectConflict(await put(other._id, { email: 'Ivan@Example.com', phone: '+7 (495) 000-00-00' }), [
@@ -203,8 +202,8 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
     });
 
     it('changing venueIds into a venue where the username is taken is 409 and changes nothing', async () => {
-      await createUser(current(), { username: 'judy', venueIds: ['uq-put-a'] });
-      const mover = await createUser(current(), { username: 'Judy', venueIds: ['uq-put-b'] });
+      await givenUser(current(), { username: 'judy', venueIds: ['uq-put-a'] });
+      const mover = await givenUser(current(), { username: 'Judy', venueIds: ['uq-put-b'] });
       expectConflict(await put(mover._id, { venueIds: ['uq-put-b', 'uq-put-a'] }), [['username', 'uq-put-a']]);
 
       expect((await get(mover._id).expect(200)).body.data.venueIds).toEqual(['uq-put-b']);
@@ -215,7 +214,7 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
     });
 
     it('a user never clashes with itself (same or re-cased values)', async () => {
-      const user = await createUser(current(), {
+      const user = await givenUser(current(), {
         username: 'kim',
         email: 'kim@example.com',
         phone: '5551234567',

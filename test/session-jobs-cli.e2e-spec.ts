@@ -1,11 +1,12 @@
+import { api } from './support/api-client.js';
 import { contextRuntime, runCli } from './support/cli-io.js';
-import { createUser } from './support/factories.js';
+import { givenUser } from './support/factories.js';
 import { describeEachDatabase } from './support/test-app.js';
 
 describeEachDatabase('session and jobs CLI (in-process main(), the app services)', (current) => {
   const session = (...argv: string[]) => runCli(contextRuntime(current().app), 'session', ...argv);
   const jobs = (...argv: string[]) => runCli(contextRuntime(current().app), 'jobs', ...argv);
-  const auth = () => ({ Authorization: `Bearer ${current().adminToken}` });
+  const users = () => api(current()).users;
 
   it.each([
     [[]],
@@ -31,7 +32,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
   );
 
   it('start prints the session, the user shows the device, stop ends it', async () => {
-    const user = await createUser(current(), { venueIds: ['venue-a'] });
+    const user = await givenUser(current(), { venueIds: ['venue-a'] });
     const started = await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', 'aabb.ccdd.ee01', '--ip', '10.0.0.7', '--nas', 'nas-1');
     expect(started.code).toBe(0);
     const printed = JSON.parse(started.stdout);
@@ -45,7 +46,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
       endedAt: null,
     });
 
-    const fetched = await current().http.get(`/api/v1/hotspot-users/${user._id}`).set(auth()).expect(200);
+    const fetched = await users().get(user._id).expect(200);
     expect(fetched.body.data.devices).toEqual([
       { macAddress: 'AA:BB:CC:DD:EE:01', name: null, status: 'active', firstSeenAt: printed.startedAt, lastSeenAt: printed.startedAt },
     ]);
@@ -59,19 +60,19 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
     const unknown = await session('start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
     expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'no such user nobody\n' });
 
-    const user = await createUser(current());
-    await current().http.put(`/api/v1/hotspot-users/${user._id}`).set(auth()).send({ status: 'blocked' }).expect(200);
+    const user = await givenUser(current());
+    await users().update(user._id, { status: 'blocked' }).expect(200);
     const blocked = await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
     expect(blocked.code).toBe(1);
     expect(blocked.stdout).toBe('');
   });
 
   it('lists the jobs of a user, filtered by status, as JSON', async () => {
-    const user = await createUser(current());
+    const user = await givenUser(current());
     const started = JSON.parse(
       (await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', '02:00:00:00:00:09')).stdout,
     );
-    await current().http.post(`/api/v1/hotspot-users/${user._id}/expire`).set(auth()).expect(200);
+    await users().expire(user._id).expect(200);
 
     const listed = await jobs('list', '--user', user._id, '--status', 'pending', '--json');
     expect(listed.code).toBe(0);

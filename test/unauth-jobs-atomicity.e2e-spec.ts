@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
-import { createUser, startSession } from './support/factories.js';
+import { api } from './support/api-client.js';
+import { givenUser, givenUserWithSessions, uniqueEmail } from './support/factories.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -9,7 +10,6 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * Everything runs one request at a time: SQLite serialises all the app's database work anyway.
  */
 
-const USERS = '/api/v1/hotspot-users';
 const INTERNAL = { success: false, message: 'Internal server error' };
 
 /** Runs `work` while every insert into unauth_jobs fails; the table is always put back. */
@@ -22,7 +22,7 @@ async function withoutJobTable<T>(testApp: TestApp, work: () => Promise<T>): Pro
   }
 }
 
-function expectInternalErrorWithoutDetails(response: Response): void {
+function expectInternalErrorWithoutDetails(response: Pick<Response, 'status' | 'body' | 'text'>): void {
   expect(response.status).toBe(500);
   expect(response.body).toEqual(INTERNAL);
   const text = response.text ?? '';
@@ -73,27 +73,22 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     if (started === undefined) throw new Error('test app not started');
     return started;
   };
-  const auth = () => `Bearer ${current().adminToken}`;
+  const users = () => api(current()).users;
 
   /** A user in two venues with an active session in each. */
-  async function userWithSessions(testApp: TestApp): Promise<{ _id: string; [field: string]: unknown }> {
-    const user = await createUser(testApp, {
-      venueIds: ['venue-a', 'venue-b'],
-      email: `atomic-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`,
-    });
-    await startSession(testApp, { userId: user._id, macAddress: 'AA:BB:CC:40:00:01', ipAddress: '10.4.0.1' });
-    await startSession(testApp, { userId: user._id, venueId: 'venue-b', macAddress: 'AA:BB:CC:40:00:02' });
-    return user;
+  async function userWithSessions(testApp: TestApp) {
+    const given = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], user: { email: uniqueEmail('atomic') } });
+    return given.user;
   }
 
   it.each(['blocked', 'expired'])('PUT status %s: 500, and the user and its sessions stay active', async (status) => {
     const testApp = current();
     const user = await userWithSessions(testApp);
     const before = await snapshot(testApp, user._id);
-    const shownBefore = (await testApp.http.get(`${USERS}/${user._id}`).set('Authorization', auth()).expect(200)).body;
+    const shownBefore = (await users().get(user._id).expect(200)).body;
 
     const response = await withoutJobTable(testApp, () =>
-      testApp.http.put(`${USERS}/${user._id}`).set('Authorization', auth()).send({ status, name: 'Half Done' }),
+      users().update(user._id, { status, name: 'Half Done' }),
     );
     expectInternalErrorWithoutDetails(response);
 
@@ -112,19 +107,19 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
       expect.objectContaining({ user_status: 'active', username_key: expect.any(String) }),
       expect.objectContaining({ user_status: 'active', username_key: expect.any(String) }),
     ]);
-    expect((await testApp.http.get(`${USERS}/${user._id}`).set('Authorization', auth()).expect(200)).body).toEqual(shownBefore);
+    expect((await users().get(user._id).expect(200)).body).toEqual(shownBefore);
 
     // With the table back, the same request goes through and writes its one job.
-    await testApp.http.put(`${USERS}/${user._id}`).set('Authorization', auth()).send({ status }).expect(200);
+    await users().update(user._id, { status }).expect(200);
     expect(await jobReasons(testApp, user._id)).toEqual([status]);
   });
 
   it('PUT blocked without sessions fails too: the job is written even then, so the block rolls back', async () => {
     const testApp = current();
-    const user = await createUser(testApp);
+    const user = await givenUser(testApp);
     const before = await snapshot(testApp, user._id);
     const response = await withoutJobTable(testApp, () =>
-      testApp.http.put(`${USERS}/${user._id}`).set('Authorization', auth()).send({ status: 'blocked' }),
+      users().update(user._id, { status: 'blocked' }),
     );
     expectInternalErrorWithoutDetails(response);
     expect(await snapshot(testApp, user._id)).toEqual(before);
@@ -136,7 +131,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const before = await snapshot(testApp, user._id);
 
     const response = await withoutJobTable(testApp, () =>
-      testApp.http.post(`${USERS}/${user._id}/expire`).set('Authorization', auth()),
+      users().expire(user._id),
     );
     expectInternalErrorWithoutDetails(response);
     const after = await snapshot(testApp, user._id);
@@ -147,16 +142,16 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
       expect.objectContaining({ status: 'active', ended_at: null }),
     ]);
 
-    const retried = await testApp.http.post(`${USERS}/${user._id}/expire`).set('Authorization', auth()).expect(200);
+    const retried = await users().expire(user._id).expect(200);
     expect(retried.body.data.expiredSessions).toBe(2);
     expect(await jobReasons(testApp, user._id)).toEqual(['expired']);
   });
 
   it('POST expire without active sessions writes no job, so it succeeds even then', async () => {
     const testApp = current();
-    const user = await createUser(testApp);
+    const user = await givenUser(testApp);
     const response = await withoutJobTable(testApp, () =>
-      testApp.http.post(`${USERS}/${user._id}/expire`).set('Authorization', auth()),
+      users().expire(user._id),
     );
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ expiredSessions: 0, user: expect.objectContaining({ status: 'expired' }) });
@@ -168,7 +163,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const before = await snapshot(testApp, user._id);
 
     const response = await withoutJobTable(testApp, () =>
-      testApp.http.delete(`${USERS}/${user._id}`).set('Authorization', auth()),
+      users().remove(user._id),
     );
     expectInternalErrorWithoutDetails(response);
     const after = await snapshot(testApp, user._id);
@@ -180,16 +175,16 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
       expect.objectContaining({ status: 'active', ended_at: null }),
       expect.objectContaining({ status: 'active', ended_at: null }),
     ]);
-    await testApp.http.get(`${USERS}/${user._id}`).set('Authorization', auth()).expect(200);
+    await users().get(user._id).expect(200);
 
-    await testApp.http.delete(`${USERS}/${user._id}`).set('Authorization', auth()).expect(200);
+    await users().remove(user._id).expect(200);
     expect(await jobReasons(testApp, user._id)).toEqual(['deleted']);
   });
 
   it('the service keeps answering normally after the failures', async () => {
     const testApp = current();
-    const user = await createUser(testApp);
-    await testApp.http.put(`${USERS}/${user._id}`).set('Authorization', auth()).send({ name: 'Fine' }).expect(200);
-    await testApp.http.get(`${USERS}?venueId=venue-a`).set('Authorization', auth()).expect(200);
+    const user = await givenUser(testApp);
+    await users().update(user._id, { name: 'Fine' }).expect(200);
+    await users().list({ venueId: 'venue-a' }).expect(200);
   });
 });

@@ -1,35 +1,20 @@
 import type { Response } from 'supertest';
-import { createUser, userBody } from './support/factories.js';
+import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
+import { api, type ApiCall } from './support/api-client.js';
+import { DELETED, FORBIDDEN, forbiddenNaming, NOT_FOUND, UNAUTHORIZED, validationError } from './support/expected.js';
+import { givenGuest, userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-const USERS = '/api/v1/hotspot-users';
-const NOT_FOUND = { success: false, message: 'Kullanıcı bulunamadı' };
-const FORBIDDEN = { success: false, message: 'Forbidden' };
-const UNAUTHORIZED = { success: false, message: 'Unauthorized' };
+/** One request of a table, labelled for the failure message; a null token sends no Authorization header. */
+type Call = [label: string, send: (token: string | null) => ApiCall<{ success: boolean; data?: unknown }>];
 
-type Method = 'get' | 'post' | 'put' | 'delete';
-
-function guest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { loginMethod: 'guest', username: undefined, password: undefined, ...overrides };
-}
+/** What a change that succeeded must have left behind, given the answer's body. */
+type Done = (testApp: TestApp, user: HotspotUserDto, body: { success: boolean; data?: unknown }) => Promise<void>;
 
 /** 403 Forbidden whose `errors` name exactly `field`. */
-function expectForbiddenNaming(response: Response, field: string): void {
+function expectForbiddenNaming(response: Pick<Response, 'status' | 'body'>, field: string): void {
   expect(response.status).toBe(403);
-  expect(response.body).toEqual({ success: false, message: 'Forbidden', errors: [{ field, message: expect.any(String) }] });
-}
-
-/** 403 for a user the token covers only in part: `errors`, when present, may only name venueIds. */
-function expectForbiddenPartialCover(response: Response): void {
-  expect(response.status).toBe(403);
-  expect(response.body.success).toBe(false);
-  expect(response.body.message).toBe('Forbidden');
-  if (response.body.errors !== undefined) {
-    expect(response.body.errors).toEqual([{ field: 'venueIds', message: expect.any(String) }]);
-  }
-  expect(Object.keys(response.body).sort()).toEqual(
-    response.body.errors === undefined ? ['message', 'success'] : ['errors', 'message', 'success'],
-  );
+  expect(response.body).toEqual(forbiddenNaming(field));
 }
 
 async function userState(testApp: TestApp, id: string): Promise<{ status: string; name: string } | undefined> {
@@ -53,12 +38,7 @@ async function usersNamed(testApp: TestApp, username: string): Promise<number> {
 }
 
 describeEachDatabase('permission levels', (current) => {
-  const call = (method: Method, path: string, token?: string, body?: unknown) => {
-    let request = current().http[method](path);
-    if (token !== undefined) request = request.set('Authorization', `Bearer ${token}`);
-    if (body !== undefined) request = request.send(body as object);
-    return request;
-  };
+  const users = () => api(current()).users;
 
   let read: string;
   let write: string;
@@ -71,30 +51,26 @@ describeEachDatabase('permission levels', (current) => {
 
   describe('a read token', () => {
     it('may list and get', async () => {
-      const created = await createUser(current(), guest());
-      const list = await call('get', `${USERS}?venueId=venue-a`, read).expect(200);
-      expect(list.body.data.map((user: { _id: string }) => user._id)).toContain(created._id);
-      expect((await call('get', `${USERS}/${created._id}`, read).expect(200)).body).toEqual({ success: true, data: created });
+      const created = await givenGuest(current());
+      const list = await users().list({ venueId: 'venue-a' }, { token: read }).expect(200);
+      expect(list.body.data.map((user) => user._id)).toContain(created._id);
+      expect((await users().get(created._id, { token: read }).expect(200)).body).toEqual({ success: true, data: created });
     });
 
     it('gets 403 Forbidden on create, update, delete and expire, and nothing changes', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
+      const created = await givenGuest(testApp);
       const body = userBody();
-      for (const [method, path, payload] of [
-        ['post', USERS, body],
-        ['put', `${USERS}/${created._id}`, { name: 'Changed', status: 'blocked' }],
-        ['delete', `${USERS}/${created._id}`, undefined],
-        ['post', `${USERS}/${created._id}/expire`, undefined],
-        ['post', `${USERS}/${created._id}/expire`, { venueId: 'venue-a' }],
-      ] as Array<[Method, string, unknown]>) {
-        const response = await call(method, path, read, payload);
-        expect({ method, path, status: response.status, body: response.body }).toEqual({
-          method,
-          path,
-          status: 403,
-          body: FORBIDDEN,
-        });
+      const calls: Call[] = [
+        ['POST create', (token) => users().create(body, { token })],
+        ['PUT', (token) => users().update(created._id, { name: 'Changed', status: 'blocked' }, { token })],
+        ['DELETE', (token) => users().remove(created._id, { token })],
+        ['POST expire', (token) => users().expire(created._id, { token })],
+        ['POST expire with venueId', (token) => users().expire(created._id, { token, venueId: 'venue-a' })],
+      ];
+      for (const [label, send] of calls) {
+        const response = await send(read);
+        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
         expect(response.headers['www-authenticate']).toBeUndefined();
       }
       expect(await usersNamed(testApp, body.username as string)).toBe(0);
@@ -103,104 +79,87 @@ describeEachDatabase('permission levels', (current) => {
     });
 
     it('gets 403, not 400, for invalid bodies and 403, not 404, for unknown ids', async () => {
-      const created = await createUser(current(), guest());
-      const cases: Array<[Method, string, unknown]> = [
-        ['post', USERS, { name: '', loginMethod: 'nope', venueIds: 'x', _id: 'forged' }],
-        ['post', USERS, {}],
-        ['put', `${USERS}/${created._id}`, { status: 'gone', loginMethod: 'guest', unknown: 1 }],
-        ['post', `${USERS}/${created._id}/expire`, { venueId: 42, extra: true }],
-        ['put', `${USERS}/no-such-user`, { name: 'x' }],
-        ['delete', `${USERS}/no-such-user`, undefined],
-        ['post', `${USERS}/no-such-user/expire`, undefined],
-        ['put', `${USERS}/${created._id}?venueId=venue-z`, {}],
+      const created = await givenGuest(current());
+      const calls: Call[] = [
+        ['POST invalid', (token) => users().create({ name: '', loginMethod: 'nope', venueIds: 'x', _id: 'forged' }, { token })],
+        ['POST {}', (token) => users().create({}, { token })],
+        ['PUT invalid', (token) => users().update(created._id, { status: 'gone', loginMethod: 'guest', unknown: 1 }, { token })],
+        ['POST expire invalid', (token) => users().expire(created._id, { token, body: { venueId: 42, extra: true } })],
+        ['PUT unknown id', (token) => users().update('no-such-user', { name: 'x' }, { token })],
+        ['DELETE unknown id', (token) => users().remove('no-such-user', { token })],
+        ['POST expire unknown id', (token) => users().expire('no-such-user', { token })],
+        ['PUT ?venueId=venue-z', (token) => users().update(created._id, {}, { token, venueId: 'venue-z' })],
       ];
-      for (const [method, path, payload] of cases) {
-        const response = await call(method, path, read, payload);
-        expect({ method, path, status: response.status, body: response.body }).toEqual({
-          method,
-          path,
-          status: 403,
-          body: FORBIDDEN,
-        });
+      for (const [label, send] of calls) {
+        const response = await send(read);
+        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
       }
     });
   });
 
   describe('a write token', () => {
     it('may get, create, update and expire', async () => {
-      const testApp = current();
-      const created = await createUser(testApp, guest(), write);
-      await call('get', `${USERS}?venueId=venue-a`, write).expect(200);
-      await call('get', `${USERS}/${created._id}`, write).expect(200);
-      const updated = await call('put', `${USERS}/${created._id}`, write, { name: 'Written' }).expect(200);
+      const created = await givenGuest(current(), {}, { token: write });
+      await users().list({ venueId: 'venue-a' }, { token: write }).expect(200);
+      await users().get(created._id, { token: write }).expect(200);
+      const updated = await users().update(created._id, { name: 'Written' }, { token: write }).expect(200);
       expect(updated.body.data.name).toBe('Written');
-      const expired = await call('post', `${USERS}/${created._id}/expire`, write).expect(200);
+      const expired = await users().expire(created._id, { token: write }).expect(200);
       expect(expired.body.data.user.status).toBe('expired');
     });
 
     it('gets 403 on DELETE only, and the user stays', async () => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
-      const response = await call('delete', `${USERS}/${created._id}`, write).expect(403);
+      const created = await givenGuest(testApp);
+      const response = await users().remove(created._id, { token: write }).expect(403);
       expect(response.body).toEqual(FORBIDDEN);
       expect(await userState(testApp, created._id)).toEqual({ status: 'active', name: created.name });
-      const unknown = await call('delete', `${USERS}/no-such-user`, write).expect(403);
+      const unknown = await users().remove('no-such-user', { token: write }).expect(403);
       expect(unknown.body).toEqual(FORBIDDEN);
     });
 
     it('gets 400 for an invalid body (permission passed, validation next)', async () => {
-      const response = await call('post', USERS, write, { loginMethod: 'guest', venueIds: ['venue-a'] }).expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'name', message: expect.any(String) }],
-      });
+      const response = await users().create({ loginMethod: 'guest', venueIds: ['venue-a'] }, { token: write }).expect(400);
+      expect(response.body).toEqual(validationError('name'));
     });
   });
 
   it('a token holding only delete may do everything', async () => {
     const testApp = current();
-    const created = await createUser(testApp, guest(), deleteOnly);
-    await call('get', `${USERS}?venueId=venue-a`, deleteOnly).expect(200);
-    await call('get', `${USERS}/${created._id}`, deleteOnly).expect(200);
-    await call('put', `${USERS}/${created._id}`, deleteOnly, { name: 'By Delete' }).expect(200);
-    await call('post', `${USERS}/${created._id}/expire`, deleteOnly).expect(200);
-    expect((await call('delete', `${USERS}/${created._id}`, deleteOnly).expect(200)).body).toEqual({
-      success: true,
-      message: 'Kullanıcı başarıyla silindi',
-    });
+    const token = deleteOnly;
+    const created = await givenGuest(testApp, {}, { token });
+    await users().list({ venueId: 'venue-a' }, { token }).expect(200);
+    await users().get(created._id, { token }).expect(200);
+    await users().update(created._id, { name: 'By Delete' }, { token }).expect(200);
+    await users().expire(created._id, { token }).expect(200);
+    expect((await users().remove(created._id, { token }).expect(200)).body).toEqual(DELETED);
     expect(await userState(testApp, created._id)).toBeUndefined();
   });
 
   describe('no token, or an invalid one, is 401 on every endpoint', () => {
-    const endpoints = (id: string): Array<[Method, string, unknown]> => [
-      ['get', `${USERS}?venueId=venue-a`, undefined],
-      ['get', USERS, undefined],
-      ['get', `${USERS}/${id}`, undefined],
-      ['get', `${USERS}/no-such-user`, undefined],
-      ['post', USERS, userBody()],
-      ['post', USERS, { name: '' }],
-      ['put', `${USERS}/${id}`, { status: 'blocked' }],
-      ['put', `${USERS}/${id}`, { status: 'bogus' }],
-      ['delete', `${USERS}/${id}`, undefined],
-      ['post', `${USERS}/${id}/expire`, undefined],
-      ['post', `${USERS}/${id}/expire`, { venueId: 'venue-a' }],
+    const endpoints = (id: string): Call[] => [
+      ['GET list of venue-a', (token) => users().list({ venueId: 'venue-a' }, { token })],
+      ['GET list', (token) => users().list({}, { token })],
+      ['GET', (token) => users().get(id, { token })],
+      ['GET unknown id', (token) => users().get('no-such-user', { token })],
+      ['POST', (token) => users().create(userBody(), { token })],
+      ['POST invalid', (token) => users().create({ name: '' }, { token })],
+      ['PUT', (token) => users().update(id, { status: 'blocked' }, { token })],
+      ['PUT invalid', (token) => users().update(id, { status: 'bogus' }, { token })],
+      ['DELETE', (token) => users().remove(id, { token })],
+      ['POST expire', (token) => users().expire(id, { token })],
+      ['POST expire with venueId', (token) => users().expire(id, { token, venueId: 'venue-a' })],
     ];
 
     it.each([
-      ['no Authorization header', undefined],
+      ['no Authorization header', null],
       ['an unknown token', 'hsp_no-such-token-0123456789abcdefghijklmnopq'],
     ])('%s', async (_case, token) => {
       const testApp = current();
-      const created = await createUser(testApp, guest());
-      for (const [method, path, payload] of endpoints(created._id)) {
-        const response = await call(method, path, token, payload);
-        expect({ method, path, status: response.status, body: response.body }).toEqual({
-          method,
-          path,
-          status: 401,
-          body: UNAUTHORIZED,
-        });
+      const created = await givenGuest(testApp);
+      for (const [label, send] of endpoints(created._id)) {
+        const response = await send(token);
+        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 401, body: UNAUTHORIZED });
         expect(response.headers['www-authenticate']).toBe('Bearer');
       }
       expect(await userState(testApp, created._id)).toEqual({ status: 'active', name: created.name });
@@ -218,10 +177,12 @@ describeEachDatabase('venue scope', (current) => {
     AB: ['venue-a', 'venue-b'],
     AC: ['venue-a', 'venue-c'],
   };
+  const users = () => api(current()).users;
 
   const tokens = {} as Record<TokenKind, string>;
   const readers = {} as Record<TokenKind, string>;
-  const users = {} as Record<UserKind, { _id: string; [field: string]: unknown }>;
+  /** One user per venue combination, made before the tests; they only read them. */
+  const seeded = {} as Record<UserKind, HotspotUserDto>;
 
   beforeAll(async () => {
     const testApp = current();
@@ -232,15 +193,9 @@ describeEachDatabase('venue scope', (current) => {
     readers.one = await testApp.createToken({ permissions: ['read'], venueIds: ['venue-a'] });
     readers.two = await testApp.createToken({ permissions: ['read'], venueIds: ['venue-a', 'venue-b'] });
     for (const kind of Object.keys(VENUES) as UserKind[]) {
-      users[kind] = await createUser(testApp, guest({ name: `Scope ${kind}`, venueIds: VENUES[kind] }));
+      seeded[kind] = await givenGuest(testApp, { name: `Scope ${kind}`, venueIds: VENUES[kind] });
     }
   });
-
-  const call = (method: Method, path: string, token: string, body?: unknown) => {
-    let request = current().http[method](path).set('Authorization', `Bearer ${token}`);
-    if (body !== undefined) request = request.send(body as object);
-    return request;
-  };
 
   describe('reading a user needs an overlap, else 404', () => {
     const table: Array<[TokenKind, UserKind, number]> = [
@@ -262,9 +217,9 @@ describeEachDatabase('venue scope', (current) => {
     ];
     it.each(table)('%s token, user in %s → %i', async (tokenKind, userKind, status) => {
       for (const token of [tokens[tokenKind], readers[tokenKind]]) {
-        const response = await call('get', `${USERS}/${users[userKind]._id}`, token);
+        const response = await users().get(seeded[userKind]._id, { token });
         expect(response.status).toBe(status);
-        expect(response.body).toEqual(status === 200 ? { success: true, data: users[userKind] } : NOT_FOUND);
+        expect(response.body).toEqual(status === 200 ? { success: true, data: seeded[userKind] } : NOT_FOUND);
       }
     });
   });
@@ -286,117 +241,97 @@ describeEachDatabase('venue scope', (current) => {
       ['two', 'AC', 403],
     ];
 
-    async function expectUnchanged(testApp: TestApp, id: string, name: string): Promise<void> {
-      expect(await userState(testApp, id)).toEqual({ status: 'active', name });
-      expect(await jobCount(testApp, id)).toBe(0);
-    }
+    /** Each change: how it is sent, and what a success leaves behind. */
+    const changes: Record<string, { send: (id: string, token: string) => ApiCall<{ success: boolean; data?: unknown }>; expectDone: Done }> = {
+      PUT: {
+        send: (id, token) => users().update(id, { name: 'Renamed', status: 'blocked' }, { token }),
+        expectDone: async (testApp, user, body) => {
+          expect(body.data).toEqual({ ...user, name: 'Renamed', status: 'blocked', updatedAt: expect.any(String) });
+          expect(await userState(testApp, user._id)).toEqual({ status: 'blocked', name: 'Renamed' });
+        },
+      },
+      DELETE: {
+        send: (id, token) => users().remove(id, { token }),
+        expectDone: async (testApp, user, body) => {
+          expect(body).toEqual(DELETED);
+          expect(await userState(testApp, user._id)).toBeUndefined();
+        },
+      },
+      'POST expire': {
+        send: (id, token) => users().expire(id, { token }),
+        expectDone: async (testApp, user, body) => {
+          expect(body.data).toEqual({ expiredSessions: 0, user: expect.objectContaining({ status: 'expired' }) });
+          expect(await userState(testApp, user._id)).toEqual({ status: 'expired', name: user.name });
+        },
+      },
+    };
+    const cases = Object.keys(changes).flatMap((change) => table.map((row) => [change, ...row] as const));
 
-    function expectRefusal(response: Response, status: number): void {
-      if (status === 404) {
-        expect(response.status).toBe(404);
-        expect(response.body).toEqual(NOT_FOUND);
-      } else {
-        expectForbiddenPartialCover(response);
-      }
-    }
-
-    it.each(table)('PUT: %s token, user in %s → %i', async (tokenKind, userKind, status) => {
+    it.each(cases)('%s: %s token, user in %s → %i', async (change, tokenKind, userKind, status) => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: VENUES[userKind] }));
-      const response = await call('put', `${USERS}/${user._id}`, tokens[tokenKind], { name: 'Renamed', status: 'blocked' });
+      const user = await givenGuest(testApp, { venueIds: VENUES[userKind] });
+      const response = await changes[change].send(user._id, tokens[tokenKind]);
+      expect(response.status).toBe(status);
       if (status === 200) {
-        expect(response.status).toBe(200);
-        expect(response.body.data).toEqual({ ...user, name: 'Renamed', status: 'blocked', updatedAt: expect.any(String) });
-        expect(await userState(testApp, user._id)).toEqual({ status: 'blocked', name: 'Renamed' });
+        await changes[change].expectDone(testApp, user, response.body);
       } else {
-        expectRefusal(response, status);
-        await expectUnchanged(testApp, user._id, user.name as string);
-      }
-    });
-
-    it.each(table)('DELETE: %s token, user in %s → %i', async (tokenKind, userKind, status) => {
-      const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: VENUES[userKind] }));
-      const response = await call('delete', `${USERS}/${user._id}`, tokens[tokenKind]);
-      if (status === 200) {
-        expect(response.status).toBe(200);
-        expect(response.body).toEqual({ success: true, message: 'Kullanıcı başarıyla silindi' });
-        expect(await userState(testApp, user._id)).toBeUndefined();
-      } else {
-        expectRefusal(response, status);
-        await expectUnchanged(testApp, user._id, user.name as string);
-      }
-    });
-
-    it.each(table)('POST expire: %s token, user in %s → %i', async (tokenKind, userKind, status) => {
-      const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: VENUES[userKind] }));
-      const response = await call('post', `${USERS}/${user._id}/expire`, tokens[tokenKind]);
-      if (status === 200) {
-        expect(response.status).toBe(200);
-        expect(response.body.data).toEqual({ expiredSessions: 0, user: expect.objectContaining({ status: 'expired' }) });
-        expect(await userState(testApp, user._id)).toEqual({ status: 'expired', name: user.name });
-      } else {
-        expectRefusal(response, status);
-        await expectUnchanged(testApp, user._id, user.name as string);
+        // Refused: a 404 as for an unknown user, or a 403 naming the venues the token does not cover.
+        expect(response.body).toEqual(status === 404 ? NOT_FOUND : forbiddenNaming('venueIds'));
+        expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
+        expect(await jobCount(testApp, user._id)).toBe(0);
       }
     });
 
     it('a partly covered user that is expired is 403, not 409; an invisible one 404', async () => {
-      const testApp = current();
-      const partly = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-c'] }));
-      const invisible = await createUser(testApp, guest({ venueIds: ['venue-c'] }));
+      const partly = await givenGuest(current(), { venueIds: ['venue-a', 'venue-c'] });
+      const invisible = await givenGuest(current(), { venueIds: ['venue-c'] });
       for (const user of [partly, invisible]) {
-        await call('post', `${USERS}/${user._id}/expire`, tokens.unrestricted).expect(200);
+        await users().expire(user._id, { token: tokens.unrestricted }).expect(200);
       }
-      expectForbiddenPartialCover(await call('put', `${USERS}/${partly._id}`, tokens.one, {}));
-      const hidden = await call('put', `${USERS}/${invisible._id}`, tokens.one, {});
+      expectForbiddenNaming(await users().update(partly._id, {}, { token: tokens.one }), 'venueIds');
+      const hidden = await users().update(invisible._id, {}, { token: tokens.one });
       expect(hidden.status).toBe(404);
       expect(hidden.body).toEqual(NOT_FOUND);
       // For a token that covers it, the state check comes last.
-      const refused = await call('put', `${USERS}/${partly._id}`, tokens.unrestricted, {});
+      const refused = await users().update(partly._id, {}, { token: tokens.unrestricted });
       expect(refused.status).toBe(409);
       // Existence (the user is not in that venue) comes before state.
-      const notThere = await call('put', `${USERS}/${partly._id}?venueId=venue-b`, tokens.unrestricted, {});
+      const notThere = await users().update(partly._id, {}, { token: tokens.unrestricted, venueId: 'venue-b' });
       expect(notThere.status).toBe(404);
       expect(notThere.body).toEqual(NOT_FOUND);
     });
   });
 
   describe('list', () => {
-    const ids = (response: Response) => (response.body.data as Array<{ _id: string }>).map((user) => user._id);
+    const ids = (response: { body: { data: HotspotUserDto[] } }) => response.body.data.map((user) => user._id);
 
     it('a one-venue token without venueId lists its venue', async () => {
-      const withDefault = await call('get', `${USERS}?limit=100`, tokens.one).expect(200);
-      const explicit = await call('get', `${USERS}?venueId=venue-a&limit=100`, tokens.one).expect(200);
+      const withDefault = await users().list({ limit: 100 }, { token: tokens.one }).expect(200);
+      const explicit = await users().list({ venueId: 'venue-a', limit: 100 }, { token: tokens.one }).expect(200);
       expect(withDefault.body).toEqual(explicit.body);
-      expect(ids(withDefault)).toEqual(expect.arrayContaining([users.A._id, users.AB._id, users.AC._id]));
-      expect(ids(withDefault)).not.toContain(users.B._id);
-      expect(ids(withDefault)).not.toContain(users.C._id);
-      for (const user of withDefault.body.data as Array<{ venueIds: string[] }>) expect(user.venueIds).toContain('venue-a');
+      expect(ids(withDefault)).toEqual(expect.arrayContaining([seeded.A._id, seeded.AB._id, seeded.AC._id]));
+      expect(ids(withDefault)).not.toContain(seeded.B._id);
+      expect(ids(withDefault)).not.toContain(seeded.C._id);
+      for (const user of withDefault.body.data) expect(user.venueIds).toContain('venue-a');
       expect(withDefault.body.pagination).toEqual({ page: 1, limit: 100, total: ids(withDefault).length, pages: 1 });
       // A read-level one-venue token too.
-      expect((await call('get', USERS, readers.one).expect(200)).body.data.length).toBeGreaterThan(0);
+      expect((await users().list({}, { token: readers.one }).expect(200)).body.data.length).toBeGreaterThan(0);
     });
 
     it.each([
       ['two', 'a two-venue token'],
       ['unrestricted', 'an unrestricted token'],
     ] as Array<[TokenKind, string]>)('%s: without venueId is 400 naming venueId', async (tokenKind) => {
-      const response = await call('get', USERS, tokens[tokenKind]).expect(400);
-      expect(response.body).toEqual({
-        success: false,
-        message: 'Validation error',
-        errors: [{ field: 'venueId', message: expect.any(String) }],
-      });
+      const response = await users().list({}, { token: tokens[tokenKind] }).expect(400);
+      expect(response.body).toEqual(validationError('venueId'));
     });
 
     it('a two-venue token lists either of its venues', async () => {
-      const inB = await call('get', `${USERS}?venueId=venue-b&limit=100`, tokens.two).expect(200);
-      expect(ids(inB)).toEqual(expect.arrayContaining([users.B._id, users.AB._id]));
-      expect(ids(inB)).not.toContain(users.A._id);
-      expect(ids(inB)).not.toContain(users.AC._id);
-      expect(ids(inB)).not.toContain(users.C._id);
+      const inB = await users().list({ venueId: 'venue-b', limit: 100 }, { token: tokens.two }).expect(200);
+      expect(ids(inB)).toEqual(expect.arrayContaining([seeded.B._id, seeded.AB._id]));
+      expect(ids(inB)).not.toContain(seeded.A._id);
+      expect(ids(inB)).not.toContain(seeded.AC._id);
+      expect(ids(inB)).not.toContain(seeded.C._id);
     });
 
     it.each([
@@ -404,74 +339,71 @@ describeEachDatabase('venue scope', (current) => {
       ['one', 'venue-c'],
       ['two', 'venue-c'],
     ] as Array<[TokenKind, string]>)('%s token listing %s outside it: 403 naming venueId', async (tokenKind, venueId) => {
-      expectForbiddenNaming(await call('get', `${USERS}?venueId=${venueId}`, tokens[tokenKind]), 'venueId');
-      expectForbiddenNaming(await call('get', `${USERS}?venueId=${venueId}`, readers[tokenKind]), 'venueId');
+      expectForbiddenNaming(await users().list({ venueId }, { token: tokens[tokenKind] }), 'venueId');
+      expectForbiddenNaming(await users().list({ venueId }, { token: readers[tokenKind] }), 'venueId');
     });
 
     it('an unrestricted token lists any venue', async () => {
-      const inC = await call('get', `${USERS}?venueId=venue-c&limit=100`, tokens.unrestricted).expect(200);
-      expect(ids(inC)).toEqual(expect.arrayContaining([users.C._id, users.AC._id]));
+      const inC = await users().list({ venueId: 'venue-c', limit: 100 }, { token: tokens.unrestricted }).expect(200);
+      expect(ids(inC)).toEqual(expect.arrayContaining([seeded.C._id, seeded.AC._id]));
     });
   });
 
   describe('?venueId= on get, put and delete', () => {
     it('outside the token is 403 naming venueId, even for a user that does not exist', async () => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
+      const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
       for (const id of [user._id, 'no-such-user']) {
-        expectForbiddenNaming(await call('get', `${USERS}/${id}?venueId=venue-b`, tokens.one), 'venueId');
-        expectForbiddenNaming(await call('get', `${USERS}/${id}?venueId=venue-c`, readers.two), 'venueId');
-        expectForbiddenNaming(await call('put', `${USERS}/${id}?venueId=venue-b`, tokens.one, { name: 'X' }), 'venueId');
-        expectForbiddenNaming(await call('delete', `${USERS}/${id}?venueId=venue-c`, tokens.two), 'venueId');
+        expectForbiddenNaming(await users().get(id, { token: tokens.one, venueId: 'venue-b' }), 'venueId');
+        expectForbiddenNaming(await users().get(id, { token: readers.two, venueId: 'venue-c' }), 'venueId');
+        expectForbiddenNaming(await users().update(id, { name: 'X' }, { token: tokens.one, venueId: 'venue-b' }), 'venueId');
+        expectForbiddenNaming(await users().remove(id, { token: tokens.two, venueId: 'venue-c' }), 'venueId');
       }
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
     });
 
     it('inside the token but the user is not in it: 404', async () => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
+      const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
       for (const token of [tokens.two, tokens.unrestricted]) {
-        expect((await call('get', `${USERS}/${user._id}?venueId=venue-b`, token).expect(404)).body).toEqual(NOT_FOUND);
-        expect((await call('put', `${USERS}/${user._id}?venueId=venue-b`, token, { name: 'X' }).expect(404)).body).toEqual(
-          NOT_FOUND,
-        );
-        expect((await call('delete', `${USERS}/${user._id}?venueId=venue-b`, token).expect(404)).body).toEqual(NOT_FOUND);
+        const inB = { token, venueId: 'venue-b' };
+        expect((await users().get(user._id, inB).expect(404)).body).toEqual(NOT_FOUND);
+        expect((await users().update(user._id, { name: 'X' }, inB).expect(404)).body).toEqual(NOT_FOUND);
+        expect((await users().remove(user._id, inB).expect(404)).body).toEqual(NOT_FOUND);
       }
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
     });
 
     it('inside the token and the user: as without it', async () => {
-      const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a', 'venue-c'] }));
-      await call('get', `${USERS}/${user._id}?venueId=venue-a`, tokens.one).expect(200);
+      const user = await givenGuest(current(), { venueIds: ['venue-a', 'venue-c'] });
+      await users().get(user._id, { token: tokens.one, venueId: 'venue-a' }).expect(200);
       // Reading with a venue of the user in scope works; changing still needs full cover.
-      expectForbiddenPartialCover(await call('put', `${USERS}/${user._id}?venueId=venue-a`, tokens.one, { name: 'X' }));
-      await call('put', `${USERS}/${user._id}?venueId=venue-c`, tokens.unrestricted, { name: 'Y' }).expect(200);
+      expectForbiddenNaming(await users().update(user._id, { name: 'X' }, { token: tokens.one, venueId: 'venue-a' }), 'venueIds');
+      await users().update(user._id, { name: 'Y' }, { token: tokens.unrestricted, venueId: 'venue-c' }).expect(200);
     });
   });
 
   describe('POST expire body venueId', () => {
     it('outside the token: 403 naming venueId, nothing changes', async () => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
-      expectForbiddenNaming(await call('post', `${USERS}/${user._id}/expire`, tokens.one, { venueId: 'venue-b' }), 'venueId');
-      expectForbiddenNaming(await call('post', `${USERS}/${user._id}/expire`, tokens.two, { venueId: 'venue-c' }), 'venueId');
-      expectForbiddenNaming(await call('post', `${USERS}/no-such-user/expire`, tokens.one, { venueId: 'venue-b' }), 'venueId');
+      const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
+      expectForbiddenNaming(await users().expire(user._id, { token: tokens.one, venueId: 'venue-b' }), 'venueId');
+      expectForbiddenNaming(await users().expire(user._id, { token: tokens.two, venueId: 'venue-c' }), 'venueId');
+      expectForbiddenNaming(await users().expire('no-such-user', { token: tokens.one, venueId: 'venue-b' }), 'venueId');
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
     });
 
     it('inside the token but not one of the user\'s venues: 404', async () => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
-      const response = await call('post', `${USERS}/${user._id}/expire`, tokens.two, { venueId: 'venue-b' }).expect(404);
+      const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
+      const response = await users().expire(user._id, { token: tokens.two, venueId: 'venue-b' }).expect(404);
       expect(response.body).toEqual(NOT_FOUND);
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
     });
 
     it('omitted: works for a fully covered user', async () => {
-      const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-b', 'venue-a'] }));
-      const response = await call('post', `${USERS}/${user._id}/expire`, tokens.two).expect(200);
+      const user = await givenGuest(current(), { venueIds: ['venue-b', 'venue-a'] });
+      const response = await users().expire(user._id, { token: tokens.two }).expect(200);
       expect(response.body.data.user.status).toBe('expired');
     });
   });
@@ -485,67 +417,70 @@ describeEachDatabase('venue scope', (current) => {
         ['two', ['venue-b', 'venue-c']],
       ] as Array<[TokenKind, string[]]>) {
         const body = userBody({ venueIds });
-        expectForbiddenNaming(await call('post', USERS, tokens[tokenKind], body), 'venueIds');
+        expectForbiddenNaming(await users().create(body, { token: tokens[tokenKind] }), 'venueIds');
         expect(await usersNamed(testApp, body.username as string)).toBe(0);
       }
     });
 
     it('create inside: 201', async () => {
-      const one = await call('post', USERS, tokens.one, userBody({ venueIds: ['venue-a'] })).expect(201);
+      const one = await users().create(userBody({ venueIds: ['venue-a'] }), { token: tokens.one }).expect(201);
       expect(one.body.data.venueIds).toEqual(['venue-a']);
-      const two = await call('post', USERS, tokens.two, userBody({ venueIds: ['venue-b', 'venue-a'] })).expect(201);
+      const two = await users().create(userBody({ venueIds: ['venue-b', 'venue-a'] }), { token: tokens.two }).expect(201);
       expect(two.body.data.venueIds).toEqual(['venue-b', 'venue-a']);
     });
 
     it('PUT with a venue outside: 403 naming venueIds, venues unchanged; inside: 200', async () => {
       const testApp = current();
-      const user = await createUser(testApp, guest({ venueIds: ['venue-a'] }));
-      expectForbiddenNaming(await call('put', `${USERS}/${user._id}`, tokens.one, { venueIds: ['venue-a', 'venue-b'] }), 'venueIds');
-      expectForbiddenNaming(await call('put', `${USERS}/${user._id}`, tokens.two, { venueIds: ['venue-c'] }), 'venueIds');
+      const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
+      expectForbiddenNaming(await users().update(user._id, { venueIds: ['venue-a', 'venue-b'] }, { token: tokens.one }), 'venueIds');
+      expectForbiddenNaming(await users().update(user._id, { venueIds: ['venue-c'] }, { token: tokens.two }), 'venueIds');
       // Venue scope comes before existence.
-      expectForbiddenNaming(await call('put', `${USERS}/no-such-user`, tokens.one, { venueIds: ['venue-b'] }), 'venueIds');
+      expectForbiddenNaming(await users().update('no-such-user', { venueIds: ['venue-b'] }, { token: tokens.one }), 'venueIds');
       const rows: Array<{ venue_id: string }> = await testApp.dataSource.query(
         'SELECT venue_id FROM hotspot_user_venues WHERE user_id = ? ORDER BY position',
         [user._id],
       );
       expect(rows).toEqual([{ venue_id: 'venue-a' }]);
 
-      const moved = await call('put', `${USERS}/${user._id}`, tokens.two, { venueIds: ['venue-b'] }).expect(200);
+      const moved = await users().update(user._id, { venueIds: ['venue-b'] }, { token: tokens.two }).expect(200);
       expect(moved.body.data.venueIds).toEqual(['venue-b']);
       // Now outside the one-venue token altogether.
-      expect((await call('get', `${USERS}/${user._id}`, tokens.one).expect(404)).body).toEqual(NOT_FOUND);
+      expect((await users().get(user._id, { token: tokens.one }).expect(404)).body).toEqual(NOT_FOUND);
     });
   });
 
   describe('order of checks: 401, permission 403, validation 400, venue 403, existence 404, state 409', () => {
     it('401 before 403: DELETE without a token is 401, not 403', async () => {
-      const response = await current().http.delete(`${USERS}/${users.C._id}`).expect(401);
+      const response = await users().remove(seeded.C._id, { token: null }).expect(401);
       expect(response.body).toEqual(UNAUTHORIZED);
     });
 
     it('permission 403 before validation 400: a read token sending invalid bodies', async () => {
-      for (const [method, path, body] of [
-        ['post', USERS, { loginMethod: 'username_password', venueIds: ['venue-z'] }],
-        ['put', `${USERS}/${users.A._id}`, { status: 'nope' }],
-        ['post', `${USERS}/${users.A._id}/expire`, { unknownField: 1 }],
-      ] as Array<[Method, string, unknown]>) {
-        const response = await call(method, path, readers.one, body);
-        expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 403, body: FORBIDDEN });
+      const calls: Call[] = [
+        ['POST', (token) => users().create({ loginMethod: 'username_password', venueIds: ['venue-z'] }, { token })],
+        ['PUT', (token) => users().update(seeded.A._id, { status: 'nope' }, { token })],
+        ['POST expire', (token) => users().expire(seeded.A._id, { token, body: { unknownField: 1 } })],
+      ];
+      for (const [label, send] of calls) {
+        const response = await send(readers.one);
+        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
       }
     });
 
     it('validation 400 before venue 403', async () => {
-      const create = await call('post', USERS, tokens.one, { loginMethod: 'guest', venueIds: ['venue-z'] }).expect(400);
+      const create = await users().create({ loginMethod: 'guest', venueIds: ['venue-z'] }, { token: tokens.one }).expect(400);
       expect(create.body.errors).toEqual([{ field: 'name', message: expect.any(String) }]);
-      const update = await call('put', `${USERS}/${users.A._id}?venueId=venue-z`, tokens.one, { status: 'nope' }).expect(400);
+      const update = await users()
+        .update(seeded.A._id, { status: 'nope' }, { token: tokens.one, venueId: 'venue-z' })
+        .expect(400);
       expect(update.body.errors).toEqual([{ field: 'status', message: expect.any(String) }]);
-      const list = await call('get', `${USERS}?venueId=venue-z&limit=0`, tokens.one).expect(400);
+      const list = await users().list({ venueId: 'venue-z', limit: 0 }, { token: tokens.one }).expect(400);
       expect(list.body.errors).toEqual([{ field: 'limit', message: expect.any(String) }]);
     });
 
     it('venue 403 before existence 404', async () => {
-      expectForbiddenNaming(await call('get', `${USERS}/no-such-user?venueId=venue-z`, tokens.one), 'venueId');
-      expectForbiddenNaming(await call('delete', `${USERS}/no-such-user?venueId=venue-z`, tokens.two), 'venueId');
+      expectForbiddenNaming(await users().get('no-such-user', { token: tokens.one, venueId: 'venue-z' }), 'venueId');
+      expectForbiddenNaming(await users().remove('no-such-user', { token: tokens.two, venueId: 'venue-z' }), 'venueId');
     });
   });
 });
