@@ -1,4 +1,4 @@
-import { ConfigValidationError, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
+import { ConfigValidationError, configVariables, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
 
 /** The problems loadConfig reports for `env`, or fails the test when it accepts it. */
 function problemsOf(env: Record<string, string>): Array<{ variable: string; message: string }> {
@@ -367,6 +367,10 @@ describe('loadConfig', () => {
       { variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' },
       { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
     ]);
+    expect(problemsOf({ DB_TIMEOUT_MS: 'soon', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      { variable: 'DB_TIMEOUT_MS', message: 'must be an integer from 100 to 120000' },
+      { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
+    ]);
   });
 });
 
@@ -459,4 +463,18 @@ describe('.env.example', () => {
     );
     expect([...listed].sort()).toEqual([...read].sort());
   });
+
+  it('lists every variable of the schema, and only those', async () => {
+    const listed = await listedInEnvExample();
+    expect([...configVariables].sort()).toEqual([...listed].sort());
+  });
 });
+
+/** The variables .env.example sets (`NAME=` lines; comments are not). */
+async function listedInEnvExample(): Promise<string[]> {
+  const { readFileSync } = await import('node:fs');
+  return readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+}
