@@ -1,4 +1,4 @@
-import { ConfigValidationError, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
+import { ConfigValidationError, configVariables, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
 
 /** The problems loadConfig reports for `env`, or fails the test when it accepts it. */
 function problemsOf(env: Record<string, string>): Array<{ variable: string; message: string }> {
@@ -254,6 +254,124 @@ describe('loadConfig', () => {
       expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '0' }).tokenCacheTtlMs).toBe(0);
     });
   });
+  // Every message, exactly: an operator reads these to fix the variable.
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', 'must be an integer from 1 to 65535'],
+    [{ HOST: 'bad host' }, 'HOST', 'must be a host name or IP address'],
+    [{ DATABASE_URL: 'postgres://db/hotspot' }, 'DATABASE_URL', 'must start with sqlite:, mysql:// or mariadb://'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL', 'sqlite: URL needs a file path, e.g. sqlite:data/hotspot.sqlite'],
+    [
+      { DATABASE_URL: 'mysql://localhost' },
+      'DATABASE_URL',
+      'mysql URL needs a database name, e.g. mysql://user:pass@host:3306/hotspot',
+    ],
+    [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN', 'must be true or false'],
+    [{ BOOTSTRAP_TOKEN: 'short' }, 'BOOTSTRAP_TOKEN', 'must be 32-256 characters of letters, digits and ._~+/=-'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, verbose'],
+    [{ TOKEN_CACHE_TTL_SECONDS: '3601' }, 'TOKEN_CACHE_TTL_SECONDS', 'must be an integer from 0 to 3600'],
+    [{ WORKER_ENABLED: 'soon' }, 'WORKER_ENABLED', 'must be true or false'],
+    [{ UNAUTH_DISPATCHER: 'Webhook' }, 'UNAUTH_DISPATCHER', 'must be one of log, webhook'],
+    [
+      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'not a url', UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length' },
+      'UNAUTH_WEBHOOK_URL',
+      'must be an http:// or https:// URL',
+    ],
+    [
+      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'https://nas.example', UNAUTH_WEBHOOK_SECRET: 'x'.repeat(15) },
+      'UNAUTH_WEBHOOK_SECRET',
+      'must be at least 16 characters',
+    ],
+    [
+      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length' },
+      'UNAUTH_WEBHOOK_URL',
+      'is required when UNAUTH_DISPATCHER is webhook',
+    ],
+    [
+      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'https://nas.example', UNAUTH_WEBHOOK_SECRET: '  ' },
+      'UNAUTH_WEBHOOK_SECRET',
+      'is required when UNAUTH_DISPATCHER is webhook',
+    ],
+    [
+      {
+        UNAUTH_DISPATCHER: 'webhook',
+        UNAUTH_WEBHOOK_URL: 'https://nas.example',
+        UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+        UNAUTH_WEBHOOK_TIMEOUT_MS: '99',
+      },
+      'UNAUTH_WEBHOOK_TIMEOUT_MS',
+      'must be an integer from 100 to 120000',
+    ],
+    [{ UNAUTH_MAX_ATTEMPTS: '0' }, 'UNAUTH_MAX_ATTEMPTS', 'must be an integer from 1 to 100'],
+    [{ UNAUTH_POLL_INTERVAL_MS: '9' }, 'UNAUTH_POLL_INTERVAL_MS', 'must be an integer from 10 to 600000'],
+    [{ UNAUTH_BATCH_SIZE: '1001' }, 'UNAUTH_BATCH_SIZE', 'must be an integer from 1 to 1000'],
+    [{ UNAUTH_LEASE_SECONDS: '0' }, 'UNAUTH_LEASE_SECONDS', 'must be an integer from 1 to 86400'],
+    [{ UNAUTH_RETRY_BASE_MS: '3600001' }, 'UNAUTH_RETRY_BASE_MS', 'must be an integer from 1 to 3600000'],
+    [{ EXPIRY_SWEEP_INTERVAL: '86401' }, 'EXPIRY_SWEEP_INTERVAL', 'must be an integer from 0 to 86400'],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '601' }, 'SHUTDOWN_TIMEOUT_SECONDS', 'must be an integer from 1 to 600'],
+    [{ RATE_LIMIT_PER_MINUTE: '1e3' }, 'RATE_LIMIT_PER_MINUTE', 'must be an integer from 0 to 1000000'],
+    [
+      { RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000001' },
+      'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE',
+      'must be an integer from 0 to 1000000',
+    ],
+    [{ REDIS_URL: 'redis host' }, 'REDIS_URL', 'must be a redis:// or rediss:// URL'],
+    [{ RATE_LIMIT_REDIS_COOLDOWN_SECONDS: '0' }, 'RATE_LIMIT_REDIS_COOLDOWN_SECONDS', 'must be an integer from 1 to 3600'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY', 'must be an integer from 0 to 10'],
+    [
+      { CORS_ORIGINS: 'https://admin.example.com, *' },
+      'CORS_ORIGINS',
+      '"*" is not an origin like https://admin.example.com',
+    ],
+    [
+      { CORS_ORIGINS: 'https://admin.example.com/, ftp:nothing' },
+      'CORS_ORIGINS',
+      '"https://admin.example.com/" is not an origin like https://admin.example.com',
+    ],
+    [{ DB_TIMEOUT_MS: '120001' }, 'DB_TIMEOUT_MS', 'must be an integer from 100 to 120000'],
+  ])('explains %j to the operator', (env, variable, message) => {
+    expect(problemsOf(env)).toEqual([{ variable, message }]);
+  });
+
+  it('leaves the webhook variables alone while the dispatcher is log', () => {
+    const config = loadConfig({ UNAUTH_WEBHOOK_URL: 'ftp://x', UNAUTH_WEBHOOK_SECRET: 'short', UNAUTH_WEBHOOK_TIMEOUT_MS: 'x' });
+    expect(config.unauthJobs.dispatcher).toEqual({ type: 'log' });
+    expect(loadConfig({ UNAUTH_DISPATCHER: 'log', UNAUTH_WEBHOOK_URL: 'ftp://x' }).unauthJobs.dispatcher).toEqual({
+      type: 'log',
+    });
+  });
+
+  it('normalises the webhook URL and defaults its timeout', () => {
+    const config = loadConfig({
+      UNAUTH_DISPATCHER: 'webhook',
+      UNAUTH_WEBHOOK_URL: 'HTTPS://NAS.Example:443',
+      UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+    });
+    expect(config.unauthJobs.dispatcher).toEqual({
+      type: 'webhook',
+      url: 'https://nas.example/',
+      secret: 'a-secret-of-some-length',
+      timeoutMs: 5000,
+    });
+  });
+
+  it('keeps a REDIS_URL as written', () => {
+    expect(loadConfig({ REDIS_URL: 'rediss://user:p%40ss@cache.internal:6380' }).rateLimit.redisUrl).toBe(
+      'rediss://user:p%40ss@cache.internal:6380',
+    );
+  });
+
+  it('still checks the cross-field rules when another variable is bad, in the order of the variables', () => {
+    expect(problemsOf({ PORT: 'abc', UNAUTH_DISPATCHER: 'webhook', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      { variable: 'PORT', message: 'must be an integer from 1 to 65535' },
+      { variable: 'UNAUTH_WEBHOOK_URL', message: 'is required when UNAUTH_DISPATCHER is webhook' },
+      { variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' },
+      { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
+    ]);
+    expect(problemsOf({ DB_TIMEOUT_MS: 'soon', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      { variable: 'DB_TIMEOUT_MS', message: 'must be an integer from 100 to 120000' },
+      { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
+    ]);
+  });
 });
 
 describe('DATABASE_URL', () => {
@@ -345,4 +463,18 @@ describe('.env.example', () => {
     );
     expect([...listed].sort()).toEqual([...read].sort());
   });
+
+  it('lists every variable of the schema, and only those', async () => {
+    const listed = await listedInEnvExample();
+    expect([...configVariables].sort()).toEqual([...listed].sort());
+  });
 });
+
+/** The variables .env.example sets (`NAME=` lines; comments are not). */
+async function listedInEnvExample(): Promise<string[]> {
+  const { readFileSync } = await import('node:fs');
+  return readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+}
