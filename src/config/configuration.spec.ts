@@ -427,6 +427,11 @@ describe('DATABASE_URL', () => {
     expect(problemsOf({ DATABASE_URL: url }).map((p) => p.variable)).toEqual(['DATABASE_URL']);
   });
 
+  it('refuses a database name with a malformed escape, naming the variable', () => {
+    expect(parseDatabaseUrl('mysql://db.example/%E0')).toEqual({ error: expect.stringContaining('database name') });
+    expect(problemsOf({ DATABASE_URL: 'mysql://db.example/%E0' }).map((p) => p.variable)).toEqual(['DATABASE_URL']);
+  });
+
   it('refuses a mysql URL without a host', () => {
     expect(parseDatabaseUrl('mysql:///hotspot')).toEqual({ error: expect.any(String) });
   });

@@ -248,9 +248,9 @@ export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {
     } catch {
       return { error: 'is not a valid URL' };
     }
-    const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
     if (!url.hostname) return { error: 'mysql URL needs a host' };
-    if (!/^[A-Za-z0-9_$-]{1,64}$/.test(database)) {
+    const database = decodeOrNull(url.pathname.replace(/^\//, ''));
+    if (database === null || !/^[A-Za-z0-9_$-]{1,64}$/.test(database)) {
       return { error: 'mysql URL needs a database name, e.g. mysql://user:pass@host:3306/hotspot' };
     }
     const type = url.protocol === 'mariadb:' ? 'mariadb' : 'mysql';
@@ -258,4 +258,13 @@ export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {
     return { value: { type, url: url.toString(), database } };
   }
   return { error: 'must start with sqlite:, mysql:// or mariadb://' };
+}
+
+/** A malformed escape such as `%E0` is a bad value, not a crash. */
+function decodeOrNull(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }
