@@ -1,4 +1,5 @@
-import { SessionsService, type StartSessionInput } from '../../src/sessions/sessions.service.js';
+import { UserSessionsService } from '../../src/hotspot-users/user-sessions.service.js';
+import type { StartSessionInput } from '../../src/sessions/sessions.service.js';
 import type { SessionEntity } from '../../src/sessions/entities/session.entity.js';
 import type { TestApp } from './test-app.js';
 
@@ -38,7 +39,7 @@ export function startSession(
   testApp: TestApp,
   input: Partial<StartSessionInput> & { userId: string },
 ): Promise<SessionEntity> {
-  return testApp.app.get(SessionsService).start({
+  return testApp.app.get(UserSessionsService).start({
     venueId: 'venue-a',
     macAddress: 'AA:BB:CC:DD:EE:01',
     ...input,
