@@ -6,7 +6,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { SessionRequestError, SessionsService, type StartSessionInput } from '../sessions/sessions.service.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
-import { decideSessionStart } from './session-start-rule.js';
+import { decideSessionStart } from './session-start.rules.js';
 
 /**
  * Starting a session for a hotspot user: the network side (today the session CLI, later a RADIUS

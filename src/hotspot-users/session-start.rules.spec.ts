@@ -1,4 +1,4 @@
-import { decideSessionStart, type SessionStartCandidate } from './session-start-rule.js';
+import { decideSessionStart, type SessionStartCandidate } from './session-start.rules.js';
 
 describe('decideSessionStart', () => {
   const now = new Date('2030-01-01T10:00:00.000Z');
