@@ -29,7 +29,11 @@ describe('hotspot user inputs', () => {
   it('keeps only the fields a PUT sent; "" and null both clear the username', () => {
     expect(toUpdateInput({})).toEqual({});
     expect(toUpdateInput({ username: '' })).toEqual({ username: null });
-    expect(toUpdateInput({ username: null, expiresAt: null, email: null })).toEqual({ username: null, expiresAt: null, email: null });
+    expect(toUpdateInput({ username: null, expiresAt: null, email: null })).toEqual({
+      username: null,
+      expiresAt: null,
+      email: null,
+    });
     expect(toUpdateInput({ venueIds: ['a', 'a'], expiresAt: '2030-01-01T00:00Z' })).toEqual({
       venueIds: ['a'],
       expiresAt: new Date('2030-01-01T00:00:00.000Z'),
@@ -37,7 +41,13 @@ describe('hotspot user inputs', () => {
   });
 
   it('turns the list query into numbers and a normalised MAC address', () => {
-    expect(toListQuery({ venueId: 'v' })).toEqual({ venueId: 'v', status: undefined, macAddress: null, page: 1, limit: 20 });
+    expect(toListQuery({ venueId: 'v' })).toEqual({
+      venueId: 'v',
+      status: undefined,
+      macAddress: null,
+      page: 1,
+      limit: 20,
+    });
     expect(toListQuery({ macAddress: 'aa-bb-cc-dd-ee-ff', page: '3', limit: '5' })).toMatchObject({
       macAddress: 'AA:BB:CC:DD:EE:FF',
       page: 3,

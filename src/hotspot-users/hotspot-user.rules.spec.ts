@@ -203,10 +203,12 @@ describe('uniqueness', () => {
   it('answers a lost race with the clashes found after it, else with the field the error names', () => {
     const cause = new Error("Duplicate entry for key 'uq_user_venues_phone'");
     const conflict = new KeyConflict('u1', ['v1'], keys, cause);
-    expect(conflictErrors(conflict, [{ venueId: 'v1', usernameKey: 'room-1204', emailKey: null, phoneKey: null }])).toEqual([
-      { field: 'username', message: 'username already used in venue v1' },
+    expect(
+      conflictErrors(conflict, [{ venueId: 'v1', usernameKey: 'room-1204', emailKey: null, phoneKey: null }]),
+    ).toEqual([{ field: 'username', message: 'username already used in venue v1' }]);
+    expect(conflictErrors(conflict, [])).toEqual([
+      { field: 'phone', message: "phone already used in one of the user's venues" },
     ]);
-    expect(conflictErrors(conflict, [])).toEqual([{ field: 'phone', message: "phone already used in one of the user's venues" }]);
     expect(conflictErrors(new KeyConflict('u1', ['v1'], keys, new Error('?')), [])).toEqual([
       { field: 'username', message: "username already used in one of the user's venues" },
     ]);

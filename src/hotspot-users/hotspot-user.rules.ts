@@ -37,9 +37,7 @@ export function writesUnauthJob(ending: SessionEnding, endedSessions: number): b
  * moves into blocked or expired end the user's sessions.
  */
 export type StatusMove =
-  | { kind: 'refused' }
-  | { kind: 'unchanged' }
-  | { kind: 'moved'; to: UserStatus; ending: SessionEnding | null };
+  { kind: 'refused' } | { kind: 'unchanged' } | { kind: 'moved'; to: UserStatus; ending: SessionEnding | null };
 
 export function statusMove(from: UserStatus, to: UserStatus | undefined): StatusMove {
   if (from === 'expired') return { kind: 'refused' };
@@ -74,7 +72,10 @@ export function expiryErrors(loginMethod: LoginMethod, expiresAt: Date | null | 
 
 /** The user after the move into expired (POST expire, the sweep); safe to apply again. */
 export function expiredUser(user: HotspotUserEntity, now: Date): HotspotUserEntity {
-  return Object.assign(new HotspotUserEntity(), user, { status: 'expired', updatedAt: now } satisfies Partial<HotspotUserEntity>);
+  return Object.assign(new HotspotUserEntity(), user, {
+    status: 'expired',
+    updatedAt: now,
+  } satisfies Partial<HotspotUserEntity>);
 }
 
 // Creation and the field changes of a PUT
@@ -156,11 +157,15 @@ export function keysOf(user: Pick<HotspotUserEntity, 'status' | 'username' | 'em
 export type KeyHolder = Pick<HotspotUserVenueEntity, 'venueId' | 'usernameKey' | 'emailKey' | 'phoneKey'>;
 
 /** One error per venue and field that another user (a `holder` row) holds, in the order of the user's venues. */
-export function clashErrors(venueIds: readonly string[], keys: UniquenessKeys, holders: readonly KeyHolder[]): FieldError[] {
+export function clashErrors(
+  venueIds: readonly string[],
+  keys: UniquenessKeys,
+  holders: readonly KeyHolder[],
+): FieldError[] {
   return venueIds.flatMap((venueId) =>
-    KEY_FIELDS.filter(({ key }) => keys[key] !== null && holders.some((row) => row.venueId === venueId && row[key] === keys[key])).map(
-      ({ field }) => ({ field, message: `${field} already used in venue ${venueId}` }),
-    ),
+    KEY_FIELDS.filter(
+      ({ key }) => keys[key] !== null && holders.some((row) => row.venueId === venueId && row[key] === keys[key]),
+    ).map(({ field }) => ({ field, message: `${field} already used in venue ${venueId}` })),
   );
 }
 
@@ -196,7 +201,9 @@ export function conflictErrors(conflict: KeyConflict, holders: readonly KeyHolde
  */
 export function fieldOfDuplicateKeyError(error: unknown): string | null {
   const message = String((error as { message?: unknown } | null)?.message ?? '');
-  const found = KEY_FIELDS.find(({ field, column }) => message.includes(`uq_user_venues_${field}`) || message.includes(column));
+  const found = KEY_FIELDS.find(
+    ({ field, column }) => message.includes(`uq_user_venues_${field}`) || message.includes(column),
+  );
   return found?.field ?? null;
 }
 
@@ -212,7 +219,11 @@ export function fieldOfDuplicateKeyError(error: unknown): string | null {
 export function venueRowChanges(
   stored: readonly string[],
   next: readonly string[],
-): { removed: string[]; kept: Array<{ venueId: string; position: number }>; added: Array<{ venueId: string; position: number }> } {
+): {
+  removed: string[];
+  kept: Array<{ venueId: string; position: number }>;
+  added: Array<{ venueId: string; position: number }>;
+} {
   const placed = next.map((venueId, position) => ({ venueId, position }));
   return {
     removed: stored.filter((venueId) => !next.includes(venueId)),

@@ -56,7 +56,9 @@ export class HotspotUserWriter {
       return await work();
     } catch (error) {
       if (!(error instanceof KeyConflict)) throw error;
-      const holders = await this.database.run((em) => this.users.findKeyHolders(em, error.userId, error.venueIds, error.keys));
+      const holders = await this.database.run((em) =>
+        this.users.findKeyHolders(em, error.userId, error.venueIds, error.keys),
+      );
       throw ApiError.conflict(conflictErrors(error, holders));
     }
   }
@@ -90,7 +92,12 @@ export class HotspotUserWriter {
     for (const { venueId, position } of kept) await this.users.updateVenueRow(em, user.id, venueId, fields(position));
     await this.users.insertVenueRows(
       em,
-      added.map(({ venueId, position }) => ({ userId: user.id, venueId, userCreatedAt: user.createdAt, ...fields(position) })),
+      added.map(({ venueId, position }) => ({
+        userId: user.id,
+        venueId,
+        userCreatedAt: user.createdAt,
+        ...fields(position),
+      })),
     );
   }
 }

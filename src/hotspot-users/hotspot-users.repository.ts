@@ -38,7 +38,9 @@ export class HotspotUsersRepository {
     filter: VenueListFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; userIds: string[] }> {
-    const matching = em.createQueryBuilder(HotspotUserVenueEntity, 'uv').where('uv.venueId = :venueId', { venueId: filter.venueId });
+    const matching = em
+      .createQueryBuilder(HotspotUserVenueEntity, 'uv')
+      .where('uv.venueId = :venueId', { venueId: filter.venueId });
     if (filter.status !== undefined) matching.andWhere('uv.userStatus = :status', { status: filter.status });
     if (filter.macAddress !== null) {
       const withMac = (entity: typeof HotspotUserEntity | typeof DeviceEntity, alias: string, userColumn: string) =>
@@ -50,7 +52,9 @@ export class HotspotUsersRepository {
           .andWhere(`${alias}.macAddress = :mac`)
           .getQuery()}`;
       matching.andWhere(
-        new Brackets((either) => either.where(withMac(HotspotUserEntity, 'u', 'id')).orWhere(withMac(DeviceEntity, 'd', 'userId'))),
+        new Brackets((either) =>
+          either.where(withMac(HotspotUserEntity, 'u', 'id')).orWhere(withMac(DeviceEntity, 'd', 'userId')),
+        ),
         { mac: filter.macAddress },
       );
     }
@@ -95,7 +99,12 @@ export class HotspotUsersRepository {
   }
 
   /** Ids of users in one of `statuses` whose expiresAt is at or before `now`, soonest first (an indexed query). */
-  async findIdsExpiringBy(em: EntityManager, statuses: readonly UserStatus[], now: Date, limit: number): Promise<string[]> {
+  async findIdsExpiringBy(
+    em: EntityManager,
+    statuses: readonly UserStatus[],
+    now: Date,
+    limit: number,
+  ): Promise<string[]> {
     const users = await expiringBy(em.createQueryBuilder(HotspotUserEntity, 'user').select('user.id'), statuses, now)
       .orderBy('user.expiresAt', 'ASC')
       .limit(limit)
@@ -113,7 +122,10 @@ export class HotspotUsersRepository {
     statuses: readonly UserStatus[],
     now: Date,
   ): Promise<UserRecord | null> {
-    const query = expiringBy(em.createQueryBuilder(HotspotUserEntity, 'user'), statuses, now).andWhere('user.id = :id', { id });
+    const query = expiringBy(em.createQueryBuilder(HotspotUserEntity, 'user'), statuses, now).andWhere(
+      'user.id = :id',
+      { id },
+    );
     if (this.database.supportsRowLocks) query.setLock('pessimistic_write').setOnLocked('skip_locked');
     const user = await query.getOne();
     return user === null ? null : { user, venueIds: await this.venueIdsOf(em, id) };
@@ -182,6 +194,10 @@ export class HotspotUsersRepository {
   }
 }
 
-function expiringBy<T extends SelectQueryBuilder<HotspotUserEntity>>(query: T, statuses: readonly UserStatus[], now: Date): T {
+function expiringBy<T extends SelectQueryBuilder<HotspotUserEntity>>(
+  query: T,
+  statuses: readonly UserStatus[],
+  now: Date,
+): T {
   return query.where('user.status IN (:...statuses)', { statuses }).andWhere('user.expiresAt <= :now', { now });
 }

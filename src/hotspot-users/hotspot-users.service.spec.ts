@@ -65,7 +65,16 @@ describe('HotspotUsersService', () => {
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
     jobs = new UnauthJobsService(database);
     const writer = new HotspotUserWriter(database, users);
-    service = new HotspotUsersService(database, clock, new VenueScopeService(), users, writer, sessionsOnly, jobs, fakeHasher);
+    service = new HotspotUsersService(
+      database,
+      clock,
+      new VenueScopeService(),
+      users,
+      writer,
+      sessionsOnly,
+      jobs,
+      fakeHasher,
+    );
   });
 
   afterEach(() => close());
@@ -78,9 +87,14 @@ describe('HotspotUsersService', () => {
 
     it('refuses expiresAt for a guest and in the past', async () => {
       const guest = await rejection(
-        service.create(unrestricted, body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' })),
+        service.create(
+          unrestricted,
+          body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' }),
+        ),
       );
-      expect(guest.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }]);
+      expect(guest.body.errors).toEqual([
+        { field: 'expiresAt', message: 'expiresAt applies to username_password users only' },
+      ]);
       const past = await rejection(service.create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
       expect(past.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt must lie in the future' }]);
     });
@@ -117,7 +131,9 @@ describe('HotspotUsersService', () => {
       const busy = await service.create(unrestricted, body());
       const session = await sessions.start({ userId: busy._id, venueId: 'venue-a', macAddress: 'aabbccddeeff' });
       const blocked = await service.update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }));
-      expect(blocked.devices).toEqual([expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' })]);
+      expect(blocked.devices).toEqual([
+        expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' }),
+      ]);
       const [job] = await jobs.list({ userId: busy._id });
       expect(job.sessions).toEqual([
         { id: session.id, venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:FF', ipAddress: null, nasId: null },
@@ -159,7 +175,9 @@ describe('HotspotUsersService', () => {
       await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
       const rows = await database.run((em) => em.findBy(HotspotUserVenueEntity, { userId: user._id }));
       expect(rows).toEqual([expect.objectContaining({ usernameKey: null, userStatus: 'expired' })]);
-      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({ username: 'reused' });
+      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({
+        username: 'reused',
+      });
     });
   });
 

@@ -77,11 +77,18 @@ export class HotspotUsersService {
     // Hashing is slow by design: it runs before the transaction, never inside it.
     const passwordHash = input.password === null ? null : await this.passwords.hash(input.password);
     const user = rules.newUser(input, newId(), passwordHash, now);
-    await this.writer.answeringConflicts(() => this.database.transaction((em) => this.writer.insert(em, user, input.venueIds)));
+    await this.writer.answeringConflicts(() =>
+      this.database.transaction((em) => this.writer.insert(em, user, input.venueIds)),
+    );
     return toHotspotUserDto(user, input.venueIds, []);
   }
 
-  async update(token: AuthenticatedToken, id: string, context: VenueContextDto, input: UpdateUserInput): Promise<HotspotUserDto> {
+  async update(
+    token: AuthenticatedToken,
+    id: string,
+    context: VenueContextDto,
+    input: UpdateUserInput,
+  ): Promise<HotspotUserDto> {
     this.assertContextInScope(token, context);
     if (input.venueIds !== undefined) this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     const now = this.clock.now();
@@ -163,11 +170,15 @@ export class HotspotUsersService {
   }
 
   /** Ends the user's active sessions and expires its devices, with an unauth job when the ending calls for one. */
-  private async endSessions(em: EntityManager, user: HotspotUserEntity, ending: rules.SessionEnding, now: Date): Promise<number> {
+  private async endSessions(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    ending: rules.SessionEnding,
+    now: Date,
+  ): Promise<number> {
     const sessions = await this.sessions.endAllForUser(em, user.id, now);
-    if (rules.writesUnauthJob(ending, sessions.length)) {
-      await this.unauthJobs.enqueue(em, { userId: user.id, username: user.username, reason: ending.reason, sessions }, now);
-    }
+    const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
+    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
     return sessions.length;
   }
 
@@ -195,10 +206,12 @@ export class HotspotUsersService {
 
   /** The API's users with their devices: one more query, whatever the number of users. */
   private async toDtos(em: EntityManager, records: readonly UserRecord[]): Promise<HotspotUserDto[]> {
-    const devices = await this.sessions.devicesOf(em, records.map(({ user }) => user.id));
-    return records.map(({ user, venueIds }) =>
-      toHotspotUserDto(user, venueIds, devices.filter((device) => device.userId === user.id)),
+    const devices = await this.sessions.devicesOf(
+      em,
+      records.map(({ user }) => user.id),
     );
+    const devicesOf = (userId: string) => devices.filter((device) => device.userId === userId);
+    return records.map(({ user, venueIds }) => toHotspotUserDto(user, venueIds, devicesOf(user.id)));
   }
 }
 

@@ -59,7 +59,11 @@ describe('decideSessionStart', () => {
   });
 
   it('names the status before the venue when both are wrong', () => {
-    expect(decideSessionStart('u1', user({ status: 'blocked' }), 'venue-c', now)).toMatchObject({ reason: 'user-not-active' });
-    expect(decideSessionStart('u1', user({ expiresAt: now }), 'venue-c', now)).toMatchObject({ reason: 'user-not-active' });
+    expect(decideSessionStart('u1', user({ status: 'blocked' }), 'venue-c', now)).toMatchObject({
+      reason: 'user-not-active',
+    });
+    expect(decideSessionStart('u1', user({ expiresAt: now }), 'venue-c', now)).toMatchObject({
+      reason: 'user-not-active',
+    });
   });
 });

@@ -12,8 +12,7 @@ export interface SessionStartCandidate {
 export type SessionStartRefusal = 'no-such-user' | 'user-not-active' | 'not-in-venue';
 
 export type SessionStartDecision<User extends SessionStartCandidate> =
-  | { allowed: true; user: User }
-  | { allowed: false; reason: SessionStartRefusal; message: string };
+  { allowed: true; user: User } | { allowed: false; reason: SessionStartRefusal; message: string };
 
 /**
  * Whether a session may start for `userId` in `venueId` at `now`: only for an existing, active user
@@ -28,7 +27,8 @@ export function decideSessionStart<User extends SessionStartCandidate>(
 ): SessionStartDecision<User> {
   if (user === null) return { allowed: false, reason: 'no-such-user', message: `no such user ${userId}` };
   const status: UserStatus = hasLapsed(user.expiresAt, now) ? 'expired' : user.status;
-  if (status !== 'active') return { allowed: false, reason: 'user-not-active', message: `user ${user.id} is ${status}` };
+  if (status !== 'active')
+    return { allowed: false, reason: 'user-not-active', message: `user ${user.id} is ${status}` };
   if (!user.venueIds.includes(venueId)) {
     return { allowed: false, reason: 'not-in-venue', message: `user ${user.id} does not belong to venue ${venueId}` };
   }

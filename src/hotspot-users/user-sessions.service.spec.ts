@@ -35,7 +35,16 @@ describe('UserSessionsService', () => {
     userSessions = new UserSessionsService(database, clock, repository, sessions);
     const writer = new HotspotUserWriter(database, repository);
     const jobs = new UnauthJobsService(database);
-    users = new HotspotUsersService(database, clock, new VenueScopeService(), repository, writer, sessions, jobs, hasher);
+    users = new HotspotUsersService(
+      database,
+      clock,
+      new VenueScopeService(),
+      repository,
+      writer,
+      sessions,
+      jobs,
+      hasher,
+    );
   });
 
   afterEach(() => close());
@@ -53,27 +62,27 @@ describe('UserSessionsService', () => {
 
   it('refuses unknown users, other venues, inactive users and bad MACs', async () => {
     const user = await newUser();
-    await expect(userSessions.start({ userId: 'nobody', venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
-      new SessionRequestError('no such user nobody'),
-    );
-    await expect(userSessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
-      'does not belong to venue venue-b',
-    );
+    await expect(
+      userSessions.start({ userId: 'nobody', venueId: 'venue-a', macAddress: '02:00:00:00:00:01' }),
+    ).rejects.toThrow(new SessionRequestError('no such user nobody'));
+    await expect(
+      userSessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:01' }),
+    ).rejects.toThrow('does not belong to venue venue-b');
     await expect(userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: 'nope' })).rejects.toThrow(
       'not a MAC address',
     );
     await users.update(admin, user._id, {}, toUpdateInput({ status: 'blocked' }));
-    await expect(userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
-      new SessionRequestError(`user ${user._id} is blocked`),
-    );
+    await expect(
+      userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' }),
+    ).rejects.toThrow(new SessionRequestError(`user ${user._id} is blocked`));
   });
 
   it('refuses a deleted user as no such user', async () => {
     const user = await newUser();
     await users.remove(admin, user._id, {});
-    await expect(userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' })).rejects.toThrow(
-      new SessionRequestError(`no such user ${user._id}`),
-    );
+    await expect(
+      userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' }),
+    ).rejects.toThrow(new SessionRequestError(`no such user ${user._id}`));
   });
 
   it('refuses a user whose expiresAt has passed before the sweep expired it, as expired', async () => {
@@ -81,9 +90,9 @@ describe('UserSessionsService', () => {
     const user = await newUser({ loginMethod: 'username_password', username: 'late', password: 'secret', expiresAt });
     await userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
     clock.advance(HOUR);
-    await expect(userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:02' })).rejects.toThrow(
-      new SessionRequestError(`user ${user._id} is expired`),
-    );
+    await expect(
+      userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:02' }),
+    ).rejects.toThrow(new SessionRequestError(`user ${user._id} is expired`));
     expect(await database.run((em) => em.countBy(SessionEntity, { userId: user._id }))).toBe(1);
   });
 
@@ -92,7 +101,11 @@ describe('UserSessionsService', () => {
     const failure = new Error('the caller failed after the start');
     await expect(
       database.transaction(async (em) => {
-        await userSessions.startInTransaction(em, { userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
+        await userSessions.startInTransaction(em, {
+          userId: user._id,
+          venueId: 'venue-a',
+          macAddress: '02:00:00:00:00:01',
+        });
         throw failure;
       }),
     ).rejects.toBe(failure);

@@ -43,7 +43,10 @@ export function newDevice(userId: string, macAddress: string, id: string, now: D
  */
 export function stoppedSession(session: SessionEntity, now: Date): SessionEntity | null {
   if (session.status !== 'active') return null;
-  return Object.assign(new SessionEntity(), session, { status: 'stopped', endedAt: now } satisfies Partial<SessionEntity>);
+  return Object.assign(new SessionEntity(), session, {
+    status: 'stopped',
+    endedAt: now,
+  } satisfies Partial<SessionEntity>);
 }
 
 /** Sessions this service ends (block, expiry, delete) become `expired`; `stopped` is the network side's own end. */
@@ -51,6 +54,9 @@ export const ENDED_BY_SERVICE = 'expired' satisfies SessionStatus;
 
 export function endedByService(sessions: readonly SessionEntity[], now: Date): SessionEntity[] {
   return sessions.map((session) =>
-    Object.assign(new SessionEntity(), session, { status: ENDED_BY_SERVICE, endedAt: now } satisfies Partial<SessionEntity>),
+    Object.assign(new SessionEntity(), session, {
+      status: ENDED_BY_SERVICE,
+      endedAt: now,
+    } satisfies Partial<SessionEntity>),
   );
 }

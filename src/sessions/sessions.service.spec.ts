@@ -52,7 +52,12 @@ describe('SessionsService', () => {
   it('records the device on the first session and refreshes lastSeenAt on the next', async () => {
     const userId = await newUserId();
     const first = await open(userId, 'AA:BB:CC:DD:EE:FF', { ipAddress: '10.0.0.5' });
-    expect(first).toMatchObject({ status: 'active', macAddress: 'AA:BB:CC:DD:EE:FF', ipAddress: '10.0.0.5', endedAt: null });
+    expect(first).toMatchObject({
+      status: 'active',
+      macAddress: 'AA:BB:CC:DD:EE:FF',
+      ipAddress: '10.0.0.5',
+      endedAt: null,
+    });
     clock.advance(60_000);
     await sessions.stop(first.id);
     clock.advance(60_000);

@@ -6,7 +6,14 @@ import { DatabaseService } from '../database/database.service.js';
 import { DevicesRepository } from './devices.repository.js';
 import type { DeviceEntity } from './entities/device.entity.js';
 import type { SessionEntity } from './entities/session.entity.js';
-import { ENDED_BY_SERVICE, endedByService, newDevice, newSession, stoppedSession, type SessionOpening } from './session.rules.js';
+import {
+  ENDED_BY_SERVICE,
+  endedByService,
+  newDevice,
+  newSession,
+  stoppedSession,
+  type SessionOpening,
+} from './session.rules.js';
 import { SessionsRepository } from './sessions.repository.js';
 
 /** A session start as the network side (or the session CLI) asks for it; the MAC address in any accepted form. */
@@ -71,7 +78,12 @@ export class SessionsService {
    */
   async endAllForUser(em: EntityManager, userId: string, now: Date): Promise<SessionEntity[]> {
     const ended = endedByService(await this.sessions.findActiveOfUser(em, userId), now);
-    await this.sessions.end(em, ended.map((session) => session.id), ENDED_BY_SERVICE, now);
+    await this.sessions.end(
+      em,
+      ended.map((session) => session.id),
+      ENDED_BY_SERVICE,
+      now,
+    );
     await this.devices.expireActiveOfUser(em, userId);
     return ended;
   }
