@@ -28,7 +28,7 @@ describe('routeConsoleToStderr', () => {
 describe('nestRuntime', () => {
   it('turns a bad configuration into a failure naming the variable, before building anything', async () => {
     const runtime = nestRuntime(() => loadConfig({ DATABASE_URL: 'postgres://db/hotspot' }));
-    const work = jest.fn(async () => 'ran');
+    const work = jest.fn(() => Promise.resolve('ran'));
     const failure = runtime.use({ resolve: () => undefined }, work);
     await expect(failure).rejects.toThrow(CommandFailure);
     await expect(failure).rejects.toThrow('DATABASE_URL');

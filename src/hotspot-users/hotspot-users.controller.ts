@@ -25,6 +25,7 @@ import {
   type PaginationDto,
 } from './dto/hotspot-user.response.js';
 import { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
+import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
 import { HotspotUsersService, type ExpireResult } from './hotspot-users.service.js';
 
 export const SUCCESS_MESSAGES = {
@@ -55,7 +56,7 @@ export class HotspotUsersController {
     @CurrentToken() token: AuthenticatedToken,
     @Query() query: ListHotspotUsersQueryDto,
   ): Promise<{ success: true; data: HotspotUserDto[]; pagination: PaginationDto }> {
-    const page = await this.users.list(token, query);
+    const page = await this.users.list(token, toListQuery(query));
     return { success: true, ...page };
   }
 
@@ -87,7 +88,7 @@ export class HotspotUsersController {
     @Query() _query: NoQueryDto,
     @Body() body: CreateHotspotUserDto,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    return { success: true, message: SUCCESS_MESSAGES.created, data: await this.users.create(token, body) };
+    return { success: true, message: SUCCESS_MESSAGES.created, data: await this.users.create(token, toCreateInput(body)) };
   }
 
   @Put(':id')
@@ -110,7 +111,7 @@ export class HotspotUsersController {
     @Query() query: VenueContextDto,
     @Body() body: UpdateHotspotUserDto,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    return { success: true, message: SUCCESS_MESSAGES.updated, data: await this.users.update(token, id, query, body) };
+    return { success: true, message: SUCCESS_MESSAGES.updated, data: await this.users.update(token, id, query, toUpdateInput(body)) };
   }
 
   @Delete(':id')

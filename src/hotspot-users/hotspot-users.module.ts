@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { SessionsModule } from '../sessions/sessions.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { ExpirySweeper } from './expiry-sweeper.service.js';
+import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersController } from './hotspot-users.controller.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import { PasswordHasher } from './password-hasher.js';
+import { UserSessionsModule } from './user-sessions.module.js';
 
 @Module({
-  imports: [SessionsModule, UnauthJobsModule],
+  imports: [UserSessionsModule, UnauthJobsModule],
   controllers: [HotspotUsersController],
-  providers: [HotspotUsersService, PasswordHasher, ExpirySweeper],
+  providers: [HotspotUsersService, HotspotUserWriter, PasswordHasher, ExpirySweeper],
 })
 export class HotspotUsersModule {}

@@ -2,13 +2,19 @@ import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { DatabaseService } from '../database/database.service.js';
+import { DevicesRepository } from '../sessions/devices.repository.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
+import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
+import { HotspotUserWriter } from './hotspot-user.writer.js';
+import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import type { PasswordHasher } from './password-hasher.js';
+import { UserSessionsService } from './user-sessions.service.js';
 
 const unrestricted: AuthenticatedToken = {
   id: 't1',
@@ -20,7 +26,7 @@ const unrestricted: AuthenticatedToken = {
 const venueAOnly: AuthenticatedToken = { ...unrestricted, id: 't2', venueIds: ['venue-a'] };
 
 /** Hashing is the library's job; here only its presence matters. */
-const fakeHasher = { hash: async (password: string) => `hashed:${password}` } as PasswordHasher;
+const fakeHasher: PasswordHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) };
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -36,26 +42,39 @@ describe('HotspotUsersService', () => {
   let database: DatabaseService;
   let close: () => Promise<void>;
   let clock: ManualClock;
-  let sessions: SessionsService;
+  let sessions: UserSessionsService;
   let jobs: UnauthJobsService;
   let service: HotspotUsersService;
   let counter = 0;
 
-  const body = (overrides: Partial<CreateHotspotUserDto> = {}): CreateHotspotUserDto => ({
-    name: 'Guest',
-    loginMethod: 'username_password',
-    username: `user${++counter}`,
-    password: 'secret',
-    venueIds: ['venue-a'],
-    ...overrides,
-  });
+  const body = (overrides: Partial<CreateHotspotUserDto> = {}) =>
+    toCreateInput({
+      name: 'Guest',
+      loginMethod: 'username_password',
+      username: `user${++counter}`,
+      password: 'secret',
+      venueIds: ['venue-a'],
+      ...overrides,
+    });
 
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    sessions = new SessionsService(database, clock);
+    const users = new HotspotUsersRepository(database);
+    const sessionsOnly = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
+    sessions = new UserSessionsService(database, clock, users, sessionsOnly);
     jobs = new UnauthJobsService(database);
-    service = new HotspotUsersService(database, clock, new VenueScopeService(), sessions, jobs, fakeHasher);
+    const writer = new HotspotUserWriter(database, users);
+    service = new HotspotUsersService(
+      database,
+      clock,
+      new VenueScopeService(),
+      users,
+      writer,
+      sessionsOnly,
+      jobs,
+      fakeHasher,
+    );
   });
 
   afterEach(() => close());
@@ -68,9 +87,14 @@ describe('HotspotUsersService', () => {
 
     it('refuses expiresAt for a guest and in the past', async () => {
       const guest = await rejection(
-        service.create(unrestricted, body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' })),
+        service.create(
+          unrestricted,
+          body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' }),
+        ),
       );
-      expect(guest.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }]);
+      expect(guest.body.errors).toEqual([
+        { field: 'expiresAt', message: 'expiresAt applies to username_password users only' },
+      ]);
       const past = await rejection(service.create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
       expect(past.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt must lie in the future' }]);
     });
@@ -99,15 +123,17 @@ describe('HotspotUsersService', () => {
   describe('update', () => {
     it('blocking ends sessions, expires devices and writes one job even without sessions', async () => {
       const quiet = await service.create(unrestricted, body());
-      await service.update(unrestricted, quiet._id, {}, { status: 'blocked' });
+      await service.update(unrestricted, quiet._id, {}, toUpdateInput({ status: 'blocked' }));
       expect(await jobs.list({ userId: quiet._id })).toEqual([
         expect.objectContaining({ reason: 'blocked', sessions: [], status: 'pending' }),
       ]);
 
       const busy = await service.create(unrestricted, body());
       const session = await sessions.start({ userId: busy._id, venueId: 'venue-a', macAddress: 'aabbccddeeff' });
-      const blocked = await service.update(unrestricted, busy._id, {}, { status: 'blocked' });
-      expect(blocked.devices).toEqual([expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' })]);
+      const blocked = await service.update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }));
+      expect(blocked.devices).toEqual([
+        expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' }),
+      ]);
       const [job] = await jobs.list({ userId: busy._id });
       expect(job.sessions).toEqual([
         { id: session.id, venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:FF', ipAddress: null, nasId: null },
@@ -116,40 +142,42 @@ describe('HotspotUsersService', () => {
 
     it('writes no job for the same status or for unblocking', async () => {
       const user = await service.create(unrestricted, body());
-      await service.update(unrestricted, user._id, {}, { status: 'active' });
-      await service.update(unrestricted, user._id, {}, { status: 'blocked' });
-      await service.update(unrestricted, user._id, {}, { status: 'blocked' });
-      await service.update(unrestricted, user._id, {}, { status: 'active' });
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
       expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['blocked']);
     });
 
     it('refuses any edit of an expired user with 409', async () => {
       const user = await service.create(unrestricted, body());
-      await service.update(unrestricted, user._id, {}, { status: 'expired' });
-      const error = await rejection(service.update(unrestricted, user._id, {}, {}));
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
+      const error = await rejection(service.update(unrestricted, user._id, {}, toUpdateInput({})));
       expect(error.getStatus()).toBe(409);
       expect(error.body).toEqual({ success: false, message: 'Expired users cannot be edited' });
     });
 
     it('refuses removing the username of a username_password user', async () => {
       const user = await service.create(unrestricted, body());
-      const error = await rejection(service.update(unrestricted, user._id, {}, { username: '' }));
+      const error = await rejection(service.update(unrestricted, user._id, {}, toUpdateInput({ username: '' })));
       expect(error.body.errors?.[0].field).toBe('username');
     });
 
     it('refreshes updatedAt on an empty update', async () => {
       const user = await service.create(unrestricted, body());
       clock.advance(1500);
-      const updated = await service.update(unrestricted, user._id, {}, {});
+      const updated = await service.update(unrestricted, user._id, {}, toUpdateInput({}));
       expect(Date.parse(updated.updatedAt) - Date.parse(user.updatedAt)).toBe(1500);
     });
 
     it('releases the uniqueness keys of an expired user', async () => {
       const user = await service.create(unrestricted, body({ username: 'reused' }));
-      await service.update(unrestricted, user._id, {}, { status: 'expired' });
+      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
       const rows = await database.run((em) => em.findBy(HotspotUserVenueEntity, { userId: user._id }));
       expect(rows).toEqual([expect.objectContaining({ usernameKey: null, userStatus: 'expired' })]);
-      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({ username: 'reused' });
+      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({
+        username: 'reused',
+      });
     });
   });
 
@@ -196,7 +224,7 @@ describe('HotspotUsersService', () => {
         await service.create(unrestricted, body({ name: `n${i}` }));
         clock.advance(1000);
       }
-      const page = await service.list(unrestricted, { venueId: 'venue-a', limit: '2', page: '3' });
+      const page = await service.list(unrestricted, toListQuery({ venueId: 'venue-a', limit: '2', page: '3' }));
       expect(page.pagination).toEqual({ page: 3, limit: 2, total: 5, pages: 3 });
       expect(page.data.map((user) => user.name)).toEqual(['n0']);
     });

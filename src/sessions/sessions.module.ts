@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { DevicesRepository } from './devices.repository.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 /** Sessions and devices, as reported by the network side. */
 @Module({
-  providers: [SessionsService],
+  providers: [SessionsService, SessionsRepository, DevicesRepository],
   exports: [SessionsService],
 })
 export class SessionsModule {}

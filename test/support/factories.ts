@@ -1,5 +1,6 @@
 import type { HotspotUserDto } from '../../src/hotspot-users/dto/hotspot-user.response.js';
-import { SessionsService, type StartSessionInput } from '../../src/sessions/sessions.service.js';
+import { UserSessionsService } from '../../src/hotspot-users/user-sessions.service.js';
+import type { StartSessionInput } from '../../src/sessions/sessions.service.js';
 import type { SessionEntity } from '../../src/sessions/entities/session.entity.js';
 import { api } from './api-client.js';
 import type { TestApp } from './test-app.js';
@@ -63,7 +64,7 @@ export function startSession(
   testApp: TestApp,
   input: Partial<StartSessionInput> & { userId: string },
 ): Promise<SessionEntity> {
-  return testApp.app.get(SessionsService).start({
+  return testApp.app.get(UserSessionsService).start({
     venueId: 'venue-a',
     macAddress: 'AA:BB:CC:DD:EE:01',
     ...input,
@@ -101,7 +102,7 @@ export interface UserWithSessions {
 }
 
 /**
- * A user created through the API, with active sessions started through SessionsService.start,
+ * A user created through the API, with active sessions started through UserSessionsService.start,
  * each on a device of its own.
  */
 export async function givenUserWithSessions(

@@ -25,9 +25,9 @@ function jobEntity(): UnauthJobEntity {
 class FakeJobs implements JobsService {
   filters: ListFilter[] = [];
   jobs: UnauthJobEntity[] = [];
-  async list(filter: ListFilter) {
+  list(filter: ListFilter) {
     this.filters.push(filter);
-    return this.jobs;
+    return Promise.resolve(this.jobs);
   }
 }
 
@@ -84,7 +84,7 @@ describe('hotspot jobs', () => {
     [['list', 'extra'], /too many arguments/],
     [['purge'], /unknown command 'purge'/],
   ])('refuses %j with exit code 2 and no service call', async (argv, message) => {
-    const result = await run(...(argv as string[]));
+    const result = await run(...argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);

@@ -23,15 +23,17 @@ class FakeSessions implements SessionService {
   stopped: string[] = [];
   refusal: SessionRequestError | null = null;
 
-  async start(input: StartSessionInput) {
+  start(input: StartSessionInput) {
     this.started.push(input);
-    if (this.refusal) throw this.refusal;
-    return sessionEntity({ macAddress: input.macAddress, ipAddress: input.ipAddress ?? null, nasId: input.nasId ?? null });
+    if (this.refusal) return Promise.reject(this.refusal);
+    return Promise.resolve(
+      sessionEntity({ macAddress: input.macAddress, ipAddress: input.ipAddress ?? null, nasId: input.nasId ?? null }),
+    );
   }
-  async stop(sessionId: string) {
+  stop(sessionId: string) {
     this.stopped.push(sessionId);
-    if (this.refusal) throw this.refusal;
-    return sessionEntity({ id: sessionId, status: 'stopped', endedAt: new Date('2030-01-01T01:00:00.000Z') });
+    if (this.refusal) return Promise.reject(this.refusal);
+    return Promise.resolve(sessionEntity({ id: sessionId, status: 'stopped', endedAt: new Date('2030-01-01T01:00:00.000Z') }));
   }
 }
 
@@ -106,7 +108,7 @@ describe('hotspot session', () => {
     [['stop'], /missing required argument 'sessionId'/],
     [['nope'], /unknown command 'nope'/],
   ])('refuses %j with exit code 2 and no service call', async (argv, message) => {
-    const result = await run(...(argv as string[]));
+    const result = await run(...argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);

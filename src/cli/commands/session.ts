@@ -1,7 +1,8 @@
-import { SessionRequestError, SessionsService } from '../../sessions/sessions.service.js';
-import { SessionsModule } from '../../sessions/sessions.module.js';
-import { toSessionJson } from '../../sessions/session-json.js';
+import { UserSessionsModule } from '../../hotspot-users/user-sessions.module.js';
+import { UserSessionsService } from '../../hotspot-users/user-sessions.service.js';
 import type { SessionEntity } from '../../sessions/entities/session.entity.js';
+import { toSessionJson } from '../../sessions/session-json.js';
+import { SessionRequestError, SessionsService } from '../../sessions/sessions.service.js';
 import { ID_LENGTH } from '../../database/columns.js';
 import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { ipAddress, macAddress, text, valueOption, venueId } from '../option-values.js';
@@ -11,11 +12,16 @@ import { ipAddress, macAddress, text, valueOption, venueId } from '../option-val
  * until that integration exists.
  */
 
-export type SessionService = Pick<SessionsService, 'start' | 'stop'>;
+/** A start is decided by the user's row (UserSessionsService); a stop is about the session alone. */
+export type SessionService = Pick<UserSessionsService, 'start'> & Pick<SessionsService, 'stop'>;
 
 export const SESSION_SERVICE: ServiceNeed<SessionService> = {
-  imports: [SessionsModule],
-  resolve: (context) => context.get(SessionsService),
+  imports: [UserSessionsModule],
+  resolve: (context) => {
+    const userSessions = context.get(UserSessionsService);
+    const sessions = context.get(SessionsService);
+    return { start: (input) => userSessions.start(input), stop: (sessionId) => sessions.stop(sessionId) };
+  },
 };
 
 /** The length of the sessions.nas_id column. */

@@ -29,20 +29,20 @@ class FakeTokens implements TokenService {
   statuses = new Map<string, TokenStatus>();
   revocation: TokenRevocation | null = null;
 
-  async create(input: CreateTokenInput) {
+  create(input: CreateTokenInput) {
     this.created.push(input);
     const record = tokenEntity({ ...input, permissions: input.permissions });
-    return { record, value: VALUE };
+    return Promise.resolve({ record, value: VALUE });
   }
-  async list() {
-    return this.tokens;
+  list() {
+    return Promise.resolve(this.tokens);
   }
   statusOf(token: Pick<ApiTokenEntity, 'revokedAt' | 'expiresAt'>): TokenStatus {
     return this.statuses.get((token as ApiTokenEntity).id) ?? 'active';
   }
-  async revokeReporting(idOrValue: string) {
+  revokeReporting(idOrValue: string) {
     this.revoked.push(idOrValue);
-    return this.revocation;
+    return Promise.resolve(this.revocation);
   }
 }
 
@@ -260,7 +260,7 @@ describe('hotspot token', () => {
     [['revoke', ''], /not a token id or token value/],
     [['revoke', 'has space'], /not a token id or token value/],
   ])('refuses %j with exit code 2, a message on stderr, nothing on stdout, no service call', async (argv, message) => {
-    const result = await run(...(argv as string[]));
+    const result = await run(...argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, ReferenceColumn } from '../../database/columns.js';
-import { HotspotUserEntity } from '../../hotspot-users/entities/hotspot-user.entity.js';
 
 export const DEVICE_STATUSES = ['active', 'expired'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
@@ -30,7 +29,11 @@ export class DeviceEntity {
   @DateTimeColumn('last_seen_at')
   lastSeenAt!: Date;
 
-  @ManyToOne(() => HotspotUserEntity, { onDelete: 'CASCADE' })
+  /**
+   * The foreign key to the user. The target is named by string, since sessions/ sits below
+   * hotspot-users/; the property exists for the mapping alone and is never loaded.
+   */
+  @ManyToOne('HotspotUserEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_devices_user' })
-  user?: Relation<HotspotUserEntity>;
+  user?: object;
 }

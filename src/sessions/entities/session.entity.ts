@@ -1,6 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, ReferenceColumn } from '../../database/columns.js';
-import { HotspotUserEntity } from '../../hotspot-users/entities/hotspot-user.entity.js';
 
 /** `stopped`: ended by the network side; `expired`: ended by this service (block, expire, delete). */
 export const SESSION_STATUSES = ['active', 'stopped', 'expired'] as const;
@@ -36,7 +35,11 @@ export class SessionEntity {
   @DateTimeColumn('ended_at', { nullable: true })
   endedAt!: Date | null;
 
-  @ManyToOne(() => HotspotUserEntity, { onDelete: 'CASCADE' })
+  /**
+   * The foreign key to the user. The target is named by string, since sessions/ sits below
+   * hotspot-users/; the property exists for the mapping alone and is never loaded.
+   */
+  @ManyToOne('HotspotUserEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_sessions_user' })
-  user?: Relation<HotspotUserEntity>;
+  user?: object;
 }

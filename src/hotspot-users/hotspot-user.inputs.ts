@@ -1,0 +1,93 @@
+import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
+import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
+import type { CreatableLoginMethod, CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, type ListHotspotUsersQueryDto } from './dto/hotspot-user-queries.dto.js';
+import type { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
+import type { JsonObject, UserStatus } from './entities/hotspot-user.entity.js';
+
+/**
+ * Validated requests as the service takes them, parsed once here: dates as Date, MAC addresses
+ * normalised, venue ids without repeats, numbers as numbers. The DTOs have validated them already,
+ * so a value that does not parse is a programming error, never bad input.
+ */
+
+export interface CreateUserInput {
+  name: string;
+  loginMethod: CreatableLoginMethod;
+  venueIds: string[];
+  username: string | null;
+  password: string | null;
+  email: string | null;
+  phone: string | null;
+  macAddress: string | null;
+  expiresAt: Date | null;
+  metadata: JsonObject;
+}
+
+/** Only the fields the PUT sent; `null` clears. */
+export interface UpdateUserInput {
+  name?: string;
+  /** `""` arrives as null: both clear the username. */
+  username?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  venueIds?: string[];
+  expiresAt?: Date | null;
+  status?: UserStatus;
+  metadata?: JsonObject;
+}
+
+export interface ListUsersQuery {
+  venueId?: string;
+  status?: UserStatus;
+  macAddress: string | null;
+  page: number;
+  limit: number;
+}
+
+export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
+  return {
+    name: dto.name,
+    loginMethod: dto.loginMethod,
+    venueIds: uniqueVenueIds(dto.venueIds),
+    username: dto.username ?? null,
+    password: dto.password ?? null,
+    email: dto.email ?? null,
+    phone: dto.phone ?? null,
+    macAddress: dto.macAddress == null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
+    expiresAt: dto.expiresAt == null ? null : instant(dto.expiresAt),
+    metadata: dto.metadata ?? {},
+  };
+}
+
+export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
+  const input: UpdateUserInput = {};
+  if (dto.name !== undefined) input.name = dto.name;
+  if (dto.username !== undefined) input.username = dto.username === '' ? null : dto.username;
+  if (dto.email !== undefined) input.email = dto.email;
+  if (dto.phone !== undefined) input.phone = dto.phone;
+  if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
+  if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
+  if (dto.status !== undefined) input.status = dto.status;
+  if (dto.metadata !== undefined) input.metadata = dto.metadata;
+  return input;
+}
+
+export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
+  return {
+    venueId: dto.venueId,
+    status: dto.status,
+    macAddress: dto.macAddress === undefined ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
+    page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
+    limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
+  };
+}
+
+function instant(isoDateTime: string): Date {
+  return validated(parseIsoDateTimeWithZone(isoDateTime), isoDateTime);
+}
+
+function validated<T>(parsed: T | null, raw: string): T {
+  if (parsed === null) throw new Error(`unvalidated input: ${raw}`);
+  return parsed;
+}

@@ -1,0 +1,233 @@
+import type { FieldError } from '../common/errors/api-error.js';
+import { emailKey, phoneKey, usernameKey } from '../common/validation/normalise.js';
+import type { UnauthReason } from '../unauth-jobs/entities/unauth-job.entity.js';
+import type { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
+import { HotspotUserEntity, type LoginMethod, type UserStatus } from './entities/hotspot-user.entity.js';
+import type { CreateUserInput, UpdateUserInput } from './hotspot-user.inputs.js';
+
+/** The rules of hotspot users, as pure functions: no database, no clock, no Nest. */
+
+// Status transitions
+
+/**
+ * Why a user's sessions end, the reason its unauth job carries, and whether the job is written
+ * even when no session was active: a PUT into blocked or expired always tells the network side;
+ * POST expire, the expiry sweep and DELETE only when they ended sessions.
+ */
+export interface SessionEnding {
+  reason: UnauthReason;
+  jobWithoutSessions: boolean;
+}
+
+export const ENDINGS = {
+  blockedByUpdate: { reason: 'blocked', jobWithoutSessions: true },
+  expiredByUpdate: { reason: 'expired', jobWithoutSessions: true },
+  expiredByRequest: { reason: 'expired', jobWithoutSessions: false },
+  expiredBySweep: { reason: 'expiry', jobWithoutSessions: false },
+  deleted: { reason: 'deleted', jobWithoutSessions: false },
+} as const satisfies Record<string, SessionEnding>;
+
+export function writesUnauthJob(ending: SessionEnding, endedSessions: number): boolean {
+  return ending.jobWithoutSessions || endedSessions > 0;
+}
+
+/**
+ * What a PUT's status does. Expired is final: the whole PUT is refused, whatever its body. No status,
+ * or the same one again, changes nothing. Active and blocked move to each other and to expired;
+ * moves into blocked or expired end the user's sessions.
+ */
+export type StatusMove =
+  { kind: 'refused' } | { kind: 'unchanged' } | { kind: 'moved'; to: UserStatus; ending: SessionEnding | null };
+
+export function statusMove(from: UserStatus, to: UserStatus | undefined): StatusMove {
+  if (from === 'expired') return { kind: 'refused' };
+  if (to === undefined || to === from) return { kind: 'unchanged' };
+  const ending = to === 'blocked' ? ENDINGS.blockedByUpdate : to === 'expired' ? ENDINGS.expiredByUpdate : null;
+  return { kind: 'moved', to, ending };
+}
+
+// Expiry
+
+/** The statuses the expiry sweep looks at. */
+export const EXPIRING_STATUSES = ['active', 'blocked'] as const satisfies readonly UserStatus[];
+
+/** Whether an expiry time has come: from that instant the user counts as expired. */
+export function hasLapsed(expiresAt: Date | null, now: Date): boolean {
+  return expiresAt !== null && expiresAt.getTime() <= now.getTime();
+}
+
+/** Whether the expiry sweep expires this user now. */
+export function isDueForExpiry(user: Pick<HotspotUserEntity, 'status' | 'expiresAt'>, now: Date): boolean {
+  return (EXPIRING_STATUSES as readonly UserStatus[]).includes(user.status) && hasLapsed(user.expiresAt, now);
+}
+
+export function expiryErrors(loginMethod: LoginMethod, expiresAt: Date | null | undefined, now: Date): FieldError[] {
+  if (expiresAt == null) return [];
+  if (loginMethod !== 'username_password') {
+    return [{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }];
+  }
+  if (hasLapsed(expiresAt, now)) return [{ field: 'expiresAt', message: 'expiresAt must lie in the future' }];
+  return [];
+}
+
+/** The user after the move into expired (POST expire, the sweep); safe to apply again. */
+export function expiredUser(user: HotspotUserEntity, now: Date): HotspotUserEntity {
+  return Object.assign(new HotspotUserEntity(), user, {
+    status: 'expired',
+    updatedAt: now,
+  } satisfies Partial<HotspotUserEntity>);
+}
+
+// Creation and the field changes of a PUT
+
+export function newUser(input: CreateUserInput, id: string, passwordHash: string | null, now: Date): HotspotUserEntity {
+  return Object.assign(new HotspotUserEntity(), {
+    id,
+    name: input.name,
+    username: input.username,
+    email: input.email,
+    phone: input.phone,
+    macAddress: input.macAddress,
+    loginMethod: input.loginMethod,
+    status: 'active',
+    passwordHash,
+    expiresAt: input.expiresAt,
+    metadata: input.metadata,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies HotspotUserEntity);
+}
+
+/** Rules of a PUT that depend on the stored user, checked before anything changes. */
+export function updateErrors(user: HotspotUserEntity, input: UpdateUserInput, now: Date): FieldError[] {
+  const errors = expiryErrors(user.loginMethod, input.expiresAt, now);
+  if (user.loginMethod === 'username_password' && input.username === null) {
+    errors.push({ field: 'username', message: 'username cannot be removed from a username_password user' });
+  }
+  return errors;
+}
+
+/**
+ * The user after a PUT, and the columns to write. Each field a PUT may change is named, so nothing
+ * else in the body can reach the row; updatedAt moves on every PUT, an empty one too.
+ */
+export function appliedUpdate(
+  user: HotspotUserEntity,
+  input: UpdateUserInput,
+  now: Date,
+): { user: HotspotUserEntity; changes: Partial<HotspotUserEntity> } {
+  const changes = {
+    name: input.name ?? user.name,
+    username: input.username === undefined ? user.username : input.username,
+    email: input.email === undefined ? user.email : input.email,
+    phone: input.phone === undefined ? user.phone : input.phone,
+    expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
+    metadata: input.metadata ?? user.metadata,
+    status: input.status ?? user.status,
+    updatedAt: now,
+  } satisfies Partial<HotspotUserEntity>;
+  return { user: Object.assign(new HotspotUserEntity(), user, changes), changes };
+}
+
+// Uniqueness per venue
+
+/** The per-venue uniqueness keys of a user, normalised so both engines compare them alike. */
+export interface UniquenessKeys {
+  usernameKey: string | null;
+  emailKey: string | null;
+  phoneKey: string | null;
+}
+
+export const KEY_FIELDS = [
+  { field: 'username', key: 'usernameKey', column: 'username_key' },
+  { field: 'email', key: 'emailKey', column: 'email_key' },
+  { field: 'phone', key: 'phoneKey', column: 'phone_key' },
+] as const;
+
+/** Expired users hold no keys: their username, email and phone are free for others. */
+export function keysOf(user: Pick<HotspotUserEntity, 'status' | 'username' | 'email' | 'phone'>): UniquenessKeys {
+  if (user.status === 'expired') return { usernameKey: null, emailKey: null, phoneKey: null };
+  return {
+    usernameKey: user.username === null ? null : usernameKey(user.username),
+    emailKey: user.email === null ? null : emailKey(user.email),
+    phoneKey: user.phone === null ? null : phoneKey(user.phone),
+  };
+}
+
+export type KeyHolder = Pick<HotspotUserVenueEntity, 'venueId' | 'usernameKey' | 'emailKey' | 'phoneKey'>;
+
+/** One error per venue and field that another user (a `holder` row) holds, in the order of the user's venues. */
+export function clashErrors(
+  venueIds: readonly string[],
+  keys: UniquenessKeys,
+  holders: readonly KeyHolder[],
+): FieldError[] {
+  return venueIds.flatMap((venueId) =>
+    KEY_FIELDS.filter(
+      ({ key }) => keys[key] !== null && holders.some((row) => row.venueId === venueId && row[key] === keys[key]),
+    ).map(({ field }) => ({ field, message: `${field} already used in venue ${venueId}` })),
+  );
+}
+
+/**
+ * A unique index refused a user's write: a concurrent request took one of its keys between the
+ * check and the write. It carries what naming the clash needs, once the transaction has rolled back.
+ */
+export class KeyConflict extends Error {
+  override name = 'KeyConflict';
+
+  constructor(
+    readonly userId: string,
+    readonly venueIds: readonly string[],
+    readonly keys: UniquenessKeys,
+    cause: unknown,
+  ) {
+    super('a uniqueness key was taken concurrently', { cause });
+  }
+}
+
+/** The 409's errors: the clashes found after the rollback, else the field the duplicate-key error names. */
+export function conflictErrors(conflict: KeyConflict, holders: readonly KeyHolder[]): FieldError[] {
+  const clashes = clashErrors(conflict.venueIds, conflict.keys, holders);
+  if (clashes.length > 0) return clashes;
+  const field = fieldOfDuplicateKeyError(conflict.cause) ?? 'username';
+  return [{ field, message: `${field} already used in one of the user's venues` }];
+}
+
+/**
+ * The field a duplicate-key error is about, read from the index or column it names: MySQL "… for
+ * key 'hotspot_user_venues.uq_user_venues_email'", SQLite "… failed: hotspot_user_venues.venue_id,
+ * hotspot_user_venues.email_key".
+ */
+export function fieldOfDuplicateKeyError(error: unknown): string | null {
+  const message = String((error as { message?: unknown } | null)?.message ?? '');
+  const found = KEY_FIELDS.find(
+    ({ field, column }) => message.includes(`uq_user_venues_${field}`) || message.includes(column),
+  );
+  return found?.field ?? null;
+}
+
+// Venue rows
+
+/**
+ * How the user's venue rows go from `stored` (the rows that exist) to `next`: rows that stay are
+ * updated in place, only removed venues are deleted and only added ones inserted, each with its
+ * position in `next`. Nothing is deleted that cannot exist: on InnoDB a delete that matches no row
+ * still locks the index gap, and concurrent creates (time-ordered ids land in the same gap) would
+ * deadlock each other.
+ */
+export function venueRowChanges(
+  stored: readonly string[],
+  next: readonly string[],
+): {
+  removed: string[];
+  kept: Array<{ venueId: string; position: number }>;
+  added: Array<{ venueId: string; position: number }>;
+} {
+  const placed = next.map((venueId, position) => ({ venueId, position }));
+  return {
+    removed: stored.filter((venueId) => !next.includes(venueId)),
+    kept: placed.filter(({ venueId }) => stored.includes(venueId)),
+    added: placed.filter(({ venueId }) => !stored.includes(venueId)),
+  };
+}

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { isUniqueViolation } from '../common/errors/database-errors.js';
+import { DatabaseService } from '../database/database.service.js';
+import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
+import { HotspotUsersRepository } from './hotspot-users.repository.js';
+
+/**
+ * Writes a user's row and its venue rows inside a use case's transaction. The venue rows carry the
+ * user's status, creation time and per-venue uniqueness keys, which unique indexes enforce: a write
+ * is checked for clashes first (409 naming each), and the indexes catch what a concurrent request
+ * slipped in since (see answeringConflicts).
+ */
+@Injectable()
+export class HotspotUserWriter {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly users: HotspotUsersRepository,
+  ) {}
+
+  insert(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
+    return this.guarded(em, user, venueIds, async () => {
+      await this.users.insert(em, user);
+      await this.writeVenueRows(em, user, [], venueIds);
+    });
+  }
+
+  /** `changes` are the user's columns to write; `stored` the venue rows that exist. */
+  update(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    changes: Partial<HotspotUserEntity>,
+    stored: readonly string[],
+    venueIds: readonly string[],
+  ): Promise<void> {
+    return this.guarded(em, user, venueIds, async () => {
+      await this.users.update(em, user.id, changes);
+      await this.writeVenueRows(em, user, stored, venueIds);
+    });
+  }
+
+  /** The move into expired: expired users hold no keys, so nothing can clash. */
+  async updateExpired(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
+    await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt });
+    await this.writeVenueRows(em, user, venueIds, venueIds);
+  }
+
+  /**
+   * Runs a transaction that writes users; a KeyConflict it ends with becomes a 409 naming the clash,
+   * looked up after the rollback so that it sees the row that won.
+   */
+  async answeringConflicts<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof KeyConflict)) throw error;
+      const holders = await this.database.run((em) =>
+        this.users.findKeyHolders(em, error.userId, error.venueIds, error.keys),
+      );
+      throw ApiError.conflict(conflictErrors(error, holders));
+    }
+  }
+
+  private async guarded(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    venueIds: readonly string[],
+    write: () => Promise<void>,
+  ): Promise<void> {
+    const keys = keysOf(user);
+    const clashes = clashErrors(venueIds, keys, await this.users.findKeyHolders(em, user.id, venueIds, keys));
+    if (clashes.length > 0) throw ApiError.conflict(clashes);
+    try {
+      await write();
+    } catch (error) {
+      throw isUniqueViolation(error) ? new KeyConflict(user.id, venueIds, keys, error) : error;
+    }
+  }
+
+  /** From the `stored` venue rows to `venueIds`; removed rows go first, so the keys they held are free. */
+  private async writeVenueRows(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    stored: readonly string[],
+    venueIds: readonly string[],
+  ): Promise<void> {
+    const { removed, kept, added } = venueRowChanges(stored, venueIds);
+    const fields = (position: number) => ({ position, userStatus: user.status, ...keysOf(user) });
+    await this.users.deleteVenueRows(em, user.id, removed);
+    for (const { venueId, position } of kept) await this.users.updateVenueRow(em, user.id, venueId, fields(position));
+    await this.users.insertVenueRows(
+      em,
+      added.map(({ venueId, position }) => ({
+        userId: user.id,
+        venueId,
+        userCreatedAt: user.createdAt,
+        ...fields(position),
+      })),
+    );
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import { UserSessionsService } from './user-sessions.service.js';
+
+/**
+ * Session starts for hotspot users, without the HTTP side: the session CLI imports this alone, and
+ * so will a network-side module (RADIUS accounting) that starts sessions in its own transactions.
+ */
+@Module({
+  imports: [SessionsModule],
+  providers: [UserSessionsService, HotspotUsersRepository],
+  exports: [UserSessionsService, HotspotUsersRepository, SessionsModule],
+})
+export class UserSessionsModule {}

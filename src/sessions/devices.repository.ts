@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { DeviceEntity } from './entities/device.entity.js';
+
+/** The SQL of devices; every method runs on the caller's EntityManager (its transaction, if any). */
+@Injectable()
+export class DevicesRepository {
+  findOne(em: EntityManager, userId: string, macAddress: string): Promise<DeviceEntity | null> {
+    return em.findOneBy(DeviceEntity, { userId, macAddress });
+  }
+
+  /** Devices of several users at once: one query, whatever the number of users. */
+  findOfUsers(em: EntityManager, userIds: readonly string[]): Promise<DeviceEntity[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return em.findBy(DeviceEntity, { userId: In([...userIds]) });
+  }
+
+  async insert(em: EntityManager, device: DeviceEntity): Promise<void> {
+    await em.insert(DeviceEntity, device);
+  }
+
+  async markActive(em: EntityManager, id: string, lastSeenAt: Date): Promise<void> {
+    await em.update(DeviceEntity, { id }, { status: 'active', lastSeenAt });
+  }
+
+  async markSeen(em: EntityManager, userId: string, macAddress: string, lastSeenAt: Date): Promise<void> {
+    await em.update(DeviceEntity, { userId, macAddress }, { lastSeenAt });
+  }
+
+  async expireActiveOfUser(em: EntityManager, userId: string): Promise<void> {
+    await em.update(DeviceEntity, { userId, status: 'active' }, { status: 'expired' });
+  }
+}
