@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ApiTokenRepository } from './api-token.repository.js';
 import { ApiTokenService } from './api-token.service.js';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { BootstrapTokenService } from './bootstrap-token.service.js';
@@ -15,6 +16,7 @@ import { VenueScopeService } from './venue-scope.service.js';
 @Global()
 @Module({
   providers: [
+    ApiTokenRepository,
     ApiTokenService,
     RateLimiterService,
     VenueScopeService,

@@ -8,5 +8,7 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
 
 /** Whether the handler, or its controller, is marked @Public(). */
 export function isPublicRoute(reflector: Reflector, context: ExecutionContext): boolean {
-  return reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]) === true;
+  return (
+    reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]) === true
+  );
 }
