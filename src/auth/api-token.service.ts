@@ -98,8 +98,7 @@ export class ApiTokenService {
   async revoke(idOrValue: string): Promise<ApiTokenEntity | null> {
     const hash = hashTokenValue(idOrValue);
     const revoked = await this.database.transaction(async (em) => {
-      const token =
-        (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
+      const token = (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
       if (token === null) return null;
       if (token.revokedAt === null) {
         token.revokedAt = this.clock.now();
