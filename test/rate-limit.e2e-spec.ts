@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import type { Response } from 'supertest';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../src/common/rate-limit/rate-limiter.service.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../src/auth/rate-limit/rate-limiter.service.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind } from './support/databases.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

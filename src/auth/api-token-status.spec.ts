@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/configuration.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
+import { ApiTokenRepository } from './api-token.repository.js';
 import { ApiTokenService } from './api-token.service.js';
 
 /** What the command line shows about a token: its status and whether a revoke was a repeat. */
@@ -15,7 +16,7 @@ describe('ApiTokenService status and revocation outcome', () => {
     close = opened.close;
     clock = new ManualClock(new Date('2030-01-01T00:00:00.000Z'));
     const config = { get: () => 10_000 } as unknown as ConfigService<AppConfig, true>;
-    service = new ApiTokenService(opened.database, clock, config);
+    service = new ApiTokenService(opened.database, new ApiTokenRepository(), clock, config);
   });
 
   afterEach(async () => {

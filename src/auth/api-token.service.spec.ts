@@ -6,8 +6,10 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ApiTokenService, LAST_USED_WRITE_INTERVAL_MS, TOKEN_REVISION_INTERVAL_MS } from './api-token.service.js';
+import { ApiTokenRepository } from './api-token.repository.js';
+import { ApiTokenService, TOKEN_REVISION_INTERVAL_MS } from './api-token.service.js';
 import { UNKNOWN_TOKEN_TTL_MS } from './token-cache.js';
+import { LAST_USED_WRITE_INTERVAL_MS } from './token-rules.js';
 import { hashTokenValue } from './token-value.js';
 
 class FakeClock extends Clock {
@@ -72,7 +74,7 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
   function serviceWithCacheTtl(ttlMs: number): ApiTokenService {
     const config = { get: (key: keyof AppConfig) => (key === 'tokenCacheTtlMs' ? ttlMs : undefined) };
-    return new ApiTokenService(database, clock, config as unknown as ConfigService<AppConfig, true>);
+    return new ApiTokenService(database, new ApiTokenRepository(), clock, config as unknown as ConfigService<AppConfig, true>);
   }
 
   /** Reads the row after any queued fire-and-forget write (DatabaseService runs SQLite work in order). */
@@ -83,7 +85,7 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
   }
 
   async function settle(): Promise<void> {
-    await database.run(async () => undefined);
+    await database.run(() => Promise.resolve());
   }
 
   beforeEach(async () => {
@@ -374,15 +376,13 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
       const { value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
       await settle();
       recorder.take();
-      const refuse = jest.fn(async () => {
-        throw new Error('over the limit');
-      });
+      const refuse = jest.fn(() => Promise.reject(new Error('over the limit')));
       await expect(service.authenticate('hsp_unknown', refuse)).rejects.toThrow('over the limit');
       await expect(service.authenticate(value, refuse)).rejects.toThrow('over the limit');
       await settle();
       expect(lookups(recorder.take())).toEqual([]);
 
-      const allow = jest.fn(async () => undefined);
+      const allow = jest.fn(() => Promise.resolve());
       expect(await service.authenticate(value, allow)).not.toBeNull();
       expect(await service.authenticate('hsp_unknown', allow)).toBeNull();
       expect(allow).toHaveBeenCalledTimes(2);

@@ -4,14 +4,21 @@ import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import { ApiTokenRepository } from './api-token.repository.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import { ApiTokenEntity } from './entities/api-token.entity.js';
 import { PERMISSIONS, type Permission } from './permissions.js';
 import { TokenCache } from './token-cache.js';
+import {
+  isExpired,
+  lastUseIsDue,
+  toAuthenticated,
+  tokenRevision,
+  tokenStatus,
+  wasRevokedBefore,
+  type TokenStatus,
+} from './token-rules.js';
 import { generateTokenValue, hashTokenValue, visiblePrefix } from './token-value.js';
-
-/** last_used_at is refreshed at most this often per token, so reads do not turn into writes. */
-export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /**
  * Before answering from the cache, each instance asks the database at most this often whether any
@@ -26,9 +33,6 @@ export interface CreateTokenInput {
   venueIds: string[] | null;
   expiresAt: Date | null;
 }
-
-/** A token's state: revoked wins over expired. */
-export type TokenStatus = 'active' | 'revoked' | 'expired';
 
 export interface TokenRevocation {
   token: ApiTokenEntity;
@@ -56,6 +60,7 @@ export class ApiTokenService {
 
   constructor(
     private readonly database: DatabaseService,
+    private readonly tokens: ApiTokenRepository,
     private readonly clock: Clock,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -75,31 +80,29 @@ export class ApiTokenService {
     record.lastUsedAt = null;
     record.revokedAt = null;
     record.expiresAt = input.expiresAt;
-    await this.database.transaction((em) => em.insert(ApiTokenEntity, record));
+    await this.database.transaction((em) => this.tokens.insert(em, record));
     // Its hash may have been cached as unknown: the new token works here at once.
     this.forget(record.tokenHash);
     return { record, value };
   }
 
   list(): Promise<ApiTokenEntity[]> {
-    return this.database.run((em) => em.find(ApiTokenEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
+    return this.database.run((em) => this.tokens.list(em));
   }
 
   count(): Promise<number> {
-    return this.database.run((em) => em.count(ApiTokenEntity));
+    return this.database.run((em) => this.tokens.count(em));
   }
 
   /** Revokes by id or by token value. Returns the revoked token, or null when none matched. */
   async revoke(idOrValue: string): Promise<ApiTokenEntity | null> {
     const hash = hashTokenValue(idOrValue);
     const revoked = await this.database.transaction(async (em) => {
-      const token =
-        (await em.findOneBy(ApiTokenEntity, { id: idOrValue })) ??
-        (await em.findOneBy(ApiTokenEntity, { tokenHash: hash }));
+      const token = (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
       if (token === null) return null;
       if (token.revokedAt === null) {
         token.revokedAt = this.clock.now();
-        await em.update(ApiTokenEntity, { id: token.id }, { revokedAt: token.revokedAt });
+        await this.tokens.setRevokedAt(em, token.id, token.revokedAt);
       }
       return token;
     });
@@ -109,20 +112,15 @@ export class ApiTokenService {
 
   /** The token's state at the clock's current time. */
   statusOf(token: Pick<ApiTokenEntity, 'revokedAt' | 'expiresAt'>): TokenStatus {
-    if (token.revokedAt !== null) return 'revoked';
-    if (token.expiresAt !== null && token.expiresAt.getTime() <= this.clock.now().getTime()) return 'expired';
-    return 'active';
+    return tokenStatus(token, this.clock.now());
   }
 
-  /**
-   * revoke(), telling whether this call revoked the token or found it revoked already: a revocation
-   * time before the call means an earlier revocation (revoke keeps the first time).
-   */
+  /** revoke(), telling whether this call revoked the token or found it revoked already. */
   async revokeReporting(idOrValue: string): Promise<TokenRevocation | null> {
     const before = this.clock.now();
     const token = await this.revoke(idOrValue);
     if (token === null) return null;
-    return { token, alreadyRevoked: token.revokedAt !== null && token.revokedAt.getTime() < before.getTime() };
+    return { token, alreadyRevoked: wasRevokedBefore(token, before) };
   }
 
   /**
@@ -142,8 +140,7 @@ export class ApiTokenService {
       // What gets cached must be at least as new as the revision it is compared with later.
       if (this.revision === null && this.cache.enabled) await this.checkRevision(nowMs);
       const generation = this.generation;
-      // The lookup is by the digest's unique index; an equality match on a digest leaks nothing useful.
-      const record = await this.database.run((em) => em.findOneBy(ApiTokenEntity, { tokenHash: hash }));
+      const record = await this.database.run((em) => this.tokens.findByHash(em, hash));
       const cacheable = generation === this.generation;
       if (record === null || record.revokedAt !== null) {
         if (cacheable) this.cache.setUnknown(hash, nowMs);
@@ -155,8 +152,8 @@ export class ApiTokenService {
         : { token: toAuthenticated(record), cachedUntil: nowMs, lastUsedAt };
     }
     const token = entry.token;
-    if (token.expiresAt !== null && token.expiresAt.getTime() <= nowMs) return null;
-    if (entry.lastUsedAt === null || nowMs - entry.lastUsedAt >= LAST_USED_WRITE_INTERVAL_MS) {
+    if (isExpired(token.expiresAt, nowMs)) return null;
+    if (lastUseIsDue(entry.lastUsedAt, nowMs)) {
       entry.lastUsedAt = nowMs;
       this.recordUse(token.id, now);
     }
@@ -194,19 +191,8 @@ export class ApiTokenService {
     await this.revisionCheck;
   }
 
-  /**
-   * Tokens are never deleted and a revocation is final, so the number of tokens and of revoked ones
-   * change whenever a token is created or revoked. One small aggregate over a small table.
-   */
   private async readRevision(): Promise<string> {
-    const row = await this.database.run((em) =>
-      em
-        .createQueryBuilder(ApiTokenEntity, 'token')
-        .select('COUNT(*)', 'total')
-        .addSelect('COUNT(token.revokedAt)', 'revoked')
-        .getRawOne<{ total: number | string; revoked: number | string }>(),
-    );
-    return `${Number(row?.total ?? 0)}:${Number(row?.revoked ?? 0)}`;
+    return tokenRevision(await this.database.run((em) => this.tokens.revisionCounts(em)));
   }
 
   private forget(hash: string): void {
@@ -214,20 +200,10 @@ export class ApiTokenService {
     this.generation += 1;
   }
 
-  /** Fire and forget: a failed bookkeeping write must not fail the request. */
+  /** Fire and forget: the request does not wait for a bookkeeping write, and a failed one only logs. */
   private recordUse(id: string, at: Date): void {
-    this.database
-      .run((em) => em.update(ApiTokenEntity, { id }, { lastUsedAt: at }))
+    void this.database
+      .run((em) => this.tokens.setLastUsedAt(em, id, at))
       .catch((error: unknown) => this.logger.warn(`Could not record token use: ${String(error)}`));
   }
-}
-
-function toAuthenticated(record: ApiTokenEntity): AuthenticatedToken {
-  return {
-    id: record.id,
-    name: record.name,
-    permissions: record.permissions,
-    venueIds: record.venueIds,
-    expiresAt: record.expiresAt,
-  };
 }

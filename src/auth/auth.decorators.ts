@@ -1,12 +1,10 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { ApiRequest } from '../common/request-context.js';
-import type { AuthenticatedToken } from './authenticated-token.js';
-import type { Permission } from './permissions.js';
 import { ErrorResponseDto } from '../common/swagger/error-response.dto.js';
+import type { AuthenticatedRequest, AuthenticatedToken } from './authenticated-token.js';
+import type { Permission } from './permissions.js';
 
 export const REQUIRED_PERMISSION = 'hotspot:required-permission';
-export const PUBLIC_ROUTE = 'hotspot:public-route';
 
 /** The permission level a route needs (read < write < delete). Also documents it in OpenAPI. */
 export function RequirePermission(permission: Permission | 'any'): MethodDecorator & ClassDecorator {
@@ -25,13 +23,10 @@ export function RequirePermission(permission: Permission | 'any'): MethodDecorat
   );
 }
 
-/** A route that answers without a token (health probes). */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
-
 /** The authenticated token of the current request. */
 export const CurrentToken = createParamDecorator(
   (_data: unknown, context: ExecutionContext): AuthenticatedToken => {
-    const token = context.switchToHttp().getRequest<ApiRequest>().token;
+    const token = context.switchToHttp().getRequest<AuthenticatedRequest>().token;
     if (token === undefined) throw new Error('CurrentToken used on a route without authentication');
     return token;
   },

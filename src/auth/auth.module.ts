@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard.js';
-import { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
+import { ApiTokenRepository } from './api-token.repository.js';
 import { ApiTokenService } from './api-token.service.js';
-import { AuthGuard } from './auth.guard.js';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { BootstrapTokenService } from './bootstrap-token.service.js';
+import { PermissionGuard } from './permission.guard.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
+import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import { VenueScopeService } from './venue-scope.service.js';
 
 /**
@@ -15,13 +16,14 @@ import { VenueScopeService } from './venue-scope.service.js';
 @Global()
 @Module({
   providers: [
+    ApiTokenRepository,
     ApiTokenService,
     RateLimiterService,
     VenueScopeService,
     BootstrapTokenService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: PermissionGuard },
   ],
   exports: [ApiTokenService, VenueScopeService],
 })

@@ -1,3 +1,4 @@
+import type { ApiRequest } from '../common/request-context.js';
 import type { Permission } from './permissions.js';
 
 /** The caller of a request, as the guard established it. Never carries the token value. */
@@ -8,4 +9,9 @@ export interface AuthenticatedToken {
   /** null: authorised for every venue. */
   venueIds: string[] | null;
   expiresAt: Date | null;
+}
+
+/** A request as auth sees it: the caller attached is the whole token. */
+export interface AuthenticatedRequest extends ApiRequest {
+  token?: AuthenticatedToken;
 }

@@ -1,17 +1,17 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { applyRateLimitDecision, clientKey } from '../common/rate-limit/rate-limit.guard.js';
-import { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
-import type { ApiRequest } from '../common/request-context.js';
+import { isPublicRoute } from '../common/public-route.js';
 import { ApiTokenService } from './api-token.service.js';
-import { PUBLIC_ROUTE } from './auth.decorators.js';
+import type { AuthenticatedRequest } from './authenticated-token.js';
+import { applyRateLimitDecision, clientKey } from './rate-limit/rate-limit.guard.js';
+import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import { bearerToken } from './token-value.js';
 
 /**
  * First global guard: identifies the caller. A valid bearer token is attached to the request; a
  * missing or invalid one is not refused here, so that the rate limiter (the next guard) can count
- * such requests per client IP before AuthGuard answers 401. A token the cache cannot vouch for costs
+ * such requests per client IP before PermissionGuard answers 401. A token the cache cannot vouch for costs
  * a database lookup, so a client IP already over its per-IP limit is refused (429) before it.
  */
 @Injectable()
@@ -23,9 +23,9 @@ export class AuthenticationGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const http = context.switchToHttp();
-    const request = http.getRequest<ApiRequest>();
+    const request = http.getRequest<AuthenticatedRequest>();
     const value = bearerToken(request.headers.authorization);
     if (value === null) return true;
     const response = http.getResponse<Response>();
@@ -34,7 +34,7 @@ export class AuthenticationGuard implements CanActivate {
     return true;
   }
 
-  private async refuseClientOverLimit(request: ApiRequest, response: Response): Promise<void> {
+  private async refuseClientOverLimit(request: AuthenticatedRequest, response: Response): Promise<void> {
     if (!this.limiter.enabled('unauthenticated')) return;
     const refusal = await this.limiter.exhausted('unauthenticated', clientKey(request));
     if (refusal !== null) applyRateLimitDecision(response, refusal);

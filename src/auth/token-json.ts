@@ -1,5 +1,5 @@
-import type { TokenStatus } from './api-token.service.js';
 import type { ApiTokenEntity } from './entities/api-token.entity.js';
+import type { TokenStatus } from './token-rules.js';
 
 /** An API token as the command line shows it: never its value or hash. */
 export interface TokenJson {

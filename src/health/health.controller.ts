@@ -1,7 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../auth/auth.decorators.js';
+import { Public } from '../common/public-route.js';
 import { HealthService } from './health.service.js';
 
 /** Probes for orchestrators, outside /api/v1 and without a token. */

@@ -9,7 +9,8 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, UnauthJobsConfig } from '../config/configuration.js';
 import { UNAUTH_DISPATCHER, type UnauthDispatcher, type UnauthJobPayload } from './dispatchers/unauth-dispatcher.js';
-import { UnauthJobsService, type ClaimedJob } from './unauth-jobs.service.js';
+import type { ClaimedJob } from './unauth-job-rules.js';
+import { UnauthJobsService } from './unauth-jobs.service.js';
 
 /**
  * Moves unauth jobs from the outbox to the network side: claims due jobs in a short transaction,

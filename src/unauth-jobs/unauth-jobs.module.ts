@@ -6,11 +6,13 @@ import { LogDispatcher } from './dispatchers/log.dispatcher.js';
 import { UNAUTH_DISPATCHER, type UnauthDispatcher } from './dispatchers/unauth-dispatcher.js';
 import { WebhookDispatcher } from './dispatchers/webhook.dispatcher.js';
 import { UnauthJobWorker } from './unauth-job-worker.service.js';
+import { UnauthJobsRepository } from './unauth-jobs.repository.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
 
 /** The outbox of unauth jobs and the worker that delivers them through the configured dispatcher. */
 @Module({
   providers: [
+    UnauthJobsRepository,
     UnauthJobsService,
     UnauthJobWorker,
     {

@@ -2,7 +2,9 @@ import type { DatabaseService } from '../database/database.service.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { UnauthJobEntity, type UnauthReason } from './entities/unauth-job.entity.js';
-import { UnauthJobsService, type ClaimedJob } from './unauth-jobs.service.js';
+import type { ClaimedJob } from './unauth-job-rules.js';
+import { UnauthJobsRepository } from './unauth-jobs.repository.js';
+import { UnauthJobsService } from './unauth-jobs.service.js';
 
 const LEASE_MS = 60_000;
 const RETRY = { maxAttempts: 3, retryBaseMs: 1000 };
@@ -17,7 +19,7 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    jobs = new UnauthJobsService(database);
+    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
   });
 
   afterEach(() => close());

@@ -1,135 +1,76 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, FindOptionsWhere } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import { retryDelayMs } from './retry-delay.js';
-import type { SessionEntity } from '../sessions/entities/session.entity.js';
+import type { UnauthJobEntity, UnauthJobStatus } from './entities/unauth-job.entity.js';
 import {
-  UnauthJobEntity,
-  type UnauthJobSession,
-  type UnauthJobStatus,
-  type UnauthReason,
-} from './entities/unauth-job.entity.js';
-
-/** A job this worker holds: processing, with the lease it was claimed under. */
-export type ClaimedJob = UnauthJobEntity & { status: 'processing'; leaseExpiresAt: Date };
-
-const MAX_ERROR_LENGTH = 1000;
-
-export interface UnauthJobRequest {
-  userId: string;
-  username: string | null;
-  reason: UnauthReason;
-  sessions: readonly SessionEntity[];
-}
+  claimOf,
+  deliveredChanges,
+  failedChanges,
+  newPendingJob,
+  releasedChanges,
+  type ClaimedJob,
+  type RetryPolicy,
+  type UnauthJobRequest,
+} from './unauth-job-rules.js';
+import { UnauthJobsRepository } from './unauth-jobs.repository.js';
 
 @Injectable()
 export class UnauthJobsService {
-  constructor(private readonly database: DatabaseService) {}
+  constructor(
+    private readonly database: DatabaseService,
+    // Built here when not injected: unit tests of other features wire this service by hand.
+    private readonly jobs: UnauthJobsRepository = new UnauthJobsRepository(database),
+  ) {}
 
   /**
    * Writes a pending job through the caller's transaction (an outbox row): it commits or rolls back
    * with the change that caused it.
    */
   async enqueue(em: EntityManager, request: UnauthJobRequest, now: Date): Promise<UnauthJobEntity> {
-    const job = new UnauthJobEntity();
-    job.id = newId();
-    job.userId = request.userId;
-    job.username = request.username;
-    job.reason = request.reason;
-    job.sessions = request.sessions.map(toJobSession);
-    job.status = 'pending';
-    job.attempts = 0;
-    job.nextAttemptAt = now;
-    job.leaseExpiresAt = null;
-    job.lastError = null;
-    job.createdAt = now;
-    job.updatedAt = now;
-    await em.insert(UnauthJobEntity, job);
+    const job = newPendingJob(newId(), request, now);
+    await this.jobs.insert(em, job);
     return job;
   }
 
   /**
    * Claims up to `limit` due jobs for one worker: pending ones whose time has come, and processing
-   * ones whose lease ran out (their worker died). Each becomes processing with a lease; its
-   * next_attempt_at moves to the lease's end, so one indexed condition finds both kinds. On MySQL
-   * the rows are read with FOR UPDATE SKIP LOCKED, so concurrent workers take different jobs; on
-   * SQLite the transaction holds the file's write lock, and each claim is a conditional update.
+   * ones whose lease ran out (their worker died). Each becomes processing with a lease. Concurrent
+   * workers take different jobs: on MySQL the due rows are locked (skipping rows another worker
+   * locked), on SQLite the transaction holds the file's write lock, and each claim is a conditional
+   * update that fails when the row changed since it was read.
    */
-  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
-    const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     return this.database.transaction(async (em) => {
-      const query = em
-        .createQueryBuilder(UnauthJobEntity, 'job')
-        .where('job.status IN (:...statuses)', { statuses: ['pending', 'processing'] })
-        .andWhere('job.nextAttemptAt <= :now', { now })
-        .orderBy('job.nextAttemptAt', 'ASC')
-        .addOrderBy('job.id', 'ASC')
-        .limit(limit);
-      if (this.database.supportsRowLocks) query.setLock('pessimistic_write').setOnLocked('skip_locked');
-      const due = await query.getMany();
       const claimed: ClaimedJob[] = [];
-      for (const job of due) {
-        const result = await em.update(
-          UnauthJobEntity,
-          { id: job.id, status: job.status, nextAttemptAt: job.nextAttemptAt },
-          { status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt, updatedAt: now },
-        );
-        if (result.affected === 1) {
-          claimed.push({ ...job, status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt });
-        }
+      for (const job of await this.jobs.findDue(em, now, limit)) {
+        const claim = claimOf(job, now, leaseMs);
+        if (await this.jobs.claim(em, job, claim, now)) claimed.push(claim);
       }
       return claimed;
     });
   }
 
-  /** The job was delivered. Ignored when the lease was lost to another worker meanwhile. */
+  /** The job was delivered. Ignored when the lease was lost to another worker meanwhile (so are the others). */
   async markDone(job: ClaimedJob, now: Date): Promise<void> {
-    await this.whileLeased(job, { status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: now });
+    await this.whileLeased(job, deliveredChanges(now));
   }
 
   /** Delivery failed: retry later with backoff, or give up after the last attempt. */
-  async markFailed(job: ClaimedJob, error: string, now: Date, retry: { maxAttempts: number; retryBaseMs: number }): Promise<void> {
-    const lastError = error.slice(0, MAX_ERROR_LENGTH);
-    if (job.attempts >= retry.maxAttempts) {
-      await this.whileLeased(job, { status: 'failed', leaseExpiresAt: null, lastError, updatedAt: now });
-      return;
-    }
-    const nextAttemptAt = new Date(now.getTime() + retryDelayMs(job.attempts, retry.retryBaseMs));
-    await this.whileLeased(job, { status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError, updatedAt: now });
+  async markFailed(job: ClaimedJob, error: string, now: Date, retry: RetryPolicy): Promise<void> {
+    await this.whileLeased(job, failedChanges(job, error, now, retry));
   }
 
   /** Hands a claimed job back untried (shutdown): due at once, and the attempt does not count. */
   async release(job: ClaimedJob, now: Date): Promise<void> {
-    await this.whileLeased(job, {
-      status: 'pending',
-      attempts: job.attempts - 1,
-      leaseExpiresAt: null,
-      nextAttemptAt: now,
-      updatedAt: now,
-    });
-  }
-
-  private async whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
-    await this.database.run((em) =>
-      em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes),
-    );
+    await this.whileLeased(job, releasedChanges(job, now));
   }
 
   list(filter: { userId?: string; status?: UnauthJobStatus } = {}): Promise<UnauthJobEntity[]> {
-    const where: FindOptionsWhere<UnauthJobEntity> = {};
-    if (filter.userId !== undefined) where.userId = filter.userId;
-    if (filter.status !== undefined) where.status = filter.status;
-    return this.database.run((em) => em.find(UnauthJobEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } }));
+    return this.database.run((em) => this.jobs.list(em, filter));
   }
-}
 
-function toJobSession(session: SessionEntity): UnauthJobSession {
-  return {
-    id: session.id,
-    venueId: session.venueId,
-    macAddress: session.macAddress,
-    ipAddress: session.ipAddress,
-    nasId: session.nasId,
-  };
+  private whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
+    return this.database.run((em) => this.jobs.updateWhileLeased(em, job, changes));
+  }
 }

@@ -1,4 +1,5 @@
-import type { CreateTokenInput, TokenRevocation, TokenStatus } from '../../auth/api-token.service.js';
+import type { CreateTokenInput, TokenRevocation } from '../../auth/api-token.service.js';
+import type { TokenStatus } from '../../auth/token-rules.js';
 import { ApiTokenEntity } from '../../auth/entities/api-token.entity.js';
 import { FakeRuntime, runCli } from '../../testing/cli.js';
 import { TOKEN_SERVICE, type TokenService } from './token.js';

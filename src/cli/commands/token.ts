@@ -1,4 +1,5 @@
 import { Argument } from 'commander';
+import { ApiTokenRepository } from '../../auth/api-token.repository.js';
 import { ApiTokenService } from '../../auth/api-token.service.js';
 import type { Permission } from '../../auth/permissions.js';
 import { toTokenJson, type TokenJson } from '../../auth/token-json.js';
@@ -10,8 +11,8 @@ import { futureDateTime, permissionList, text, valueOption, venueIdList } from '
 export type TokenService = Pick<ApiTokenService, 'create' | 'list' | 'statusOf' | 'revokeReporting'>;
 
 export const TOKEN_SERVICE: ServiceNeed<TokenService> = {
-  // ApiTokenService alone, not AuthModule: its BootstrapTokenService would act on start-up.
-  providers: [ApiTokenService],
+  // ApiTokenService and its queries alone, not AuthModule: its BootstrapTokenService would act on start-up.
+  providers: [ApiTokenRepository, ApiTokenService],
   resolve: (context) => context.get(ApiTokenService),
 };
 

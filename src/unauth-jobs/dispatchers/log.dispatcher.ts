@@ -6,7 +6,8 @@ export class LogDispatcher implements UnauthDispatcher {
   readonly name = 'log';
   private readonly logger = new Logger('UnauthJob');
 
-  async dispatch(payload: UnauthJobPayload): Promise<void> {
+  dispatch(payload: UnauthJobPayload): Promise<void> {
     this.logger.log({ message: 'unauth job', ...payload });
+    return Promise.resolve();
   }
 }

@@ -1,9 +1,9 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { PUBLIC_ROUTE } from '../../auth/auth.decorators.js';
-import { ApiError, ERROR_MESSAGES } from '../errors/api-error.js';
-import type { ApiRequest } from '../request-context.js';
+import { ApiError, ERROR_MESSAGES } from '../../common/errors/api-error.js';
+import { isPublicRoute } from '../../common/public-route.js';
+import type { ApiRequest } from '../../common/request-context.js';
 import { RateLimiterService, type RateLimitDecision } from './rate-limiter.service.js';
 
 /**
@@ -20,7 +20,7 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<ApiRequest>();
     const kind = request.token === undefined ? 'unauthenticated' : 'token';

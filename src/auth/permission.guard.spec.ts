@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/errors/api-error.js';
-import type { RateLimiterService } from '../common/rate-limit/rate-limiter.service.js';
-import type { ApiRequest } from '../common/request-context.js';
+import { Public } from '../common/public-route.js';
 import type { ApiTokenService } from './api-token.service.js';
-import { Public, RequirePermission } from './auth.decorators.js';
-import { AuthGuard } from './auth.guard.js';
+import { RequirePermission } from './auth.decorators.js';
 import { AuthenticationGuard } from './authentication.guard.js';
-import type { AuthenticatedToken } from './authenticated-token.js';
+import type { AuthenticatedRequest, AuthenticatedToken } from './authenticated-token.js';
+import { PermissionGuard } from './permission.guard.js';
 import type { Permission } from './permissions.js';
+import type { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 
 class UsersController {
   @RequirePermission('read')
@@ -47,9 +47,9 @@ class WriteController {
 class FakeTokens {
   readonly asked: string[] = [];
   constructor(private readonly known: Record<string, AuthenticatedToken>) {}
-  async authenticate(value: string): Promise<AuthenticatedToken | null> {
+  authenticate(value: string): Promise<AuthenticatedToken | null> {
     this.asked.push(value);
-    return this.known[value] ?? null;
+    return Promise.resolve(this.known[value] ?? null);
   }
 }
 
@@ -66,7 +66,7 @@ const TOKENS = {
 };
 
 function contextFor(controller: new () => object, method: string, headers: Record<string, string> = {}) {
-  const request = { headers } as unknown as ApiRequest;
+  const request = { headers } as unknown as AuthenticatedRequest;
   const handler = (controller.prototype as Record<string, unknown>)[method] as () => void;
   const context = {
     getHandler: () => handler,
@@ -76,7 +76,7 @@ function contextFor(controller: new () => object, method: string, headers: Recor
   return { context, request };
 }
 
-describe('AuthenticationGuard then AuthGuard', () => {
+describe('AuthenticationGuard then PermissionGuard', () => {
   let tokens: FakeTokens;
   let guard: { canActivate(context: ExecutionContext): Promise<boolean> };
 
@@ -86,7 +86,7 @@ describe('AuthenticationGuard then AuthGuard', () => {
     // Rate limits are off here; test/rate-limit.e2e-spec.ts covers the per-IP check before a lookup.
     const limiter = { enabled: () => false } as unknown as RateLimiterService;
     const authentication = new AuthenticationGuard(reflector, tokens as unknown as ApiTokenService, limiter);
-    const authorization = new AuthGuard(reflector);
+    const authorization = new PermissionGuard(reflector);
     // The two global guards in their order (the rate limiter between them does not refuse here).
     guard = { canActivate: async (context) => (await authentication.canActivate(context)) && authorization.canActivate(context) };
   });

@@ -1,0 +1,114 @@
+import type { SessionEntity } from '../sessions/entities/session.entity.js';
+import type { UnauthJobEntity } from './entities/unauth-job.entity.js';
+import {
+  MAX_ERROR_LENGTH,
+  claimOf,
+  deliveredChanges,
+  failedChanges,
+  newPendingJob,
+  releasedChanges,
+  type ClaimedJob,
+} from './unauth-job-rules.js';
+
+const NOW = new Date('2030-01-01T12:00:00.000Z');
+const later = (ms: number) => new Date(NOW.getTime() + ms);
+const RETRY = { maxAttempts: 3, retryBaseMs: 1000 };
+const highest = () => 1 - Number.EPSILON;
+const lowest = () => 0;
+
+function session(id: string): SessionEntity {
+  return {
+    id,
+    userId: 'user-1',
+    venueId: 'venue-a',
+    macAddress: 'AA:BB:CC:DD:EE:01',
+    ipAddress: '10.0.0.1',
+    nasId: 'nas-1',
+    status: 'active',
+  } as SessionEntity;
+}
+
+function pending(): UnauthJobEntity {
+  return newPendingJob(
+    'job-1',
+    { userId: 'user-1', username: 'guest', reason: 'blocked', sessions: [session('s1')] },
+    NOW,
+  );
+}
+
+describe('unauth job rules', () => {
+  it('a new job is pending, due at once, unattempted, and copies only what the network side needs of each session', () => {
+    expect({ ...pending() }).toEqual({
+      id: 'job-1',
+      userId: 'user-1',
+      username: 'guest',
+      reason: 'blocked',
+      sessions: [
+        { id: 's1', venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:01', ipAddress: '10.0.0.1', nasId: 'nas-1' },
+      ],
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: NOW,
+      leaseExpiresAt: null,
+      lastError: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+  });
+
+  it('a claim counts the attempt and moves the next attempt to the end of the lease', () => {
+    const job = { ...pending(), attempts: 2 };
+    const claimed = claimOf(job, NOW, 60_000);
+    expect(claimed).toEqual({
+      ...job,
+      status: 'processing',
+      attempts: 3,
+      leaseExpiresAt: later(60_000),
+      nextAttemptAt: later(60_000),
+    });
+    expect(job.status).toBe('pending');
+  });
+
+  it('a delivered job is done, without lease or error', () => {
+    expect(deliveredChanges(NOW)).toEqual({ status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: NOW });
+  });
+
+  it('a failed attempt before the last is retried after half to all of the backoff', () => {
+    const claimed = claimOf(pending(), NOW, 60_000);
+    expect(failedChanges(claimed, 'HTTP 500', NOW, RETRY, highest)).toEqual({
+      status: 'pending',
+      leaseExpiresAt: null,
+      nextAttemptAt: later(1000),
+      lastError: 'HTTP 500',
+      updatedAt: NOW,
+    });
+    const second: Pick<ClaimedJob, 'attempts'> = { attempts: 2 };
+    expect(failedChanges(second, 'HTTP 500', NOW, RETRY, lowest).nextAttemptAt).toEqual(later(1000));
+    expect(failedChanges(second, 'HTTP 500', NOW, RETRY, highest).nextAttemptAt).toEqual(later(2000));
+  });
+
+  it('the last failed attempt fails the job for good', () => {
+    expect(failedChanges({ attempts: 3 }, 'HTTP 503', NOW, RETRY)).toEqual({
+      status: 'failed',
+      leaseExpiresAt: null,
+      lastError: 'HTTP 503',
+      updatedAt: NOW,
+    });
+    expect(failedChanges({ attempts: 4 }, 'HTTP 503', NOW, RETRY).status).toBe('failed');
+  });
+
+  it(`keeps at most ${MAX_ERROR_LENGTH} characters of the error`, () => {
+    expect(failedChanges({ attempts: 1 }, 'x'.repeat(5000), NOW, RETRY).lastError).toBe('x'.repeat(MAX_ERROR_LENGTH));
+    expect(failedChanges({ attempts: 3 }, 'x'.repeat(5000), NOW, RETRY).lastError).toBe('x'.repeat(MAX_ERROR_LENGTH));
+  });
+
+  it('a released job is due at once and its attempt does not count', () => {
+    expect(releasedChanges({ attempts: 1 }, NOW)).toEqual({
+      status: 'pending',
+      attempts: 0,
+      leaseExpiresAt: null,
+      nextAttemptAt: NOW,
+      updatedAt: NOW,
+    });
+  });
+});

@@ -1,0 +1,82 @@
+import type { SessionEntity } from '../sessions/entities/session.entity.js';
+import { UnauthJobEntity, type UnauthJobSession, type UnauthReason } from './entities/unauth-job.entity.js';
+import { retryDelayMs } from './retry-delay.js';
+
+/** A job this worker holds: processing, with the lease it was claimed under. */
+export type ClaimedJob = UnauthJobEntity & { status: 'processing'; leaseExpiresAt: Date };
+
+/** last_error keeps at most this many characters. */
+export const MAX_ERROR_LENGTH = 1000;
+
+export interface UnauthJobRequest {
+  userId: string;
+  username: string | null;
+  reason: UnauthReason;
+  sessions: readonly SessionEntity[];
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryBaseMs: number;
+}
+
+/** A new job: pending, due at once, with a copy of the ended sessions. */
+export function newPendingJob(id: string, request: UnauthJobRequest, now: Date): UnauthJobEntity {
+  const job = new UnauthJobEntity();
+  job.id = id;
+  job.userId = request.userId;
+  job.username = request.username;
+  job.reason = request.reason;
+  job.sessions = request.sessions.map(toJobSession);
+  job.status = 'pending';
+  job.attempts = 0;
+  job.nextAttemptAt = now;
+  job.leaseExpiresAt = null;
+  job.lastError = null;
+  job.createdAt = now;
+  job.updatedAt = now;
+  return job;
+}
+
+/**
+ * The job once claimed: processing under a lease, the attempt counted. Its next_attempt_at moves
+ * to the lease's end, so one indexed condition finds both pending jobs and those whose worker died.
+ */
+export function claimOf(job: UnauthJobEntity, now: Date, leaseMs: number): ClaimedJob {
+  const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+  return { ...job, status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt };
+}
+
+/** The job was delivered. */
+export function deliveredChanges(now: Date): Partial<UnauthJobEntity> {
+  return { status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: now };
+}
+
+/** Delivery failed: retry later with backoff, or give up after the last attempt. */
+export function failedChanges(
+  job: Pick<ClaimedJob, 'attempts'>,
+  error: string,
+  now: Date,
+  retry: RetryPolicy,
+  random: () => number = Math.random,
+): Partial<UnauthJobEntity> {
+  const lastError = error.slice(0, MAX_ERROR_LENGTH);
+  if (job.attempts >= retry.maxAttempts) return { status: 'failed', leaseExpiresAt: null, lastError, updatedAt: now };
+  const nextAttemptAt = new Date(now.getTime() + retryDelayMs(job.attempts, retry.retryBaseMs, random));
+  return { status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError, updatedAt: now };
+}
+
+/** Handed back untried (shutdown): due at once, and the attempt does not count. */
+export function releasedChanges(job: Pick<ClaimedJob, 'attempts'>, now: Date): Partial<UnauthJobEntity> {
+  return { status: 'pending', attempts: job.attempts - 1, leaseExpiresAt: null, nextAttemptAt: now, updatedAt: now };
+}
+
+function toJobSession(session: SessionEntity): UnauthJobSession {
+  return {
+    id: session.id,
+    venueId: session.venueId,
+    macAddress: session.macAddress,
+    ipAddress: session.ipAddress,
+    nasId: session.nasId,
+  };
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, FindOptionsWhere } from 'typeorm';
+import { DatabaseService } from '../database/database.service.js';
+import { UnauthJobEntity, type UnauthJobStatus } from './entities/unauth-job.entity.js';
+import type { ClaimedJob } from './unauth-job-rules.js';
+
+/**
+ * Every query on unauth_jobs, one method each. Each runs on the EntityManager it is given: the
+ * caller's transaction, or DatabaseService.run for a statement of its own.
+ */
+@Injectable()
+export class UnauthJobsRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  async insert(em: EntityManager, job: UnauthJobEntity): Promise<void> {
+    await em.insert(UnauthJobEntity, job);
+  }
+
+  /**
+   * Up to `limit` jobs due at `now` (pending, or processing under a lease that ran out), earliest
+   * first. On MySQL the rows are read with FOR UPDATE SKIP LOCKED, so concurrent workers take
+   * different jobs; SQLite has no row locks (the transaction holds the file's write lock).
+   */
+  findDue(em: EntityManager, now: Date, limit: number): Promise<UnauthJobEntity[]> {
+    const query = em
+      .createQueryBuilder(UnauthJobEntity, 'job')
+      .where('job.status IN (:...statuses)', { statuses: ['pending', 'processing'] })
+      .andWhere('job.nextAttemptAt <= :now', { now })
+      .orderBy('job.nextAttemptAt', 'ASC')
+      .addOrderBy('job.id', 'ASC')
+      .limit(limit);
+    if (this.database.supportsRowLocks) query.setLock('pessimistic_write').setOnLocked('skip_locked');
+    return query.getMany();
+  }
+
+  /**
+   * Stores `claimed` over `found` unless the row changed since it was read (another worker claimed
+   * it first). Returns whether this call claimed it.
+   */
+  async claim(em: EntityManager, found: UnauthJobEntity, claimed: ClaimedJob, now: Date): Promise<boolean> {
+    const { status, attempts, leaseExpiresAt, nextAttemptAt } = claimed;
+    const result = await em.update(
+      UnauthJobEntity,
+      { id: found.id, status: found.status, nextAttemptAt: found.nextAttemptAt },
+      { status, attempts, leaseExpiresAt, nextAttemptAt, updatedAt: now },
+    );
+    return result.affected === 1;
+  }
+
+  /** Applies `changes` only while the job is still held under the lease it was claimed with. */
+  async updateWhileLeased(em: EntityManager, job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
+    await em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes);
+  }
+
+  /** Jobs, oldest first, optionally of one user and in one status. */
+  list(em: EntityManager, filter: { userId?: string; status?: UnauthJobStatus }): Promise<UnauthJobEntity[]> {
+    const where: FindOptionsWhere<UnauthJobEntity> = {};
+    if (filter.userId !== undefined) where.userId = filter.userId;
+    if (filter.status !== undefined) where.status = filter.status;
+    return em.find(UnauthJobEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+}
