@@ -6,6 +6,7 @@ import { DevicesRepository } from '../sessions/devices.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
+import { UnauthJobsRepository } from '../unauth-jobs/unauth-jobs.repository.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
@@ -63,7 +64,7 @@ describe('HotspotUsersService', () => {
     const users = new HotspotUsersRepository(database);
     const sessionsOnly = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
-    jobs = new UnauthJobsService(database);
+    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
     const writer = new HotspotUserWriter(database, users);
     service = new HotspotUsersService(
       database,

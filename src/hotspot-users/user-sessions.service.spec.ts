@@ -7,6 +7,7 @@ import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { SessionRequestError, SessionsService } from '../sessions/sessions.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
+import { UnauthJobsRepository } from '../unauth-jobs/unauth-jobs.repository.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { toCreateInput, toUpdateInput } from './hotspot-user.inputs.js';
@@ -34,7 +35,7 @@ describe('UserSessionsService', () => {
     const sessions = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     userSessions = new UserSessionsService(database, clock, repository, sessions);
     const writer = new HotspotUserWriter(database, repository);
-    const jobs = new UnauthJobsService(database);
+    const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
     users = new HotspotUsersService(
       database,
       clock,

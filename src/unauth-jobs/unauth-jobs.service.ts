@@ -19,8 +19,7 @@ import { UnauthJobsRepository } from './unauth-jobs.repository.js';
 export class UnauthJobsService {
   constructor(
     private readonly database: DatabaseService,
-    // Built here when not injected: unit tests of other features wire this service by hand.
-    private readonly jobs: UnauthJobsRepository = new UnauthJobsRepository(database),
+    private readonly jobs: UnauthJobsRepository,
   ) {}
 
   /**
