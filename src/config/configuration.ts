@@ -1,3 +1,5 @@
+import { parseSecretsKey } from './secrets-key.js';
+
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
   | { type: 'mysql' | 'mariadb'; url: string; database: string };
@@ -26,6 +28,8 @@ export interface AppConfig {
   /** A database call that takes longer fails the request with 503 instead of hanging it. */
   databaseTimeoutMs: number;
   http: HttpServerConfig;
+  /** AES-256-GCM key for secrets stored in the database (NAS shared secrets); null: stored in clear. */
+  secretsKey: Buffer | null;
 }
 
 /** Limits of the HTTP server, so slow or idle clients cannot hold its sockets (slowloris). */
@@ -150,6 +154,7 @@ export function loadConfig(env: Env): AppConfig {
     corsOrigins: read<string[]>('CORS_ORIGINS', [], parseOrigins),
     databaseTimeoutMs: read('DB_TIMEOUT_MS', 5000, (raw) => parseIntegerInRange(raw, 100, 120_000)),
     http: readHttpServer(read, problems),
+    secretsKey: read<Buffer | null>('SECRETS_KEY', null, parseSecretsKey),
   };
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
