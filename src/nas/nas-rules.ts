@@ -37,7 +37,9 @@ export function secretProblem(secret: string): string | null {
 }
 
 export function coaPortProblem(port: number): string | null {
-  return Number.isInteger(port) && port >= 0 && port <= 65535 ? null : 'must be an integer from 0 to 65535 (0: no CoA listener)';
+  return Number.isInteger(port) && port >= 0 && port <= 65535
+    ? null
+    : 'must be an integer from 0 to 65535 (0: no CoA listener)';
 }
 
 export interface NasAddress {

@@ -8,7 +8,10 @@ import { addressMatches, NasNameTakenError, NasService, NasValidationError } fro
 import { NasSecretUnavailableError } from './secret-box.js';
 
 function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
-  return { get: (name: string) => (name === 'secretsKey' ? secretsKey : undefined) } as unknown as ConfigService<AppConfig, true>;
+  return { get: (name: string) => (name === 'secretsKey' ? secretsKey : undefined) } as unknown as ConfigService<
+    AppConfig,
+    true
+  >;
 }
 
 const INPUT = { venueId: 'venue-a', name: 'lobby-ap', ipAddress: '192.0.2.10', secret: 'shared-secret-1' };
@@ -17,9 +20,14 @@ describe('NasService', () => {
   let database: DatabaseService;
   let close: () => Promise<void>;
   const key = randomBytes(32);
-  const service = (secretsKey: Buffer | null = key) => new NasService(database, new ManualClock(), configWith(secretsKey));
+  const service = (secretsKey: Buffer | null = key) =>
+    new NasService(database, new ManualClock(), configWith(secretsKey));
   const storedSecret = async (id: string): Promise<string> =>
-    ((await database.dataSource.query('SELECT secret FROM nas_clients WHERE id = ?', [id])) as Array<{ secret: string }>)[0].secret;
+    (
+      (await database.dataSource.query('SELECT secret FROM nas_clients WHERE id = ?', [id])) as Array<{
+        secret: string;
+      }>
+    )[0].secret;
 
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
@@ -102,7 +110,10 @@ describe('NasService', () => {
   it('identifies a NAS by shortname and a source address inside its address or network', async () => {
     await service().add({ ...INPUT, ipAddress: '192.0.2.0/24' });
     await service().add({ ...INPUT, name: 'v6-ap', ipAddress: '2001:db8::/64' });
-    expect(await service().identify('lobby-ap', '192.0.2.77')).toMatchObject({ name: 'lobby-ap', secret: 'shared-secret-1' });
+    expect(await service().identify('lobby-ap', '192.0.2.77')).toMatchObject({
+      name: 'lobby-ap',
+      secret: 'shared-secret-1',
+    });
     expect(await service().identify('lobby-ap', '::ffff:192.0.2.77')).toMatchObject({ name: 'lobby-ap' });
     expect(await service().identify('v6-ap', '2001:db8::abcd')).toMatchObject({ name: 'v6-ap' });
     expect(await service().identify('lobby-ap', '192.0.3.1')).toBeNull();

@@ -92,7 +92,9 @@ export class NasService {
   async add(input: AddNasInput): Promise<NasClient> {
     const record = new NasClientEntity();
     record.id = newId();
-    record.venueId = check('venueId', input.venueId, (v) => (VENUE_ID_PATTERN.test(v) ? null : 'must be 1-64 characters of A-Za-z0-9_.:-'));
+    record.venueId = check('venueId', input.venueId, (v) =>
+      VENUE_ID_PATTERN.test(v) ? null : 'must be 1-64 characters of A-Za-z0-9_.:-',
+    );
     record.name = check('name', input.name, nasNameProblem);
     const address = parseNasAddress(input.ipAddress);
     if ('error' in address) throw new NasValidationError('ipAddress', address.error);
@@ -128,7 +130,8 @@ export class NasService {
   remove(idOrName: string): Promise<NasClient | null> {
     return this.database.transaction(async (em) => {
       const record =
-        (await em.findOneBy(NasClientEntity, { id: idOrName })) ?? (await em.findOneBy(NasClientEntity, { name: idOrName }));
+        (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
+        (await em.findOneBy(NasClientEntity, { name: idOrName }));
       if (record === null) return null;
       await em.delete(NasClientEntity, { id: record.id });
       return view(record);
