@@ -38,8 +38,11 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The FreeRADIUS templates `hotspot radius-config` fills in.
+COPY deploy/freeradius ./deploy/freeradius
 # 0700: the SQLite database is private to the app's user (a new named volume takes this mode too).
-RUN mkdir -p -m 0700 /app/data && chown node:node /app/data
+# radius-config: where the FreeRADIUS configuration is written (a volume shared with the freeradius service).
+RUN mkdir -p -m 0700 /app/data /app/radius-config && chown node:node /app/data /app/radius-config
 USER node
 EXPOSE 3000
 # No curl in the slim image: Node's fetch probes the liveness endpoint.

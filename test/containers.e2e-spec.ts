@@ -145,6 +145,22 @@ describe('docker-compose.yml', () => {
     expect((app.ports ?? []).map(String).join(' ')).toMatch(/3000/);
   });
 
+  it('freeradius: FreeRADIUS 3.2 on the generated configuration, shared with the app through a named volume, opt-in', () => {
+    const radius = compose.services.freeradius as ComposeService & { profiles?: string[]; entrypoint?: string[]; command?: string[] };
+    expect(radius.image).toMatch(/^freeradius\/freeradius-server:3\.2\.\d+/);
+    expect(radius.profiles).toEqual(['radius']);
+    const command = [...(radius.entrypoint ?? []), ...(radius.command ?? [])].join(' ');
+    expect(command).toMatch(/^freeradius -f -l stdout -d (\S+)$/);
+    expect(command).not.toContain('-X');
+    const confDir = /-d (\S+)$/.exec(command)![1];
+    const volume = mounts(radius).find((mount) => mount.target === confDir)?.source;
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume);
+    // The app writes into the same volume (hotspot radius-config --out /app/radius-config).
+    expect(mounts(compose.services.app)).toContainEqual({ source: volume, target: '/app/radius-config' });
+    expect((radius.ports ?? []).map(String)).toEqual(['1812:1812/udp', '1813:1813/udp']);
+    expect(environment(compose.services.app).SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY(:?[?-][^}]*)?\}$/);
+  });
+
   it('app: starts once MySQL is healthy (and Redis, when it says so); each service it waits on has a health check', () => {
     const dependsOn = compose.services.app.depends_on;
     expect(dependsOn).toBeDefined();
@@ -208,6 +224,13 @@ describe('Dockerfile', () => {
     // And no TypeScript sources or compiler in the image's own steps.
     expect(finalSteps.some((step) => step.keyword === 'COPY' && /(^|\s)(\.\/)?src(\/|\s|$)/.test(step.args))).toBe(false);
     expect(finalSteps.some((step) => /NODE_ENV=production/.test(step.args))).toBe(true);
+  });
+
+  it('the final stage has the FreeRADIUS templates radius-config reads, and the folder it writes to', () => {
+    expect(finalSteps.some((step) => step.keyword === 'COPY' && /^deploy\/freeradius\s+\.\/deploy\/freeradius$/.test(step.args))).toBe(
+      true,
+    );
+    expect(finalSteps.some((step) => step.keyword === 'RUN' && /\/app\/radius-config/.test(step.args))).toBe(true);
   });
 
   it('starts the compiled service: CMD runs dist/src/main.js', () => {

@@ -7,7 +7,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { ApiTokenRepository } from './api-token.repository.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import { ApiTokenEntity } from './entities/api-token.entity.js';
-import { PERMISSIONS, type Permission } from './permissions.js';
+import { permissionConflict, PERMISSIONS, type Permission } from './permissions.js';
 import { TokenCache } from './token-cache.js';
 import {
   isExpired,
@@ -68,6 +68,8 @@ export class ApiTokenService {
   }
 
   async create(input: CreateTokenInput, value: string = generateTokenValue()): Promise<CreatedToken> {
+    const conflict = permissionConflict(input.permissions);
+    if (conflict !== null) throw new Error(`Invalid permissions: ${conflict}`);
     const record = new ApiTokenEntity();
     record.id = newId();
     record.name = input.name;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSecretsKey } from './secrets-key.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -50,12 +51,17 @@ const origins = z
     ),
   );
 
-const databaseUrl = z.string().transform((raw, context) => {
-  const parsed = parseDatabaseUrl(raw);
-  if ('value' in parsed) return parsed.value;
-  context.addIssue({ code: 'custom', message: parsed.error });
-  return z.NEVER;
-});
+/** A string read by one of this file's parse functions, whose error message becomes the issue. */
+function parsedBy<T>(parse: (raw: string) => Parsed<T>) {
+  return z.string().transform((raw, context) => {
+    const parsed = parse(raw);
+    if ('value' in parsed) return parsed.value;
+    context.addIssue({ code: 'custom', message: parsed.error });
+    return z.NEVER;
+  });
+}
+
+const databaseUrl = parsedBy(parseDatabaseUrl);
 
 const REQUIRED_FOR_WEBHOOK = 'is required when UNAUTH_DISPATCHER is webhook';
 
@@ -122,6 +128,8 @@ const jobsAndLimits = z
     HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000).default(5000),
     HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(1000),
+    // Its error never repeats the value: it is a secret.
+    SECRETS_KEY: parsedBy(parseSecretsKey).optional(),
   })
   .superRefine(
     (env, context) => {
@@ -213,6 +221,8 @@ export const configSchema = z
         /** Connections open at once; further ones are closed as soon as they are accepted. */
         maxConnections: env.HTTP_MAX_CONNECTIONS,
       },
+      /** AES-256-GCM key for secrets stored in the database (NAS shared secrets); null: stored in clear. */
+      secretsKey: env.SECRETS_KEY ?? null,
     };
   });
 
