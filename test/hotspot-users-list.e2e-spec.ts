@@ -6,7 +6,7 @@ import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** DECISIONS' list order: createdAt descending, then _id descending. */
+/** The list order: createdAt descending, then _id descending. */
 function newestFirst(a: HotspotUserDto, b: HotspotUserDto): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a._id < b._id ? 1 : a._id > b._id ? -1 : 0;

@@ -4,7 +4,7 @@ import { parseDatabaseUrl } from '../src/config/configuration.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 
-/** The tables DECISIONS names; operators and tests read them, so the names are part of the contract. */
+/** The table names are part of the contract: operators and tests read them. */
 const APP_TABLES = ['api_tokens', 'devices', 'hotspot_user_venues', 'hotspot_users', 'nas_clients', 'sessions', 'unauth_jobs'];
 
 async function tableNames(dataSource: DataSource): Promise<string[]> {
