@@ -1,0 +1,438 @@
+// npm run bench [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --no-build]
+// See bench/README.md.
+import { hash } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_PASSWORD, seedMysql, seedSqlite } from './seed.mjs';
+import { workloads } from './workloads.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
+    db: { type: 'string', default: 'both' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+    'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
+  },
+});
+
+const smoke = args.smoke;
+const config = {
+  usersMysql: smoke ? 1000 : 1_000_000,
+  usersSqlite: smoke ? 1000 : 100_000,
+  // Seconds per run; each workload runs `rounds` times on each side, alternating service and yardstick.
+  duration: Number(args.duration ?? (smoke ? 1 : 5)),
+  rounds: Number(args.rounds ?? (smoke ? 1 : 2)),
+  connections: Number(args.connections),
+  soakSeconds: 60,
+};
+const token = `hsp_bench_${randomBytes(24).toString('base64url')}`;
+const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A child process serving HTTP on `port`; resolves once `readyPath` answers (any status but a refused connection). */
+async function startProcess(name, argv, port, env = {}) {
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/healthz`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return {
+    name,
+    pid: child.pid,
+    port,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function rssMb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('VmRSS:'));
+    return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** Samples the service's RSS every 250 ms; `peak` is the largest seen since start. */
+function rssSampler(pid) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid) ?? 0);
+  }, 250);
+  return {
+    get peak() {
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** One autocannon run of `workload` against `port`. */
+async function runOnce(workload, port, seconds) {
+  const statuses = {};
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: config.connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = workload.request();
+          return {
+            ...request,
+            method: next.method,
+            path: next.path,
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...(next.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            body: next.body === undefined ? undefined : JSON.stringify(next.body),
+          };
+        },
+        onResponse: (status) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  const unexpected = Object.entries(statuses)
+    .filter(([status]) => !workload.expected.includes(Number(status)))
+    .reduce((sum, [, count]) => sum + count, 0);
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    unexpected,
+    errors: result.errors + result.timeouts,
+    statuses,
+  };
+}
+
+/** Merges rounds: req/s is the mean, latencies the mean of each round's percentile, counts summed. */
+function merge(runs) {
+  const mean = (key) => runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+  const sum = (key) => runs.reduce((total, run) => total + run[key], 0);
+  const statuses = {};
+  for (const run of runs)
+    for (const [status, n] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return {
+    requests: sum('requests'),
+    rps: Math.round(mean('rps')),
+    p50: Math.round(mean('p50') * 10) / 10,
+    p99: Math.round(mean('p99') * 10) / 10,
+    non2xx: sum('non2xx'),
+    unexpected: sum('unexpected'),
+    errors: sum('errors'),
+    statuses,
+  };
+}
+
+async function createMysqlDatabase() {
+  const name = `hotspot_bench_${process.pid}`;
+  const admin = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
+  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await admin.end();
+  const url = new URL(args['mysql-url']);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'mysql',
+    url: url.toString(),
+    users: config.usersMysql,
+    async seed(passwordHash) {
+      const connection = await mysql.createConnection({ uri: url.toString().replace(/^mariadb:/, 'mysql:') });
+      try {
+        await seedMysql(connection, config.usersMysql, passwordHash);
+      } finally {
+        await connection.end();
+      }
+    },
+    async drop() {
+      const connection = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
+      await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await connection.end();
+    },
+  };
+}
+
+function createSqliteDatabase() {
+  const folder = mkdtempSync(join(tmpdir(), 'hotspot-bench-'));
+  const path = join(folder, 'bench.sqlite');
+  return {
+    kind: 'sqlite',
+    url: `sqlite:${path}`,
+    users: config.usersSqlite,
+    async seed(passwordHash) {
+      const db = new Database(path);
+      try {
+        seedSqlite(db, config.usersSqlite, passwordHash);
+      } finally {
+        db.close();
+      }
+    },
+    async drop() {
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+async function mysqlReachable() {
+  try {
+    const connection = await mysql.createConnection({
+      uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:'),
+      connectTimeout: 2000,
+    });
+    await connection.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function serviceEnv(database, port) {
+  return {
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    WORKER_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: token,
+    NODE_ENV: 'production',
+  };
+}
+
+async function startService(database) {
+  const port = await freePort();
+  return startProcess('service', ['dist/src/main.js'], port, serviceEnv(database, port));
+}
+
+/** Seeds `database`, then runs every workload on the service and its yardstick, alternating. */
+async function benchDatabase(database) {
+  log(`${database.kind}: migrating`);
+  const migrating = await startService(database);
+  await migrating.stop();
+  log(`${database.kind}: seeding ${database.users} users`);
+  const seedStart = Date.now();
+  await database.seed(await hash(BENCH_PASSWORD, ARGON2));
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+  log(`${database.kind}: seeded in ${seedSeconds.toFixed(1)} s`);
+
+  const service = await startService(database);
+  const barePort = await freePort();
+  const bare = await startProcess('bare', ['bench/servers/bare.mjs', String(barePort), token, database.url], barePort);
+  const nestPort = await freePort();
+  const nest = await startProcess('nest', ['bench/servers/nest-minimal.mjs', String(nestPort), token], nestPort);
+  const rss = rssSampler(service.pid);
+  const rows = [];
+  try {
+    const chosen = workloads(database.users).filter(
+      (w) => args.only === undefined || args.only.split(',').includes(w.name),
+    );
+    for (const workload of chosen) {
+      const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;
+      const rssBefore = rssMb(service.pid);
+      const mine = [];
+      const theirs = [];
+      for (let round = 0; round < config.rounds; round++) {
+        mine.push(await runOnce(workload, service.port, config.duration));
+        if (yardstick !== null) theirs.push(await runOnce(workload, yardstick.port, config.duration));
+      }
+      const row = {
+        database: database.kind,
+        workload: workload.name,
+        title: workload.title,
+        service: merge(mine),
+        yardstick: yardstick === null ? null : { name: workload.yardstick, ...merge(theirs) },
+        rssBeforeMb: rssBefore,
+        rssAfterMb: rssMb(service.pid),
+      };
+      row.ratio = row.yardstick === null ? null : Math.round((row.service.rps / row.yardstick.rps) * 100) / 100;
+      rows.push(row);
+      log(formatRow(row));
+    }
+    let soak = null;
+    if (args.soak) soak = await runSoak(database, service);
+    return { database: database.kind, users: database.users, seedSeconds, rssPeakMb: rss.peak, rows, soak };
+  } finally {
+    rss.stop();
+    await Promise.all([service.stop(), bare.stop(), nest.stop()]);
+  }
+}
+
+/** The read and write mix twice for soakSeconds each: RSS after each run, to see whether it keeps growing. */
+async function runSoak(database, service) {
+  const mix = workloads(database.users).filter((w) => ['list-small', 'get', 'create-guest', 'put'].includes(w.name));
+  let turn = 0;
+  const mixed = {
+    name: 'soak',
+    expected: [200, 201],
+    request: () => mix[turn++ % mix.length].request(),
+  };
+  const samples = [];
+  for (let run = 1; run <= 2; run++) {
+    const result = await runOnce(mixed, service.port, config.soakSeconds);
+    samples.push({
+      run,
+      rps: Math.round(result.rps),
+      unexpected: result.unexpected,
+      errors: result.errors,
+      rssMb: rssMb(service.pid),
+    });
+    log(`${database.kind} soak run ${run}: ${Math.round(result.rps)} req/s, RSS ${rssMb(service.pid)} MB`);
+  }
+  return samples;
+}
+
+function formatRow(row) {
+  const s = row.service;
+  const y = row.yardstick;
+  return `${row.database.padEnd(6)} ${row.title.padEnd(48)} ${String(s.rps).padStart(6)} req/s p50 ${String(s.p50).padStart(6)} p99 ${String(s.p99).padStart(6)} ms  non2xx ${s.non2xx} unexpected ${s.unexpected} errors ${s.errors}  ${y === null ? '' : `${y.name} ${y.rps} req/s ratio ${row.ratio}`}  RSS ${row.rssBeforeMb}→${row.rssAfterMb} MB`;
+}
+
+function markdownTable(results) {
+  const lines = [
+    '| db | workload | req/s | p50 ms | p99 ms | non-2xx | unexpected | errors | yardstick req/s | ratio | RSS MB before → after |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const result of results) {
+    for (const row of result.rows) {
+      const s = row.service;
+      const y = row.yardstick;
+      lines.push(
+        `| ${row.database} | ${row.title} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.non2xx} | ${s.unexpected} | ${s.errors} | ${
+          y === null ? '–' : `${y.rps} (${y.name})`
+        } | ${row.ratio ?? '–'} | ${row.rssBeforeMb} → ${row.rssAfterMb} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  if (!args['no-build']) {
+    log('building (npm run build)');
+    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
+  const kinds = args.db === 'both' ? ['mysql', 'sqlite'] : [args.db];
+  const databases = [];
+  for (const kind of kinds) {
+    if (kind === 'mysql' && !(await mysqlReachable())) {
+      if (args.db === 'mysql') throw new Error(`MariaDB is not reachable at ${args['mysql-url']}`);
+      log(`MariaDB not reachable at ${args['mysql-url']}: SQLite only`);
+      continue;
+    }
+    databases.push(kind);
+  }
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    node: process.version,
+    loadBefore: loadavg().map((n) => Math.round(n * 100) / 100),
+  };
+  const results = [];
+  for (const kind of databases) {
+    const database = kind === 'mysql' ? await createMysqlDatabase() : createSqliteDatabase();
+    try {
+      results.push(await benchDatabase(database));
+    } finally {
+      await database.drop();
+    }
+  }
+  machine.loadAfter = loadavg().map((n) => Math.round(n * 100) / 100);
+  const report = {
+    date: new Date().toISOString(),
+    mode: smoke ? 'smoke' : args.soak ? 'soak' : 'full',
+    machine,
+    config,
+    results,
+  };
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  const file = join(ROOT, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\n${markdownTable(results)}\n\n`);
+  process.stdout.write(
+    `machine: ${machine.cpus} cores (${machine.cpuModel}), ${machine.node}, load ${machine.loadBefore.join(' ')} → ${machine.loadAfter.join(' ')}\n`,
+  );
+  for (const result of results) {
+    process.stdout.write(
+      `${result.database}: ${result.users} users seeded in ${result.seedSeconds.toFixed(1)} s, service RSS peak ${result.rssPeakMb} MB\n`,
+    );
+  }
+  process.stdout.write(`written: ${file}\n`);
+
+  const failures = results.flatMap((result) =>
+    result.rows
+      .filter((row) => row.service.requests === 0 || row.service.unexpected > 0 || row.service.errors > 0)
+      .map(
+        (row) =>
+          `${row.database} ${row.workload}: ${row.service.requests} requests, ${row.service.unexpected} unexpected statuses ${JSON.stringify(row.service.statuses)}, ${row.service.errors} errors`,
+      ),
+  );
+  if (failures.length > 0) {
+    process.stderr.write(`\nFAILED:\n${failures.join('\n')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exitCode = 1;
+});

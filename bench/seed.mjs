@@ -1,0 +1,131 @@
+// Fills a migrated, empty database with the benchmark's shape in a few set-based statements (no
+// statement per user): a numbers table, then INSERT … SELECT from it into each table.
+//
+// Shape, for `users` users: a tenth of them in the venue HOT_VENUE, the rest in venues of
+// VENUE_SIZE users (`venue-0000`, `venue-0001`, …). Every user has a username (`u<n>`) and the
+// password BENCH_PASSWORD; one in seven is blocked; about one in five has a device.
+
+export const HOT_VENUE = 'hot';
+export const VENUE_SIZE = 1000;
+export const BENCH_PASSWORD = 'bench-password';
+
+/** The i-th user's id: 36 characters, time-ordered like the service's own ids. */
+export function userId(n) {
+  return `01900000-0000-7000-8000-${n.toString(16).toUpperCase().padStart(12, '0')}`;
+}
+
+export function smallVenue(index) {
+  return `venue-${String(index).padStart(4, '0')}`;
+}
+
+/** Users 1..n: the hot venue holds n ≡ 7 (mod 10); the k-th of the others goes to venue k / VENUE_SIZE. */
+export function venueOf(n) {
+  if (n % 10 === 7) return HOT_VENUE;
+  const k = n - Math.floor((n + 3) / 10) - 1;
+  return smallVenue(Math.floor(k / VENUE_SIZE));
+}
+
+// SQL fragments over a numbers column `n`, one per dialect. They must agree with venueOf and userId.
+const DIALECT = {
+  mysql: {
+    id: (prefix) => `CONCAT('${prefix}', LPAD(HEX(n), 12, '0'))`,
+    createdAt: `TIMESTAMPADD(SECOND, n, '2025-01-01 00:00:00')`,
+    smallVenue: `CONCAT('venue-', LPAD((n - FLOOR((n + 3) / 10) - 1) DIV ${VENUE_SIZE}, 4, '0'))`,
+    mac: `CONCAT('02:', SUBSTR(LPAD(HEX(n), 10, '0'), 1, 2), ':', SUBSTR(LPAD(HEX(n), 10, '0'), 3, 2), ':',
+      SUBSTR(LPAD(HEX(n), 10, '0'), 5, 2), ':', SUBSTR(LPAD(HEX(n), 10, '0'), 7, 2), ':', SUBSTR(LPAD(HEX(n), 10, '0'), 9, 2))`,
+    concat: (...parts) => `CONCAT(${parts.join(', ')})`,
+    div: (a, b) => `(${a}) DIV ${b}`,
+  },
+  sqlite: {
+    id: (prefix) => `'${prefix}' || printf('%012X', n)`,
+    createdAt: `strftime('%Y-%m-%d %H:%M:%f', '2025-01-01 00:00:00', '+' || n || ' seconds')`,
+    smallVenue: `'venue-' || printf('%04d', (n - ((n + 3) / 10) - 1) / ${VENUE_SIZE})`,
+    mac: `'02:' || substr(printf('%010X', n), 1, 2) || ':' || substr(printf('%010X', n), 3, 2) || ':' ||
+      substr(printf('%010X', n), 5, 2) || ':' || substr(printf('%010X', n), 7, 2) || ':' || substr(printf('%010X', n), 9, 2)`,
+    concat: (...parts) => parts.join(' || '),
+    div: (a, b) => `(${a}) / ${b}`,
+  },
+};
+
+/**
+ * The statements that seed `users` users; `passwordHash` is the stored hash of BENCH_PASSWORD.
+ * `numbers` is a table with a column `n` holding 1..users.
+ */
+function seedStatements(dialect, users, passwordHash, numbers) {
+  const d = DIALECT[dialect];
+  const status = `CASE WHEN n % 7 = 3 THEN 'blocked' ELSE 'active' END`;
+  const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
+  const range = `FROM ${numbers} WHERE n <= ${users}`;
+  return [
+    `INSERT INTO hotspot_users (id, name, username, email, phone, mac_address, login_method, status, password_hash,
+       expires_at, metadata, created_at, updated_at)
+     SELECT ${d.id('01900000-0000-7000-8000-')}, ${d.concat(`'Guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL, NULL, NULL,
+       'username_password', ${status}, '${passwordHash}', NULL, '{}', ${d.createdAt}, ${d.createdAt}
+     ${range} ORDER BY n`,
+    `INSERT INTO hotspot_user_venues (user_id, venue_id, position, user_status, user_created_at, username_key, email_key,
+       phone_key)
+     SELECT ${d.id('01900000-0000-7000-8000-')}, ${venue}, 0, ${status}, ${d.createdAt}, ${d.concat(`'u'`, 'n')}, NULL, NULL
+     ${range} ORDER BY n`,
+    `INSERT INTO devices (id, user_id, mac_address, name, status, first_seen_at, last_seen_at)
+     SELECT ${d.id('01900000-0000-7000-9000-')}, ${d.id('01900000-0000-7000-8000-')}, ${d.mac}, NULL, 'active',
+       ${d.createdAt}, ${d.createdAt}
+     ${range} AND ${d.div('n', 3)} % 5 = 0 ORDER BY n`,
+  ];
+}
+
+/** Recomputes venue_user_counts (when the schema has it) from the venue rows, as its migration does. */
+function countStatements(hasCounts) {
+  if (!hasCounts) return [];
+  return [
+    'DELETE FROM venue_user_counts',
+    `INSERT INTO venue_user_counts (venue_id, user_status, user_count)
+     SELECT venue_id, user_status, COUNT(*) FROM hotspot_user_venues GROUP BY venue_id, user_status`,
+  ];
+}
+
+/** Seeds a MariaDB/MySQL database through a mysql2 connection (promise API). */
+export async function seedMysql(connection, users, passwordHash) {
+  await connection.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
+  await connection.query('CREATE TEMPORARY TABLE bench_digits (d INT NOT NULL)');
+  await connection.query('INSERT INTO bench_digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)');
+  await connection.query('CREATE TABLE bench_numbers (n INT NOT NULL PRIMARY KEY)');
+  // Temporary tables cannot be opened twice in one statement: a cross join of six copies goes through a real one.
+  await connection.query('CREATE TABLE bench_digits_copy AS SELECT d FROM bench_digits');
+  const digits = Array.from({ length: 6 }, (_, i) => `bench_digits_copy d${i}`).join(' CROSS JOIN ');
+  const value = Array.from({ length: 6 }, (_, i) => `d${i}.d * ${10 ** i}`).join(' + ');
+  await connection.query(
+    `INSERT INTO bench_numbers (n) SELECT n FROM (SELECT ${value} + 1 AS n FROM ${digits}) numbers WHERE n <= ${users}`,
+  );
+  await connection.query('DROP TABLE bench_digits_copy');
+  const [tables] = await connection.query("SHOW TABLES LIKE 'venue_user_counts'");
+  await connection.beginTransaction();
+  for (const sql of [
+    ...seedStatements('mysql', users, passwordHash, 'bench_numbers'),
+    ...countStatements(tables.length > 0),
+  ]) {
+    await connection.query(sql);
+  }
+  await connection.commit();
+  await connection.query('DROP TABLE bench_numbers');
+  await connection.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
+  await connection.query('ANALYZE TABLE hotspot_users, hotspot_user_venues, devices');
+}
+
+/** Seeds a SQLite file through a better-sqlite3 connection. */
+export function seedSqlite(db, users, passwordHash) {
+  const hasCounts =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_user_counts'").get() !== undefined;
+  db.exec(`CREATE TEMP TABLE bench_numbers (n INTEGER PRIMARY KEY)`);
+  db.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${users})
+           INSERT INTO bench_numbers (n) SELECT n FROM c`);
+  db.transaction(() => {
+    for (const sql of [
+      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers'),
+      ...countStatements(hasCounts),
+    ]) {
+      db.exec(sql);
+    }
+  })();
+  db.exec('DROP TABLE bench_numbers');
+  db.exec('ANALYZE');
+}

@@ -1,0 +1,117 @@
+// The yardstick: a minimal node:http handler issuing the same SQL the service issues for the read
+// workloads (status, list, get), with a fixed bearer token and nothing else (no validation, logs,
+// headers or error handling). Run as a child process by bench/run.mjs:
+//   node bench/servers/bare.mjs PORT TOKEN mysql://… | sqlite:PATH
+import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
+import { createServer } from 'node:http';
+
+const [port, token, databaseUrl] = process.argv.slice(2);
+const PAGE_BUCKET_MS = 3_600_000;
+
+/** `all(sql, params)` on either database; `?` placeholders on both. */
+function connect(url) {
+  if (url.startsWith('sqlite:')) {
+    const db = new Database(url.slice('sqlite:'.length));
+    const statements = new Map();
+    const prepared = (sql) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql);
+    return { all: async (sql, params) => prepared(sql).all(...params) };
+  }
+  // As the service: a pool of 10 connections.
+  const pool = mysql.createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, dateStrings: true });
+  return { all: async (sql, params) => (await pool.query(sql, params))[0] };
+}
+
+const db = connect(databaseUrl);
+const placeholders = (values) => values.map(() => '?').join(', ');
+
+async function recordsOf(ids) {
+  if (ids.length === 0) return [];
+  const [users, venues, devices] = await Promise.all([
+    db.all(`SELECT * FROM hotspot_users WHERE id IN (${placeholders(ids)})`, ids),
+    db.all(`SELECT * FROM hotspot_user_venues WHERE user_id IN (${placeholders(ids)}) ORDER BY position ASC`, ids),
+    db.all(`SELECT * FROM devices WHERE user_id IN (${placeholders(ids)})`, ids),
+  ]);
+  const byId = new Map(users.map((user) => [user.id, user]));
+  return ids.flatMap((id) => {
+    const user = byId.get(id);
+    if (user === undefined) return [];
+    const { password_hash: _hash, ...shown } = user;
+    return [
+      {
+        ...shown,
+        venueIds: venues.filter((venue) => venue.user_id === id).map((venue) => venue.venue_id),
+        devices: devices.filter((device) => device.user_id === id),
+      },
+    ];
+  });
+}
+
+/** Total from the per-venue counters; the page's ids from the list index, starting at the bucket that holds the offset. */
+async function list(query) {
+  const venueId = query.get('venueId');
+  const status = query.get('status');
+  const page = Number(query.get('page') ?? 1);
+  const limit = Number(query.get('limit') ?? 20);
+  const byStatus = status === null ? '' : ' AND user_status = ?';
+  const params = status === null ? [venueId] : [venueId, status];
+  const [{ total }] = await db.all(
+    `SELECT COALESCE(SUM(user_count), 0) AS total FROM venue_user_counts WHERE venue_id = ?${byStatus}`,
+    params,
+  );
+  const offset = (page - 1) * limit;
+  let skipped = 0;
+  let before = null;
+  if (offset > 0) {
+    const buckets = await db.all(
+      `SELECT bucket, SUM(user_count) AS n FROM venue_user_buckets WHERE venue_id = ?${byStatus}
+       GROUP BY bucket ORDER BY bucket DESC`,
+      params,
+    );
+    for (const { bucket, n } of buckets) {
+      if (skipped + Number(n) > offset) {
+        before = new Date((Number(bucket) + 1) * PAGE_BUCKET_MS);
+        break;
+      }
+      skipped += Number(n);
+    }
+  }
+  const until = before === null ? '' : ' AND user_created_at < ?';
+  const rows = await db.all(
+    `SELECT user_id FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${until}
+     ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+    [
+      ...params,
+      ...(before === null ? [] : [before.toISOString().slice(0, 23).replace('T', ' ')]),
+      limit,
+      offset - skipped,
+    ],
+  );
+  const data = await recordsOf(rows.map((row) => row.user_id));
+  const count = Number(total);
+  return { success: true, data, pagination: { page, limit, total: count, pages: Math.ceil(count / limit) } };
+}
+
+async function answer(request) {
+  if (request.headers.authorization !== `Bearer ${token}`) return [401, { success: false }];
+  const url = new URL(request.url, 'http://bench');
+  if (url.pathname === '/api/v1') return [200, { success: true, message: 'Server API aktif' }];
+  if (url.pathname === '/api/v1/hotspot-users') return [200, await list(url.searchParams)];
+  const id = /^\/api\/v1\/hotspot-users\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (id === undefined) return [404, { success: false }];
+  const [user] = await recordsOf([decodeURIComponent(id)]);
+  return user === undefined ? [404, { success: false }] : [200, { success: true, data: user }];
+}
+
+createServer((request, response) => {
+  answer(request).then(
+    ([status, body]) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(JSON.stringify(body));
+    },
+    (error) => {
+      response.writeHead(500).end();
+      console.error(error);
+    },
+  );
+}).listen(Number(port), '127.0.0.1', () => console.log('ready'));

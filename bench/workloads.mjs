@@ -1,0 +1,98 @@
+// The benchmark's workloads. Each names the requests, the statuses it expects, and which yardstick
+// (bare node:http + SQL handler, or minimal Nest app) runs the same requests beside the service.
+import { HOT_VENUE, smallVenue, userId, VENUE_SIZE } from './seed.mjs';
+
+const USERS = '/api/v1/hotspot-users';
+
+/** Users n with n ≡ residue (mod 10), picked at random: each write workload owns its residue, so they never meet. */
+function randomUser(users, residue) {
+  const tens = Math.floor((users - residue) / 10);
+  return () => userId(10 * Math.floor(Math.random() * (tens + 1)) + residue);
+}
+
+function cycling(build) {
+  let i = 0;
+  return () => build(i++);
+}
+
+/**
+ * @param users how many users were seeded
+ * @returns workloads: { name, title, yardstick: 'bare' | 'nest' | null, expected: number[], request() }
+ */
+export function workloads(users) {
+  const hotPages = Math.floor(users / 10 / 20);
+  const deepPage = Math.min(2000, hotPages);
+  const smallVenues = Math.max(1, Math.floor((users - users / 10) / VENUE_SIZE));
+  const getUser = randomUser(users, 1);
+  const putUser = randomUser(users, 2);
+  const expireUser = randomUser(users, 4);
+  return [
+    {
+      name: 'status',
+      title: 'GET /api/v1',
+      yardstick: 'nest',
+      expected: [200],
+      request: () => ({ method: 'GET', path: '/api/v1' }),
+    },
+    {
+      name: 'list-small',
+      title: `list, ${VENUE_SIZE}-user venue, page 1`,
+      yardstick: 'bare',
+      expected: [200],
+      request: cycling((i) => ({ method: 'GET', path: `${USERS}?venueId=${smallVenue(i % smallVenues)}` })),
+    },
+    {
+      name: 'list-hot',
+      title: `list, ${users / 10}-user venue, page 1`,
+      yardstick: 'bare',
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}` }),
+    },
+    {
+      name: 'list-hot-blocked',
+      title: `list, ${users / 10}-user venue, status=blocked, limit 100`,
+      yardstick: 'bare',
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&status=blocked&limit=100` }),
+    },
+    {
+      name: 'get',
+      title: 'get one user',
+      yardstick: 'bare',
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}/${getUser()}` }),
+    },
+    {
+      name: 'list-hot-deep',
+      title: `list, ${users / 10}-user venue, page ${deepPage}`,
+      yardstick: 'bare',
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&page=${deepPage}` }),
+    },
+    {
+      name: 'create-guest',
+      title: 'create guest',
+      yardstick: null,
+      expected: [201],
+      request: cycling((i) => ({
+        method: 'POST',
+        path: USERS,
+        body: { name: `Bench guest ${i}`, loginMethod: 'guest', venueIds: [smallVenue(i % smallVenues)] },
+      })),
+    },
+    {
+      name: 'put',
+      title: 'PUT (rename)',
+      yardstick: null,
+      expected: [200],
+      request: cycling((i) => ({ method: 'PUT', path: `${USERS}/${putUser()}`, body: { name: `Renamed ${i}` } })),
+    },
+    {
+      name: 'expire',
+      title: 'POST expire',
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'POST', path: `${USERS}/${expireUser()}/expire` }),
+    },
+  ];
+}
