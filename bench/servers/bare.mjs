@@ -36,7 +36,8 @@ async function recordsOf(ids) {
   return ids.flatMap((id) => {
     const user = byId.get(id);
     if (user === undefined) return [];
-    const { password_hash: _hash, ...shown } = user;
+    const shown = { ...user };
+    delete shown.password_hash;
     return [
       {
         ...shown,
