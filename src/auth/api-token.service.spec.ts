@@ -158,6 +158,15 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
       await expect(service.create(input, 'same-value-0123456789-0123456789-abc')).rejects.toThrow();
       expect(await service.count()).toBe(1);
     });
+
+    it('stores a radius token, and refuses radius combined with an API level without storing anything', async () => {
+      const { record } = await service.create({ name: 'freeradius', permissions: ['radius'], venueIds: null, expiresAt: null });
+      expect(JSON.parse((await row(record.id)).permissions)).toEqual(['radius']);
+      await expect(
+        service.create({ name: 'mixed', permissions: ['read', 'radius'], venueIds: null, expiresAt: null }),
+      ).rejects.toThrow('radius cannot be combined with read, write or delete');
+      expect(await service.count()).toBe(1);
+    });
   });
 
   describe('list and count', () => {

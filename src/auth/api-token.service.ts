@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import { ApiTokenEntity } from './entities/api-token.entity.js';
-import { PERMISSIONS, type Permission } from './permissions.js';
+import { permissionConflict, PERMISSIONS, type Permission } from './permissions.js';
 import { TokenCache } from './token-cache.js';
 import { generateTokenValue, hashTokenValue, visiblePrefix } from './token-value.js';
 
@@ -63,6 +63,8 @@ export class ApiTokenService {
   }
 
   async create(input: CreateTokenInput, value: string = generateTokenValue()): Promise<CreatedToken> {
+    const conflict = permissionConflict(input.permissions);
+    if (conflict !== null) throw new Error(`Invalid permissions: ${conflict}`);
     const record = new ApiTokenEntity();
     record.id = newId();
     record.name = input.name;

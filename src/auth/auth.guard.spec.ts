@@ -35,6 +35,11 @@ class HealthController {
   live(): void {}
 }
 
+@RequirePermission('radius')
+class RadiusController {
+  authorize(): void {}
+}
+
 @RequirePermission('write')
 class WriteController {
   inherited(): void {}
@@ -63,6 +68,7 @@ const TOKENS = {
   'delete-token': tokenWith(['delete']),
   'read-write-token': tokenWith(['read', 'write']),
   'empty-token': tokenWith([]),
+  'radius-token': tokenWith(['radius']),
 };
 
 function contextFor(controller: new () => object, method: string, headers: Record<string, string> = {}) {
@@ -209,6 +215,26 @@ describe('AuthenticationGuard then AuthGuard', () => {
       expectStatus(await outcome(WriteController, 'inherited', 'Bearer read-token'), 403, 'Forbidden');
       expect((await outcome(WriteController, 'inherited', 'Bearer write-token')).allowed).toBe(true);
       expect((await outcome(WriteController, 'overridden', 'Bearer read-token')).allowed).toBe(true);
+    });
+  });
+
+  describe('the radius permission', () => {
+    it('opens a radius route, which no API level opens', async () => {
+      expect((await outcome(RadiusController, 'authorize', 'Bearer radius-token')).allowed).toBe(true);
+      for (const token of ['read-token', 'write-token', 'delete-token', 'read-write-token', 'empty-token']) {
+        expectStatus(await outcome(RadiusController, 'authorize', `Bearer ${token}`), 403, 'Forbidden');
+      }
+    });
+
+    it('opens no other route: read, write, delete, any-token and undeclared routes answer 403', async () => {
+      for (const method of ['list', 'create', 'remove', 'status', 'undeclared']) {
+        expectStatus(await outcome(UsersController, method, 'Bearer radius-token'), 403, 'Forbidden');
+      }
+      expectStatus(await outcome(WriteController, 'overridden', 'Bearer radius-token'), 403, 'Forbidden');
+    });
+
+    it('still needs a valid token first: 401 before 403', async () => {
+      expectStatus(await outcome(RadiusController, 'authorize'), 401, 'Unauthorized');
     });
   });
 });

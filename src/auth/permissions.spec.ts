@@ -1,13 +1,17 @@
-import { isPermission, PERMISSIONS, permissionLevel, satisfies, type Permission } from './permissions.js';
+import { isPermission, permissionConflict, PERMISSIONS, permissionLevel, satisfies, type Permission } from './permissions.js';
 
 describe('permissions', () => {
-  it('are listed from lowest to highest: read < write < delete', () => {
-    expect(PERMISSIONS).toEqual(['read', 'write', 'delete']);
+  it('are listed from lowest to highest: read < write < delete, then radius', () => {
+    expect(PERMISSIONS).toEqual(['read', 'write', 'delete', 'radius']);
   });
 
   describe('permissionLevel', () => {
     it('is null for a token without permissions', () => {
       expect(permissionLevel([])).toBeNull();
+    });
+
+    it('is null for a radius token: radius is no API level', () => {
+      expect(permissionLevel(['radius'])).toBeNull();
     });
 
     it.each<[Permission[], Permission]>([
@@ -18,6 +22,7 @@ describe('permissions', () => {
       [['write', 'read'], 'write'],
       [['delete', 'read'], 'delete'],
       [['read', 'delete', 'write'], 'delete'],
+      [['radius', 'read'], 'read'],
     ])('of %j is %j (the highest held, whatever the order)', (held, level) => {
       expect(permissionLevel(held)).toBe(level);
     });
@@ -36,6 +41,15 @@ describe('permissions', () => {
       [['delete'], 'delete', true],
       [['read', 'write'], 'delete', false],
       [[], 'read', false],
+      [['radius'], 'radius', true],
+      [['radius'], 'read', false],
+      [['radius'], 'write', false],
+      [['radius'], 'delete', false],
+      [['read'], 'radius', false],
+      [['write'], 'radius', false],
+      [['delete'], 'radius', false],
+      [['read', 'write', 'delete'], 'radius', false],
+      [[], 'radius', false],
     ];
     it.each(cases)('%j for %j: %s', (held, required, expected) => {
       expect(satisfies(held, required)).toBe(expected);
@@ -43,11 +57,23 @@ describe('permissions', () => {
   });
 
   describe('isPermission', () => {
-    it.each(['read', 'write', 'delete'])('accepts %j', (value) => {
+    it.each(['read', 'write', 'delete', 'radius'])('accepts %j', (value) => {
       expect(isPermission(value)).toBe(true);
     });
     it.each(['READ', 'admin', '', 'any', 'reads'])('refuses %j', (value) => {
       expect(isPermission(value)).toBe(false);
     });
+  });
+
+  describe('permissionConflict', () => {
+    it.each<Permission[]>([['read'], ['read', 'write', 'delete'], ['radius'], []])('allows %j', (...held) => {
+      expect(permissionConflict(held)).toBeNull();
+    });
+    it.each<Permission[]>([['radius', 'read'], ['write', 'radius'], ['read', 'write', 'delete', 'radius']])(
+      'refuses radius with an API level: %j',
+      (...held) => {
+        expect(permissionConflict(held)).toMatch(/radius cannot be combined/);
+      },
+    );
   });
 });

@@ -5,6 +5,10 @@ describe('option values', () => {
   it('permissionList returns the canonical order without repeats and refuses unknown names', () => {
     expect(permissionList('delete, read,read')).toEqual(['read', 'delete']);
     for (const bad of ['', ' ', 'admin', 'read,', 'READ', 'read;write']) expect(() => permissionList(bad)).toThrow(UsageError);
+    expect(permissionList('radius')).toEqual(['radius']);
+    for (const mixed of ['radius,read', 'write,radius', 'read,write,delete,radius']) {
+      expect(() => permissionList(mixed)).toThrow('must not combine them: radius cannot be combined with read, write or delete');
+    }
   });
 
   it('venueIdList trims, drops repeats and keeps the order; venueId checks one id', () => {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Option } from 'commander';
-import { isPermission, PERMISSIONS, type Permission } from '../auth/permissions.js';
+import { isPermission, permissionConflict, PERMISSIONS, type Permission } from '../auth/permissions.js';
 import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
 import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
@@ -61,7 +61,10 @@ export function permissionList(raw: string): Permission[] {
         (raw.trim() === '' ? '' : ` (not: ${unknown.map((item) => `"${printable(item)}"`).join(', ')})`),
     );
   }
-  return PERMISSIONS.filter((permission) => items.includes(permission));
+  const permissions = PERMISSIONS.filter((permission) => items.includes(permission));
+  const conflict = permissionConflict(permissions);
+  if (conflict !== null) throw new UsageError(`must not combine them: ${conflict}`);
+  return permissions;
 }
 
 const VENUE_ID_RULE = '1-64 characters of A-Za-z0-9_.:-';

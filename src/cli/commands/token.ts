@@ -36,6 +36,7 @@ export const tokenCommand: CliCommand = {
         'after',
         '\nExamples:\n' +
           '  hotspot token create --name NAME --permissions read[,write][,delete] [--venues A,B] [--expires-at ISO]\n' +
+          '  hotspot token create --name freeradius --permissions radius\n' +
           '  TOKEN=$(hotspot token create --name ci --permissions read)\n' +
           '  hotspot token list --json\n' +
           '  hotspot token revoke <id or token value>\n',
@@ -53,7 +54,8 @@ export const tokenCommand: CliCommand = {
       .addOption(
         valueOption(
           '--permissions <list>',
-          'comma-separated subset of read, write, delete; the highest one counts (required)',
+          'comma-separated subset of read, write, delete (the highest one counts), or radius alone ' +
+            '(the FreeRADIUS back end: /radius/ routes only) (required)',
           permissionList,
         ).makeOptionMandatory(),
       )
