@@ -5,6 +5,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
+import { NasModule } from './nas/nas.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { appConfigModule } from './config/app-config.module.js';
@@ -24,6 +25,7 @@ export class AppModule {
         HotspotUsersModule,
         SessionsModule,
         UnauthJobsModule,
+        NasModule,
       ],
     };
   }

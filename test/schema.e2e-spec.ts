@@ -11,6 +11,7 @@ const APP_TABLES = [
   'hotspot_user_venues',
   'hotspot_users',
   'login_attempts',
+  'nas_clients',
   'sessions',
   'unauth_jobs',
 ];

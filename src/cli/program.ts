@@ -10,12 +10,13 @@ import {
   type CliRuntime,
 } from './command.js';
 import { jobsCommand } from './commands/jobs.js';
+import { nasCommand } from './commands/nas.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
 import { nestRuntime } from './nest-runtime.js';
 
 /** The subcommands of `hotspot`, in the order the help lists them. */
-export const COMMANDS: readonly CliCommand[] = [tokenCommand, sessionCommand, jobsCommand];
+export const COMMANDS: readonly CliCommand[] = [tokenCommand, sessionCommand, jobsCommand, nasCommand];
 
 const HELP_HINT = '(add --help for usage)';
 
@@ -24,7 +25,7 @@ const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
 export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   // Subcommands inherit these settings when they are created, so they come first.
   const program = new Command('hotspot')
-    .description('Command line of the hotspot user service: API tokens, sessions and unauth jobs.')
+    .description('Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes and the FreeRADIUS configuration.')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       databaseTimeoutMs: 5000,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
+      secretsKey: null,
     });
   });
 
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       HTTP_MAX_CONNECTIONS: '250',
+      SECRETS_KEY: ' ' + '0f'.repeat(32) + ' ',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -106,7 +108,21 @@ describe('loadConfig', () => {
       corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
       databaseTimeoutMs: 2000,
       http: { headersTimeoutMs: 4000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 250 },
+      secretsKey: Buffer.alloc(32, 0x0f),
     });
+  });
+
+  it('reads SECRETS_KEY as 32 bytes in hex or base64, and refuses other lengths without echoing the value', () => {
+    const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7 + 250));
+    expect(loadConfig({ SECRETS_KEY: key.toString('hex').toUpperCase() }).secretsKey).toEqual(key);
+    expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
+    expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
+    for (const bad of ['0f'.repeat(31), '0f'.repeat(33), Buffer.alloc(31).toString('base64'), 'not a key at all', 'zz'.repeat(32)]) {
+      const problems = problemsOf({ SECRETS_KEY: bad });
+      expect(problems).toEqual([
+        { variable: 'SECRETS_KEY', message: 'must be 32 bytes as 64 hexadecimal characters or as base64' },
+      ]);
+    }
   });
 
   it('needs a URL and a secret for the webhook dispatcher, and refuses bad ones', () => {

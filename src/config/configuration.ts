@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSecretsKey } from './secrets-key.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -122,6 +123,16 @@ const jobsAndLimits = z
     HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000).default(5000),
     HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(1000),
+    // The parser's message never repeats the value: it is a secret.
+    SECRETS_KEY: z
+      .string()
+      .transform((raw, context) => {
+        const parsed = parseSecretsKey(raw);
+        if ('value' in parsed) return parsed.value;
+        context.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      })
+      .optional(),
   })
   .superRefine(
     (env, context) => {
@@ -213,6 +224,8 @@ export const configSchema = z
         /** Connections open at once; further ones are closed as soon as they are accepted. */
         maxConnections: env.HTTP_MAX_CONNECTIONS,
       },
+      /** AES-256-GCM key for secrets stored in the database (NAS shared secrets); null: stored in clear. */
+      secretsKey: env.SECRETS_KEY ?? null,
     };
   });
 

@@ -1,0 +1,236 @@
+import { Argument } from 'commander';
+import {
+  DEFAULT_COA_PORT,
+  NAS_VENDORS,
+  nasNameProblem,
+  parseNasAddress,
+  secretProblem,
+  type NasVendor,
+} from '../../nas/nas-rules.js';
+import { NasNameTakenError, NasService, NasValidationError, type NasClient } from '../../nas/nas.service.js';
+import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { choiceOption, printable, valueOption, venueId } from '../option-values.js';
+
+/** `hotspot nas add|list|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
+
+export type NasRegistry = Pick<NasService, 'add' | 'list' | 'remove' | 'encryptsSecrets'>;
+
+export const NAS_SERVICE: ServiceNeed<NasRegistry> = {
+  // NasService alone, not NasModule: its start-up check is the service's business, not a command's.
+  providers: [NasService],
+  resolve: (context) => context.get(NasService),
+};
+
+const REGENERATE_HINT =
+  'FreeRADIUS reads its clients at start-up: regenerate its configuration (hotspot radius-config …) and restart it.\n';
+
+interface AddOptions {
+  venue: string;
+  name: string;
+  ip: string;
+  secret: string;
+  coaPort?: number;
+  vendor?: NasVendor;
+  requireMessageAuthenticator?: true;
+  json?: true;
+}
+
+function checked(problem: (raw: string) => string | null): (raw: string) => string {
+  return (raw) => {
+    const message = problem(raw);
+    if (message !== null) throw new UsageError(message);
+    return raw;
+  };
+}
+
+function nasAddress(raw: string): string {
+  const parsed = parseNasAddress(raw.trim());
+  if ('error' in parsed) throw new UsageError(parsed.error);
+  return parsed.text;
+}
+
+function port(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) > 65535) {
+    throw new UsageError('must be an integer from 0 to 65535 (0: the NAS has no Disconnect/CoA listener)');
+  }
+  return Number(raw);
+}
+
+export const nasCommand: CliCommand = {
+  register(program, { io, runtime }) {
+    const nas = program
+      .command('nas')
+      .description('Register, list and remove NASes: the access points and gateways FreeRADIUS accepts requests from.')
+      .addHelpText(
+        'after',
+        '\nExamples:\n' +
+          '  hotspot nas add --venue lobby --name lobby-ap --ip 192.0.2.10 --secret S [--coa-port 3799] [--vendor mikrotik]\n' +
+          '  hotspot nas add --venue campus --name campus-gw --ip 10.20.0.0/16 --secret S --require-message-authenticator\n' +
+          '  hotspot nas list --json\n' +
+          '  hotspot nas remove lobby-ap\n',
+      );
+
+    nas
+      .command('add')
+      .description(
+        'Register a NAS. Its secret is stored encrypted when SECRETS_KEY is set (in clear otherwise) and is never shown again.',
+      )
+      .addOption(valueOption('--venue <id>', 'the venue the NAS serves (required)', venueId).makeOptionMandatory())
+      .addOption(
+        valueOption(
+          '--name <name>',
+          'FreeRADIUS client shortname, unique: 1-64 characters of A-Za-z0-9_.- (required)',
+          checked(nasNameProblem),
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--ip <address>',
+          'the source address of its requests, or a network: 192.0.2.10, 192.0.2.0/24, 2001:db8::/64 (required)',
+          nasAddress,
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--secret <secret>',
+          'RADIUS shared secret: 1-128 printable characters without " or \\ (required)',
+          checked(secretProblem),
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--coa-port <port>',
+          `its Disconnect/CoA port (RFC 5176); 0: none (default ${DEFAULT_COA_PORT})`,
+          port,
+        ),
+      )
+      .addOption(choiceOption('--vendor <vendor>', 'vendor hint (default other)', NAS_VENDORS))
+      .option('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator')
+      .option(
+        '--json',
+        'print one JSON object {id, venueId, name, ipAddress, coaPort, vendor, requireMessageAuthenticator, createdAt}',
+      )
+      .action((options: AddOptions) => runtime.use(NAS_SERVICE, (registry) => add(registry, options, io)));
+
+    nas
+      .command('list')
+      .description('List the NASes (never their secrets).')
+      .option('--json', 'print a JSON array')
+      .action((options: { json?: true }) => runtime.use(NAS_SERVICE, (registry) => list(registry, options, io)));
+
+    nas
+      .command('remove')
+      .description('Remove a NAS. Exit code 1 when none matches.')
+      .addArgument(new Argument('<id-or-name>', 'the NAS id or name').argParser(removeArgument))
+      .option('--json', 'print one JSON object {id, name}')
+      .action((idOrName: string, options: { json?: true }) =>
+        runtime.use(NAS_SERVICE, (registry) => remove(registry, idOrName, options, io)),
+      );
+  },
+};
+
+function removeArgument(raw: string): string {
+  if (raw === '' || raw.length > 64 || /\s/.test(raw))
+    throw new UsageError('the argument of remove is not a NAS id or name');
+  return raw;
+}
+
+export interface NasJson {
+  id: string;
+  venueId: string;
+  name: string;
+  ipAddress: string;
+  coaPort: number;
+  vendor: NasVendor;
+  requireMessageAuthenticator: boolean;
+  createdAt: string;
+}
+
+function toJson(nas: NasClient): NasJson {
+  return {
+    id: nas.id,
+    venueId: nas.venueId,
+    name: nas.name,
+    ipAddress: nas.ipAddress,
+    coaPort: nas.coaPort,
+    vendor: nas.vendor,
+    requireMessageAuthenticator: nas.requireMessageAuthenticator,
+    createdAt: nas.createdAt.toISOString(),
+  };
+}
+
+async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promise<void> {
+  let nas: NasClient;
+  try {
+    nas = await registry.add({
+      venueId: options.venue,
+      name: options.name,
+      ipAddress: options.ip,
+      secret: options.secret,
+      coaPort: options.coaPort,
+      vendor: options.vendor,
+      requireMessageAuthenticator: options.requireMessageAuthenticator === true,
+    });
+  } catch (error) {
+    if (error instanceof NasValidationError) throw new UsageError(error.message);
+    if (error instanceof NasNameTakenError) throw new CommandFailure(error.message);
+    throw error;
+  }
+  const json = toJson(nas);
+  if (options.json) printJson(io, json);
+  else io.stdout.write(`Added NAS ${json.id} "${json.name}": ${describe(json)}.\n`);
+  if (!registry.encryptsSecrets) {
+    io.stderr.write('Warning: SECRETS_KEY is not set, so the shared secret is stored in clear in the database.\n');
+  }
+  io.stderr.write(REGENERATE_HINT);
+}
+
+function describe(nas: NasJson): string {
+  return (
+    `venue ${nas.venueId}, address ${nas.ipAddress}, ` +
+    `${nas.coaPort === 0 ? 'no CoA listener' : `CoA port ${nas.coaPort}`}, vendor ${nas.vendor}, ` +
+    `Message-Authenticator ${nas.requireMessageAuthenticator ? 'required' : 'not required'}`
+  );
+}
+
+const NAS_TABLE_HEADER = ['ID', 'NAME', 'VENUE', 'ADDRESS', 'COA PORT', 'VENDOR', 'MESSAGE-AUTH', 'CREATED'];
+
+async function list(registry: NasRegistry, options: { json?: true }, io: CliIo): Promise<void> {
+  const rows = (await registry.list()).map(toJson);
+  if (options.json) {
+    printJson(io, rows);
+    return;
+  }
+  if (rows.length === 0) {
+    io.stderr.write('No NASes. Register one with: hotspot nas add --venue V --name N --ip ADDRESS --secret S\n');
+    return;
+  }
+  const cells = rows.map((nas) => [
+    nas.id,
+    nas.name,
+    nas.venueId,
+    nas.ipAddress,
+    nas.coaPort === 0 ? '-' : String(nas.coaPort),
+    nas.vendor,
+    nas.requireMessageAuthenticator ? 'required' : '-',
+    nas.createdAt,
+  ]);
+  const lines = [NAS_TABLE_HEADER, ...cells];
+  const widths = NAS_TABLE_HEADER.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
+  for (const line of lines) {
+    io.stdout.write(
+      `${line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  }
+}
+
+async function remove(registry: NasRegistry, idOrName: string, options: { json?: true }, io: CliIo): Promise<void> {
+  const removed = await registry.remove(idOrName);
+  if (removed === null) throw new CommandFailure(`No NAS has the id or name "${printable(idOrName)}".`);
+  if (options.json) printJson(io, { id: removed.id, name: removed.name });
+  else io.stdout.write(`Removed NAS ${removed.id} "${removed.name}".\n`);
+  io.stderr.write(REGENERATE_HINT);
+}

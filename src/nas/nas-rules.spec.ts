@@ -1,0 +1,57 @@
+import { nasNameProblem, parseNasAddress, secretProblem } from './nas-rules.js';
+
+describe('NAS rules', () => {
+  it.each(['ap-1', 'Lobby_AP.2', 'a', 'x'.repeat(64)])('accepts the name %j', (name) => {
+    expect(nasNameProblem(name)).toBeNull();
+  });
+
+  it.each(['', 'x'.repeat(65), 'ap 1', 'ap"1', 'ap{', 'ap\n', 'café', 'ap#1'])('refuses the name %j', (name) => {
+    expect(nasNameProblem(name)).toMatch(/^must be 1-64 characters/);
+  });
+
+  it.each(['s', 'a secret with spaces and $%{}', 'x'.repeat(128), "it's"])('accepts the secret %j', (secret) => {
+    expect(secretProblem(secret)).toBeNull();
+  });
+
+  it.each(['', 'x'.repeat(129), 'quo"te', 'back\\slash', 'new\nline', 'tab\there', 'nul\u0000', 'del\u007f'])(
+    'refuses the secret %j, without repeating it',
+    (secret) => {
+      const problem = secretProblem(secret);
+      expect(problem).toMatch(/^must be 1-128 printable characters/);
+      if (secret.length > 2) expect(problem).not.toContain(secret);
+    },
+  );
+
+  it.each([
+    ['192.0.2.10', '192.0.2.10', 4, 32],
+    ['192.0.2.10/32', '192.0.2.10', 4, 32],
+    ['192.0.2.0/24', '192.0.2.0/24', 4, 24],
+    ['10.0.0.0/8', '10.0.0.0/8', 4, 8],
+    ['2001:DB8::1', '2001:db8::1', 6, 128],
+    ['2001:db8::/64', '2001:db8::/64', 6, 64],
+    ['::ffff:192.0.2.0/120', '::ffff:192.0.2.0/120', 6, 120],
+  ])('parses %j as %j', (raw, text, family, prefixLength) => {
+    expect(parseNasAddress(raw)).toMatchObject({ text, family, prefixLength });
+  });
+
+  it.each([
+    '',
+    'host.example',
+    '192.0.2.256',
+    '192.0.2.1/33',
+    '192.0.2.1/',
+    '192.0.2.0/-1',
+    '2001:db8::/129',
+    'fe80::1%eth0',
+    '1.2.3.4/8a',
+  ])('refuses the address %j', (raw) => {
+    expect(parseNasAddress(raw)).toEqual({ error: expect.stringMatching(/^must be an IPv4 or IPv6 address/) });
+  });
+
+  it.each(['192.0.2.1/24', '2001:db8::1/64', '::ffff:192.0.2.1/120'])(
+    'refuses the network %j with host bits set',
+    (raw) => {
+      expect(parseNasAddress(raw)).toEqual({ error: expect.stringMatching(/host bits set/) });
+    },
+  );
+});

@@ -1,0 +1,96 @@
+import { isIP } from 'node:net';
+
+/** What a NAS registration must satisfy. Pure functions: the CLI, the service and the tests share them. */
+
+/** The FreeRADIUS client shortname: it is written unquoted into clients.conf, hence the narrow charset. */
+export const NAS_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+export const NAS_NAME_RULE = '1-64 characters of A-Za-z0-9_.-';
+
+export const NAS_VENDORS = ['mikrotik', 'unifi', 'cisco', 'other'] as const;
+export type NasVendor = (typeof NAS_VENDORS)[number];
+
+/** RFC 5176's port; 0 says the NAS has no Disconnect/CoA listener. */
+export const DEFAULT_COA_PORT = 3799;
+
+export const SECRET_MAX_LENGTH = 128;
+export const SECRET_RULE = `1-${SECRET_MAX_LENGTH} printable characters without " or \\`;
+
+/** The longest stored address: a full IPv6 address plus "/128". */
+export const NAS_ADDRESS_MAX_LENGTH = 49;
+
+export function nasNameProblem(name: string): string | null {
+  return NAS_NAME_PATTERN.test(name) ? null : `must be ${NAS_NAME_RULE}`;
+}
+
+/**
+ * The secret is written inside double quotes in clients.conf: a `"` or `\` would end or escape the
+ * string, a control character would break the line. Length in characters (the RADIUS limit is 128
+ * octets in practice for many NASes; non-ASCII is allowed but rare).
+ */
+export function secretProblem(secret: string): string | null {
+  const length = [...secret].length;
+  // eslint-disable-next-line no-control-regex
+  if (length < 1 || length > SECRET_MAX_LENGTH || /["\\\u0000-\u001f\u007f-\u009f]/.test(secret)) {
+    return `must be ${SECRET_RULE}`;
+  }
+  return null;
+}
+
+export function coaPortProblem(port: number): string | null {
+  return Number.isInteger(port) && port >= 0 && port <= 65535
+    ? null
+    : 'must be an integer from 0 to 65535 (0: no CoA listener)';
+}
+
+export interface NasAddress {
+  /** As stored and written to clients.conf: `192.0.2.10`, `192.0.2.0/24`, `2001:db8::/64`. */
+  text: string;
+  family: 4 | 6;
+  address: string;
+  prefixLength: number;
+}
+
+/**
+ * An IPv4 or IPv6 address, or a network in CIDR notation whose host bits are zero (so the stored
+ * text says exactly which sources are accepted). IPv6 is lower-cased; a single address keeps no
+ * "/32" or "/128" suffix.
+ */
+export function parseNasAddress(raw: string): NasAddress | { error: string } {
+  const error = { error: 'must be an IPv4 or IPv6 address or network, e.g. 192.0.2.10, 192.0.2.0/24, 2001:db8::/64' };
+  const slash = raw.indexOf('/');
+  const address = (slash === -1 ? raw : raw.slice(0, slash)).toLowerCase();
+  const family = isIP(address);
+  if (family === 0 || address.includes('%')) return error;
+  const bits = family === 4 ? 32 : 128;
+  let prefixLength = bits;
+  if (slash !== -1) {
+    const suffix = raw.slice(slash + 1);
+    if (!/^\d{1,3}$/.test(suffix) || Number(suffix) > bits) return error;
+    prefixLength = Number(suffix);
+  }
+  const value = addressBits(address, family);
+  const hostMask = (1n << BigInt(bits - prefixLength)) - 1n;
+  if ((value & hostMask) !== 0n) {
+    return { error: `has host bits set: the network is written with zeros after the prefix (/${prefixLength})` };
+  }
+  const text = prefixLength === bits ? address : `${address}/${prefixLength}`;
+  return { text, family: family as 4 | 6, address, prefixLength };
+}
+
+/** The address as an unsigned integer of 32 or 128 bits. */
+function addressBits(address: string, family: number): bigint {
+  if (family === 4) return address.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+  let text = address;
+  // An embedded IPv4 tail (::ffff:192.0.2.1) becomes two hextets.
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const n = addressBits(v4[1], 4);
+    text = `${text.slice(0, v4.index)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const headParts = head === '' ? [] : head.split(':');
+  const tailParts = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = 8 - headParts.length - tailParts.length;
+  const parts = [...headParts, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailParts];
+  return parts.reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part, 16)), 0n);
+}

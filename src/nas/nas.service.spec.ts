@@ -1,0 +1,131 @@
+import 'reflect-metadata';
+import type { ConfigService } from '@nestjs/config';
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../config/configuration.js';
+import type { DatabaseService } from '../database/database.service.js';
+import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
+import { addressMatches, NasNameTakenError, NasService, NasValidationError } from './nas.service.js';
+import { NasSecretUnavailableError } from './secret-box.js';
+
+function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
+  return { get: (name: string) => (name === 'secretsKey' ? secretsKey : undefined) } as unknown as ConfigService<
+    AppConfig,
+    true
+  >;
+}
+
+const INPUT = { venueId: 'venue-a', name: 'lobby-ap', ipAddress: '192.0.2.10', secret: 'shared-secret-1' };
+
+describe('NasService', () => {
+  let database: DatabaseService;
+  let close: () => Promise<void>;
+  const key = randomBytes(32);
+  const service = (secretsKey: Buffer | null = key) =>
+    new NasService(database, new ManualClock(), configWith(secretsKey));
+  const storedSecret = async (id: string): Promise<string> =>
+    (
+      (await database.dataSource.query('SELECT secret FROM nas_clients WHERE id = ?', [id])) as Array<{
+        secret: string;
+      }>
+    )[0].secret;
+
+  beforeEach(async () => {
+    ({ database, close } = await openInMemoryDatabase());
+  });
+  afterEach(async () => {
+    await close();
+  });
+
+  it('adds a NAS with the defaults and shows it without its secret', async () => {
+    const nas = await service().add(INPUT);
+    expect(nas).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
+      venueId: 'venue-a',
+      name: 'lobby-ap',
+      ipAddress: '192.0.2.10',
+      coaPort: 3799,
+      vendor: 'other',
+      requireMessageAuthenticator: false,
+      createdAt: new Date('2026-11-22T10:00:00.000Z'),
+    });
+    expect(JSON.stringify(await service().list())).not.toContain('shared-secret-1');
+  });
+
+  it('stores the secret encrypted with SECRETS_KEY and gives it back in clear to the configuration', async () => {
+    const nas = await service().add({ ...INPUT, coaPort: 0, vendor: 'mikrotik', requireMessageAuthenticator: true });
+    expect(await storedSecret(nas.id)).toMatch(/^aes256gcm:/);
+    expect(await storedSecret(nas.id)).not.toContain('shared-secret-1');
+    expect(await service().listWithSecrets()).toEqual([{ ...nas, secret: 'shared-secret-1' }]);
+    expect(nas).toMatchObject({ coaPort: 0, vendor: 'mikrotik', requireMessageAuthenticator: true });
+  });
+
+  it('stores the secret in clear without SECRETS_KEY, and the report says so', async () => {
+    const nas = await service(null).add(INPUT);
+    expect(await storedSecret(nas.id)).toBe('plain:shared-secret-1');
+    expect(await service(null).secretStorageReport()).toEqual({ total: 1, plain: 1, unreadable: [] });
+  });
+
+  it('refuses to hand out an encrypted secret without the key or with another key', async () => {
+    await service().add(INPUT);
+    await expect(service(null).listWithSecrets()).rejects.toThrow(NasSecretUnavailableError);
+    await expect(service(randomBytes(32)).listWithSecrets()).rejects.toThrow(/cannot be decrypted with SECRETS_KEY/);
+    expect(await service(null).secretStorageReport()).toEqual({ total: 1, plain: 0, unreadable: ['lobby-ap'] });
+    // The list without secrets still works.
+    expect(await service(null).list()).toHaveLength(1);
+  });
+
+  it.each<[string, Partial<typeof INPUT> & Record<string, unknown>, string]>([
+    ['venueId', { venueId: 'bad venue' }, 'venueId must be'],
+    ['name', { name: 'lobby ap' }, 'name must be 1-64 characters of A-Za-z0-9_.-'],
+    ['ipAddress', { ipAddress: 'ap.example' }, 'ipAddress must be an IPv4 or IPv6 address'],
+    ['secret', { secret: 'has"quote' }, 'secret must be 1-128 printable characters'],
+    ['coaPort', { coaPort: 70000 }, 'coaPort must be an integer from 0 to 65535'],
+    ['vendor', { vendor: 'juniper' }, 'vendor must be one of mikrotik, unifi, cisco, other'],
+  ])('refuses a bad %s and stores nothing', async (field, change, message) => {
+    const error = await service()
+      .add({ ...INPUT, ...change } as never)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NasValidationError);
+    expect((error as NasValidationError).field).toBe(field);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain('has"quote');
+    expect(await service().list()).toEqual([]);
+  });
+
+  it('refuses a second NAS with the same name', async () => {
+    await service().add(INPUT);
+    await expect(service().add({ ...INPUT, ipAddress: '192.0.2.11' })).rejects.toThrow(NasNameTakenError);
+    expect(await service().list()).toHaveLength(1);
+  });
+
+  it('removes by id or by name, and says null when nothing matches', async () => {
+    const first = await service().add(INPUT);
+    const second = await service().add({ ...INPUT, name: 'bar-ap' });
+    expect(await service().remove(first.id)).toEqual(first);
+    expect(await service().remove('bar-ap')).toEqual(second);
+    expect(await service().remove('bar-ap')).toBeNull();
+    expect(await service().list()).toEqual([]);
+  });
+
+  it('identifies a NAS by shortname and a source address inside its address or network', async () => {
+    await service().add({ ...INPUT, ipAddress: '192.0.2.0/24' });
+    await service().add({ ...INPUT, name: 'v6-ap', ipAddress: '2001:db8::/64' });
+    expect(await service().identify('lobby-ap', '192.0.2.77')).toMatchObject({
+      name: 'lobby-ap',
+      secret: 'shared-secret-1',
+    });
+    expect(await service().identify('lobby-ap', '::ffff:192.0.2.77')).toMatchObject({ name: 'lobby-ap' });
+    expect(await service().identify('v6-ap', '2001:db8::abcd')).toMatchObject({ name: 'v6-ap' });
+    expect(await service().identify('lobby-ap', '192.0.3.1')).toBeNull();
+    expect(await service().identify('v6-ap', '192.0.2.77')).toBeNull();
+    expect(await service().identify('unknown', '192.0.2.77')).toBeNull();
+    expect(await service().identify("x' OR 1=1", '192.0.2.77')).toBeNull();
+  });
+
+  it('addressMatches compares single addresses exactly', () => {
+    expect(addressMatches('192.0.2.10', '192.0.2.10')).toBe(true);
+    expect(addressMatches('192.0.2.10', '192.0.2.11')).toBe(false);
+    expect(addressMatches('2001:db8::1', '2001:DB8:0::1')).toBe(true);
+    expect(addressMatches('192.0.2.10', 'not-an-ip')).toBe(false);
+  });
+});

@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { BlockList, isIPv4 } from 'node:net';
+import { Clock } from '../common/clock.js';
+import { isUniqueViolation } from '../common/errors/database-errors.js';
+import { newId } from '../common/ids.js';
+import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
+import type { AppConfig } from '../config/configuration.js';
+import { DatabaseService } from '../database/database.service.js';
+import { NasClientEntity } from './entities/nas-client.entity.js';
+import {
+  coaPortProblem,
+  DEFAULT_COA_PORT,
+  NAS_VENDORS,
+  nasNameProblem,
+  parseNasAddress,
+  secretProblem,
+  type NasVendor,
+} from './nas-rules.js';
+import { isSealed, openSecret, sealSecret } from './secret-box.js';
+
+/** A registered NAS as shown and passed around: never its secret. */
+export interface NasClient {
+  id: string;
+  venueId: string;
+  name: string;
+  ipAddress: string;
+  coaPort: number;
+  vendor: NasVendor;
+  requireMessageAuthenticator: boolean;
+  createdAt: Date;
+}
+
+/** A NAS with its shared secret in clear, for the FreeRADIUS configuration and for signing packets. */
+export interface NasClientWithSecret extends NasClient {
+  secret: string;
+}
+
+export interface AddNasInput {
+  venueId: string;
+  name: string;
+  ipAddress: string;
+  secret: string;
+  coaPort?: number;
+  vendor?: NasVendor;
+  requireMessageAuthenticator?: boolean;
+}
+
+/** An input the registry refuses; `field` names the input, the message never holds the secret. */
+export class NasValidationError extends Error {
+  override name = 'NasValidationError';
+  constructor(
+    readonly field: keyof AddNasInput,
+    message: string,
+  ) {
+    super(`${field} ${message}`);
+  }
+}
+
+export class NasNameTakenError extends Error {
+  override name = 'NasNameTakenError';
+  constructor(readonly nasName: string) {
+    super(`A NAS named "${nasName}" is registered already.`);
+  }
+}
+
+export interface SecretStorageReport {
+  total: number;
+  plain: number;
+  /** Names of NASes whose stored secret the current SECRETS_KEY (or its absence) cannot open. */
+  unreadable: string[];
+}
+
+/** The NAS registry: the clients FreeRADIUS accepts, and how the service recognises them. */
+@Injectable()
+export class NasService {
+  private readonly key: Buffer | null;
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.key = config.get('secretsKey', { infer: true }) ?? null;
+  }
+
+  /** Whether new secrets are encrypted (SECRETS_KEY is set). */
+  get encryptsSecrets(): boolean {
+    return this.key !== null;
+  }
+
+  async add(input: AddNasInput): Promise<NasClient> {
+    const record = new NasClientEntity();
+    record.id = newId();
+    record.venueId = check('venueId', input.venueId, (v) =>
+      VENUE_ID_PATTERN.test(v) ? null : 'must be 1-64 characters of A-Za-z0-9_.:-',
+    );
+    record.name = check('name', input.name, nasNameProblem);
+    const address = parseNasAddress(input.ipAddress);
+    if ('error' in address) throw new NasValidationError('ipAddress', address.error);
+    record.ipAddress = address.text;
+    const secret = check('secret', input.secret, secretProblem);
+    record.coaPort = check('coaPort', input.coaPort ?? DEFAULT_COA_PORT, coaPortProblem);
+    record.vendor = check('vendor', input.vendor ?? 'other', (v) =>
+      (NAS_VENDORS as readonly string[]).includes(v) ? null : `must be one of ${NAS_VENDORS.join(', ')}`,
+    );
+    record.requireMessageAuthenticator = input.requireMessageAuthenticator ?? false;
+    record.storedSecret = sealSecret(secret, record.id, this.key);
+    record.createdAt = this.clock.now();
+    try {
+      await this.database.transaction((em) => em.insert(NasClientEntity, record));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
+      throw error;
+    }
+    return view(record);
+  }
+
+  /** Every NAS, oldest first. */
+  async list(): Promise<NasClient[]> {
+    return (await this.records()).map(view);
+  }
+
+  /** Every NAS with its secret in clear; NasSecretUnavailableError when one cannot be decrypted. */
+  async listWithSecrets(): Promise<NasClientWithSecret[]> {
+    return (await this.records()).map((record) => this.withSecret(record));
+  }
+
+  /** Removes a NAS by id or name; returns it, or null when none matches. */
+  remove(idOrName: string): Promise<NasClient | null> {
+    return this.database.transaction(async (em) => {
+      const record =
+        (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
+        (await em.findOneBy(NasClientEntity, { name: idOrName }));
+      if (record === null) return null;
+      await em.delete(NasClientEntity, { id: record.id });
+      return view(record);
+    });
+  }
+
+  /**
+   * The NAS FreeRADIUS authenticated: its client shortname and the source address of the packet,
+   * which must lie inside the registered address or network. Null when they do not match a NAS.
+   */
+  async identify(shortname: string, sourceIp: string): Promise<NasClientWithSecret | null> {
+    if (nasNameProblem(shortname) !== null) return null;
+    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name: shortname }));
+    if (record === null || !addressMatches(record.ipAddress, sourceIp)) return null;
+    return this.withSecret(record);
+  }
+
+  /** How the stored secrets stand against the current SECRETS_KEY, for the start-up warning. */
+  async secretStorageReport(): Promise<SecretStorageReport> {
+    const records = await this.records();
+    const unreadable: string[] = [];
+    for (const record of records) {
+      try {
+        openSecret(record.storedSecret, record.id, record.name, this.key);
+      } catch {
+        unreadable.push(record.name);
+      }
+    }
+    return { total: records.length, plain: records.filter((r) => !isSealed(r.storedSecret)).length, unreadable };
+  }
+
+  private records(): Promise<NasClientEntity[]> {
+    return this.database.run((em) => em.find(NasClientEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  private withSecret(record: NasClientEntity): NasClientWithSecret {
+    return { ...view(record), secret: openSecret(record.storedSecret, record.id, record.name, this.key) };
+  }
+}
+
+function check<T>(field: keyof AddNasInput, value: T, problem: (value: T) => string | null): T {
+  const message = problem(value);
+  if (message !== null) throw new NasValidationError(field, message);
+  return value;
+}
+
+function view(record: NasClientEntity): NasClient {
+  return {
+    id: record.id,
+    venueId: record.venueId,
+    name: record.name,
+    ipAddress: record.ipAddress,
+    coaPort: record.coaPort,
+    vendor: record.vendor,
+    requireMessageAuthenticator: Boolean(record.requireMessageAuthenticator),
+    createdAt: record.createdAt,
+  };
+}
+
+/** Whether `sourceIp` lies in the stored address or network (an IPv4-mapped IPv6 source counts as IPv4). */
+export function addressMatches(stored: string, sourceIp: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(sourceIp);
+  const source = mapped ? mapped[1] : sourceIp;
+  const parsed = parseNasAddress(stored);
+  if ('error' in parsed) return false;
+  const type = parsed.family === 4 ? 'ipv4' : 'ipv6';
+  if (isIPv4(source) !== (parsed.family === 4)) return false;
+  const list = new BlockList();
+  list.addSubnet(parsed.address, parsed.prefixLength, type);
+  try {
+    return list.check(source, type);
+  } catch {
+    return false;
+  }
+}
