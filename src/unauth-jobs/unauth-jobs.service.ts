@@ -50,6 +50,15 @@ export class UnauthJobsService {
   }
 
   /**
+   * Whether a job of `reason` for `userId` already names the session `sessionId`: a session that
+   * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
+   */
+  async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
+    const jobs = await em.findBy(UnauthJobEntity, { userId, reason });
+    return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
+  }
+
+  /**
    * Claims up to `limit` due jobs for one worker: pending ones whose time has come, and processing
    * ones whose lease ran out (their worker died). Each becomes processing with a lease; its
    * next_attempt_at moves to the lease's end, so one indexed condition finds both kinds. On MySQL
