@@ -169,13 +169,6 @@ export function maxCounter(a: string | null, b: string | null): string | null {
   return BigInt(a) >= BigInt(b) ? a : b;
 }
 
-/** A counter for the API: a number while it is exact, its digits beyond 2⁵³. */
-export function counterForApi(value: string | null): number | string | null {
-  if (value === null) return null;
-  const number = Number(value);
-  return Number.isSafeInteger(number) ? number : value;
-}
-
 /** Largest Acct-Session-Time the int column keeps. */
 const MAX_SESSION_TIME = 2_147_483_647;
 
