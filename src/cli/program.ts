@@ -11,12 +11,13 @@ import {
 } from './command.js';
 import { jobsCommand } from './commands/jobs.js';
 import { nasCommand } from './commands/nas.js';
+import { radiusConfigCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
 import { nestRuntime } from './nest-runtime.js';
 
 /** The subcommands of `hotspot`, in the order the help lists them. */
-export const COMMANDS: readonly CliCommand[] = [tokenCommand, sessionCommand, jobsCommand, nasCommand];
+export const COMMANDS: readonly CliCommand[] = [tokenCommand, sessionCommand, jobsCommand, nasCommand, radiusConfigCommand];
 
 const HELP_HINT = '(add --help for usage)';
 

@@ -1,0 +1,179 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { NasService } from '../../nas/nas.service.js';
+import { NasSecretUnavailableError } from '../../nas/secret-box.js';
+import {
+  DEFAULT_ACCT_PORT,
+  DEFAULT_AUTH_PORT,
+  DEFAULT_REST_TIMEOUT_MS,
+  FreeRadiusConfigError,
+  renderFreeRadiusConfig,
+  writeFreeRadiusConfig,
+} from '../../radius-config/freeradius-config.js';
+import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { valueOption } from '../option-values.js';
+
+/** `hotspot radius-config`: writes the FreeRADIUS configuration folder, clients.conf from the NAS registry. */
+
+export type NasSecrets = Pick<NasService, 'listWithSecrets'>;
+
+export const NAS_SECRETS: ServiceNeed<NasSecrets> = {
+  providers: [NasService],
+  resolve: (context) => context.get(NasService),
+};
+
+interface RadiusConfigOptions {
+  out: string;
+  apiUrl: string;
+  token: string;
+  authPort?: number;
+  acctPort?: number;
+  listenAddress?: string;
+  restTimeoutMs?: number;
+  confDir?: string;
+  json?: true;
+}
+
+function apiUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
+  } catch {
+    // falls through to the error below
+  }
+  throw new UsageError('must be an http:// or https:// URL, e.g. http://127.0.0.1:3000');
+}
+
+function token(raw: string): string {
+  // The value is a secret: never echoed.
+  if (!/^[A-Za-z0-9._~+/=-]{16,512}$/.test(raw))
+    throw new UsageError('must be an API token (create one with --permissions radius)');
+  return raw;
+}
+
+function integer(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    if (!/^\d{1,6}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw new UsageError(`must be an integer from ${min} to ${max}`);
+    }
+    return Number(raw);
+  };
+}
+
+function listenAddress(raw: string): string {
+  if (raw !== '*' && isIP(raw) === 0) throw new UsageError('must be * or an IPv4 or IPv6 address');
+  return raw;
+}
+
+function absolutePath(raw: string): string {
+  if (!/^\/[A-Za-z0-9_./-]*$/.test(raw)) throw new UsageError('must be an absolute path of A-Za-z0-9_./- characters');
+  return raw;
+}
+
+export const radiusConfigCommand: CliCommand = {
+  register(program, { io, runtime }) {
+    program
+      .command('radius-config')
+      .description(
+        'Write a complete FreeRADIUS 3.2 configuration folder that sends every decision to this service ' +
+          '(rlm_rest), with clients.conf generated from the NAS registry. The folder (0700) and its files (0600) ' +
+          'hold the NAS secrets and the token; nothing secret is printed. Run it with: freeradius -f -l stdout -d DIR',
+      )
+      .addOption(
+        valueOption(
+          '--out <dir>',
+          'the folder to write: new, empty, or written by radius-config before (required)',
+          (raw) => raw,
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--api-url <url>',
+          'the service as FreeRADIUS reaches it, e.g. http://127.0.0.1:3000 (required)',
+          apiUrl,
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--token <token>',
+          'an API token with the radius permission (required)',
+          token,
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--auth-port <port>',
+          `UDP port for Access-Requests (default ${DEFAULT_AUTH_PORT})`,
+          integer(1, 65535),
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--acct-port <port>',
+          `UDP port for Accounting-Requests (default ${DEFAULT_ACCT_PORT})`,
+          integer(1, 65535),
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--listen-address <address>',
+          'address to listen on: * (every IPv4 address, the default) or one IPv4/IPv6 address',
+          listenAddress,
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--rest-timeout-ms <ms>',
+          `longest wait for the service per call (default ${DEFAULT_REST_TIMEOUT_MS}); keep it below the NASes' RADIUS timeout`,
+          integer(50, 60_000),
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--conf-dir <path>',
+          'absolute path of the folder where FreeRADIUS runs, when it differs from --out (containers)',
+          absolutePath,
+        ),
+      )
+      .option('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients}')
+      .action((options: RadiusConfigOptions) => runtime.use(NAS_SECRETS, (nas) => generate(nas, options, io)));
+  },
+};
+
+async function generate(nas: NasSecrets, options: RadiusConfigOptions, io: CliIo): Promise<void> {
+  const outDir = resolve(options.out);
+  const confDir = options.confDir ?? outDir;
+  let written: string;
+  let clients: string[];
+  try {
+    const nases = await nas.listWithSecrets();
+    clients = nases.map((client) => client.name);
+    const files = renderFreeRadiusConfig({
+      apiUrl: options.apiUrl,
+      token: options.token,
+      authPort: options.authPort,
+      acctPort: options.acctPort,
+      listenAddress: options.listenAddress,
+      restTimeoutMs: options.restTimeoutMs,
+      confDir,
+      clients: nases,
+    });
+    written = await writeFreeRadiusConfig(outDir, files);
+  } catch (error) {
+    if (error instanceof NasSecretUnavailableError || error instanceof FreeRadiusConfigError) {
+      throw new CommandFailure(error.message);
+    }
+    throw error;
+  }
+  const authPort = options.authPort ?? DEFAULT_AUTH_PORT;
+  const acctPort = options.acctPort ?? DEFAULT_ACCT_PORT;
+  if (options.json) {
+    printJson(io, { outDir: written, confDir, authPort, acctPort, clients });
+    return;
+  }
+  io.stdout.write(`${written}\n`);
+  io.stderr.write(
+    `Wrote the FreeRADIUS configuration for ${clients.length} NAS(es) (auth port ${authPort}, accounting port ${acctPort}). ` +
+      `It holds the NAS secrets and the token: keep it private.\nRun: freeradius -f -l stdout -d ${confDir}\n`,
+  );
+}

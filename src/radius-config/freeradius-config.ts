@@ -1,0 +1,220 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseNasAddress, secretProblem } from '../nas/nas-rules.js';
+
+/**
+ * The FreeRADIUS 3.2 configuration folder of the service: the templates in deploy/freeradius/ (the
+ * one source, committed and documented there) with their @@PLACEHOLDERS@@ filled, and clients.conf
+ * generated from the NAS registry. Used by `hotspot radius-config` and by the tests.
+ */
+
+export const DEFAULT_AUTH_PORT = 1812;
+export const DEFAULT_ACCT_PORT = 1813;
+/** MikroTik waits 300 ms per try by default: a slower answer would come after the NAS gave up. */
+export const DEFAULT_REST_TIMEOUT_MS = 250;
+
+/** Marks a folder this generator wrote, so regenerating into it is allowed and a stranger's folder is not touched. */
+export const MARKER_FILE = '.hotspot-radius-config';
+
+export interface FreeRadiusClient {
+  name: string;
+  ipAddress: string;
+  secret: string;
+  requireMessageAuthenticator: boolean;
+}
+
+export interface FreeRadiusConfigInput {
+  /** The service's base URL as FreeRADIUS reaches it, e.g. http://127.0.0.1:3000. */
+  apiUrl: string;
+  /** An API token with the radius permission. */
+  token: string;
+  authPort?: number;
+  acctPort?: number;
+  /**
+   * The absolute path the folder will have where FreeRADIUS runs (logs and the pid file live in it);
+   * the output folder itself by default. Differs in containers that mount the folder elsewhere.
+   */
+  confDir: string;
+  /** `*` (every IPv4 address, the default) or one IPv4 or IPv6 address. */
+  listenAddress?: string;
+  restTimeoutMs?: number;
+  clients: readonly FreeRadiusClient[];
+}
+
+/** A value the configuration cannot be generated with; the message never holds a secret or the token. */
+export class FreeRadiusConfigError extends Error {
+  override name = 'FreeRadiusConfigError';
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
+
+/** The deploy/freeradius/ folder: found from this module upwards (src/ under ts, dist/src/ once built). */
+export function templatesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth += 1) {
+    const candidate = join(dir, 'deploy', 'freeradius');
+    if (existsSync(join(candidate, 'radiusd.conf'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new FreeRadiusConfigError('The FreeRADIUS templates (deploy/freeradius/) were not found beside the program.');
+}
+
+/** Every template file, as paths relative to the templates folder. */
+function templateFiles(root: string, under = ''): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
+    const path = under === '' ? entry.name : `${under}/${entry.name}`;
+    if (entry.isDirectory()) files.push(...templateFiles(root, path));
+    else if (entry.isFile() && entry.name !== 'README.md') files.push(path);
+  }
+  return files.sort();
+}
+
+/** The configuration's files (relative path → content). Throws FreeRadiusConfigError on a bad value. */
+export function renderFreeRadiusConfig(
+  input: FreeRadiusConfigInput,
+  templates: string = templatesDir(),
+): Map<string, string> {
+  const values = placeholderValues(input);
+  const files = new Map<string, string>();
+  for (const path of templateFiles(templates)) {
+    const text = readFileSync(join(templates, path), 'utf8').replace(/@@([A-Z_]+)@@/g, (whole, name: string) => {
+      const value = values[name];
+      if (value === undefined) throw new FreeRadiusConfigError(`Unknown placeholder ${whole} in template ${path}.`);
+      return value;
+    });
+    files.set(path, text);
+  }
+  return files;
+}
+
+function placeholderValues(input: FreeRadiusConfigInput): Record<string, string> {
+  const apiUrl = checkApiUrl(input.apiUrl);
+  if (!TOKEN_PATTERN.test(input.token)) {
+    throw new FreeRadiusConfigError(
+      'The token must be an API token: 16-512 characters of letters, digits and ._~+/=-.',
+    );
+  }
+  const authPort = checkPort('auth port', input.authPort ?? DEFAULT_AUTH_PORT);
+  const acctPort = checkPort('accounting port', input.acctPort ?? DEFAULT_ACCT_PORT);
+  if (authPort === acctPort) throw new FreeRadiusConfigError('The auth and accounting ports must differ.');
+  const timeoutMs = input.restTimeoutMs ?? DEFAULT_REST_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 50 || timeoutMs > 60_000) {
+    throw new FreeRadiusConfigError('The REST timeout must be 50-60000 ms.');
+  }
+  const listen = input.listenAddress ?? '*';
+  let listenLine: string;
+  if (listen === '*') listenLine = 'ipaddr = *';
+  else if (isIP(listen) === 4) listenLine = `ipaddr = ${listen}`;
+  else if (isIP(listen) === 6) listenLine = `ipv6addr = ${listen.toLowerCase()}`;
+  else throw new FreeRadiusConfigError('The listen address must be * or an IPv4 or IPv6 address.');
+  if (!/^\/[A-Za-z0-9_./-]*$/.test(input.confDir)) {
+    throw new FreeRadiusConfigError('The configuration folder must be an absolute path of A-Za-z0-9_./- characters.');
+  }
+  return {
+    CONF_DIR: input.confDir.replace(/(.)\/+$/, '$1'),
+    API_URL: apiUrl,
+    TOKEN: input.token,
+    AUTH_PORT: String(authPort),
+    ACCT_PORT: String(acctPort),
+    LISTEN_ADDRESS: listenLine,
+    REST_TIMEOUT: (timeoutMs / 1000).toFixed(3),
+    CLIENTS: clientsSection(input.clients),
+  };
+}
+
+function checkApiUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new FreeRadiusConfigError('The API URL must be an http:// or https:// URL.');
+  }
+  // Characters FreeRADIUS would expand or that would end the quoted string are refused.
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
+    throw new FreeRadiusConfigError(
+      'The API URL must be an http:// or https:// URL without credentials, query or fragment.',
+    );
+  }
+  const text = url.toString().replace(/\/+$/, '');
+  if (/["'\\%${}\s]/.test(text))
+    throw new FreeRadiusConfigError('The API URL holds characters FreeRADIUS would expand.');
+  return text;
+}
+
+function checkPort(what: string, port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new FreeRadiusConfigError(`The ${what} must be 1-65535.`);
+  return port;
+}
+
+/** One client section per NAS. Values were validated when the NAS was added; they are checked again here. */
+function clientsSection(clients: readonly FreeRadiusClient[]): string {
+  if (clients.length === 0) return '# No NAS is registered: FreeRADIUS answers nobody.\n';
+  return clients
+    .map((client) => {
+      const address = parseNasAddress(client.ipAddress);
+      if ('error' in address || !/^[A-Za-z0-9_.-]{1,64}$/.test(client.name) || secretProblem(client.secret) !== null) {
+        throw new FreeRadiusConfigError(
+          `NAS "${client.name}" has a value clients.conf cannot hold; remove and add it again.`,
+        );
+      }
+      return [
+        `client ${client.name} {`,
+        `\t${address.family === 4 ? 'ipaddr' : 'ipv6addr'} = ${address.text}`,
+        `\tsecret = ${quoted(client.secret)}`,
+        `\trequire_message_authenticator = ${client.requireMessageAuthenticator ? 'yes' : 'no'}`,
+        `\tshortname = ${client.name}`,
+        '}',
+        '',
+      ].join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * A secret as a clients.conf string: single quotes take it literally (double quotes would expand
+ * ${…}), a single quote inside is escaped. `"`, `\` and control characters never reach here.
+ */
+function quoted(secret: string): string {
+  return `'${secret.replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Writes the files into `outDir`: folder 0700, files 0600 (they hold the secrets and the token),
+ * plus the log/ and run/ folders radiusd.conf points to. The folder must be new, empty, or one this
+ * generator wrote before.
+ */
+export async function writeFreeRadiusConfig(outDir: string, files: Map<string, string>): Promise<string> {
+  const root = resolve(outDir);
+  if (existsSync(root)) {
+    if (!statSync(root).isDirectory()) throw new FreeRadiusConfigError(`${root} exists and is not a folder.`);
+    const entries = await readdir(root);
+    if (entries.length > 0 && !entries.includes(MARKER_FILE)) {
+      throw new FreeRadiusConfigError(
+        `${root} is not empty and was not written by radius-config: choose a new folder.`,
+      );
+    }
+  }
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  await chmod(root, 0o700);
+  for (const sub of ['log', 'run']) await mkdir(join(root, sub), { recursive: true, mode: 0o700 });
+  const all = new Map(files).set(MARKER_FILE, 'Written by `hotspot radius-config`; regenerate rather than edit.\n');
+  for (const [path, content] of all) {
+    const target = join(root, path);
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await writeFile(target, content, { mode: 0o600 });
+    // writeFile keeps the mode of a file that exists already.
+    await chmod(target, 0o600);
+  }
+  return root;
+}

@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contextRuntime, runCli, type CliRun } from './support/cli-io.js';
+import { databaseKinds } from './support/databases.js';
+import { freeUdpPorts, radclient, radtest, runFreeRadius, type RunningFreeRadius } from './support/freeradius.js';
+import { startRestPeer, type PeerAnswer, type PeerCall, type RestPeer } from './support/rest-peer.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * The FreeRADIUS configuration `hotspot radius-config` writes, run by a real FreeRADIUS against a
+ * small HTTP peer standing in for the service's /radius/ routes: the NAS registered with the CLI is
+ * a client, every rest call carries the token and the NAS identity, rejects carry nothing but their
+ * message, a failing post-auth does not turn an Accept into a Reject, accounting gets the epoch time
+ * and Acct-Unique-Session-Id.
+ */
+
+// Characters that FreeRADIUS's configuration syntax would otherwise expand or cut: ' $ { } % #.
+const NAS_SECRET = "s3cr'et${x}%{y}#z";
+const GOOD_PASSWORD = 'right-password';
+const EVENT_EPOCH = 1893456000; // 2030-01-01T00:00:00Z
+
+for (const kind of databaseKinds()) {
+  describe(`FreeRADIUS configured by radius-config, against a REST peer [${kind}]`, () => {
+    let app: TestApp;
+    let peer: RestPeer;
+    let server: RunningFreeRadius;
+    let folder: string;
+    let radiusToken: string;
+    let generated: CliRun;
+    let postAuthStatus = 204;
+    let accountingStatus = 204;
+
+    function answer(call: PeerCall): PeerAnswer {
+      if (call.path === '/radius/authorize') {
+        if (call.body['User-Password']?.value[0] === GOOD_PASSWORD) {
+          return {
+            status: 200,
+            body: { 'control:Auth-Type': 'Accept', 'reply:Session-Timeout': 3600, 'reply:Class': 'user-1' },
+          };
+        }
+        // The Session-Timeout must not reach the NAS: attr_filter.access_reject removes it.
+        return {
+          status: 401,
+          body: {
+            'reply:Reply-Message': { value: 'Wrong password for %{User-Name}', do_xlat: false },
+            'reply:Session-Timeout': 99,
+          },
+        };
+      }
+      if (call.path === '/radius/post-auth') return { status: postAuthStatus };
+      if (call.path === '/radius/accounting') return { status: accountingStatus };
+      return { status: 404 };
+    }
+
+    beforeAll(async () => {
+      app = await startTestApp(kind, { SECRETS_KEY: randomBytes(32).toString('hex') });
+      peer = await startRestPeer(answer);
+      radiusToken = await app.createToken({ name: 'freeradius', permissions: ['radius'] });
+      const cli = (...argv: string[]) => runCli(contextRuntime(app.app), ...argv);
+      const added = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'lobby',
+        '--name',
+        'test-nas',
+        '--ip',
+        '127.0.0.1',
+        '--secret',
+        NAS_SECRET,
+      );
+      expect(added.code).toBe(0);
+
+      folder = mkdtempSync(join(tmpdir(), 'hotspot-radius-config-'));
+      const dir = join(folder, 'raddb');
+      const [authPort, acctPort] = await freeUdpPorts(2);
+      generated = await cli(
+        'radius-config',
+        '--out',
+        dir,
+        '--api-url',
+        `${peer.url}/`,
+        '--token',
+        radiusToken,
+        '--auth-port',
+        String(authPort),
+        '--acct-port',
+        String(acctPort),
+        '--listen-address',
+        '127.0.0.1',
+        // Generous: this machine runs other tests at the same time.
+        '--rest-timeout-ms',
+        '5000',
+        '--json',
+      );
+      expect(generated.code).toBe(0);
+      server = await runFreeRadius(dir, { authPort, acctPort });
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      await peer?.close();
+      await app?.close();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    });
+
+    beforeEach(() => {
+      peer.calls.length = 0;
+      postAuthStatus = 204;
+      accountingStatus = 204;
+    });
+
+    function expectNasHeaders(calls: PeerCall[]): void {
+      expect(calls.length).toBeGreaterThan(0);
+      for (const call of calls) {
+        expect(call.headers.authorization).toBe(`Bearer ${radiusToken}`);
+        expect(call.headers['x-radius-client']).toBe('test-nas');
+        expect(call.headers['x-radius-client-ip']).toBe('127.0.0.1');
+      }
+    }
+
+    it('writes a private folder and prints neither the secret nor the token', () => {
+      expect(JSON.parse(generated.stdout)).toEqual({
+        outDir: server.dir,
+        confDir: server.dir,
+        authPort: server.authPort,
+        acctPort: server.acctPort,
+        clients: ['test-nas'],
+      });
+      expect(generated.stdout + generated.stderr).not.toContain(NAS_SECRET);
+      expect(generated.stdout + generated.stderr).not.toContain(radiusToken);
+      expect(statSync(server.dir).mode & 0o777).toBe(0o700);
+      for (const name of ['radiusd.conf', 'clients.conf', 'policy.d', 'mods-enabled']) {
+        const path = join(server.dir, name);
+        if (statSync(path).isDirectory()) {
+          for (const file of readdirSync(path)) expect(statSync(join(path, file)).mode & 0o777).toBe(0o600);
+        } else {
+          expect(statSync(path).mode & 0o777).toBe(0o600);
+        }
+      }
+    });
+
+    it('PAP with the right password: Access-Accept with the Session-Timeout the peer sent; authorize and post-auth carry the headers', async () => {
+      await server.explainFailures(async () => {
+        const reply = await radtest(server.authPort, NAS_SECRET, 'alice', GOOD_PASSWORD);
+        expect(reply.type).toBe('Access-Accept');
+        expect(reply.attributes['Session-Timeout']).toEqual(['3600']);
+        expect(peer.calls.map((call) => call.path)).toEqual(['/radius/authorize', '/radius/post-auth']);
+        expectNasHeaders(peer.calls);
+        expect(peer.calls[0].headers['x-freeradius-section']).toBe('authorize');
+        expect(peer.calls[0].body['User-Name']).toEqual({ type: 'string', value: ['alice'] });
+      });
+    });
+
+    it('a wrong password: Access-Reject with the Reply-Message (not expanded) and no other reply attribute', async () => {
+      await server.explainFailures(async () => {
+        const reply = await radtest(server.authPort, NAS_SECRET, 'alice', 'wrong-password');
+        expect(reply.type).toBe('Access-Reject');
+        expect(reply.attributes).toEqual({ 'Reply-Message': ['Wrong password for %{User-Name}'] });
+        expect(peer.calls.map((call) => call.path)).toEqual(['/radius/authorize', '/radius/post-auth']);
+        expectNasHeaders(peer.calls);
+      });
+    });
+
+    it('an Accept stays an Accept when post-auth answers 500', async () => {
+      postAuthStatus = 500;
+      await server.explainFailures(async () => {
+        const reply = await radtest(server.authPort, NAS_SECRET, 'alice', GOOD_PASSWORD);
+        expect(reply.type).toBe('Access-Accept');
+        expect(reply.attributes['Session-Timeout']).toEqual(['3600']);
+        expect(peer.calls.map((call) => call.path)).toEqual(['/radius/authorize', '/radius/post-auth']);
+      });
+    });
+
+    it('a wrong shared secret gets no answer and reaches no peer', async () => {
+      const reply = await radclient(
+        server.authPort,
+        'auth',
+        'not-the-secret',
+        { 'User-Name': 'alice', 'User-Password': GOOD_PASSWORD },
+        2,
+      );
+      expect(reply.type).not.toBe('Access-Accept');
+      expect(
+        peer.calls.filter(
+          (call) => call.path === '/radius/authorize' && call.body['User-Password']?.value[0] === GOOD_PASSWORD,
+        ),
+      ).toEqual([]);
+    });
+
+    it('accounting: an Accounting-Response, with the epoch time and the same Acct-Unique-Session-Id for Start and Stop', async () => {
+      await server.explainFailures(async () => {
+        const session = {
+          'User-Name': 'alice',
+          'Acct-Session-Id': 'sess-0001',
+          'NAS-IP-Address': '127.0.0.1',
+          'NAS-Port': 1,
+        };
+        const start = await radclient(server.acctPort, 'acct', NAS_SECRET, {
+          ...session,
+          'Acct-Status-Type': 'Start',
+          'Event-Timestamp': EVENT_EPOCH,
+        });
+        expect(start.type).toBe('Accounting-Response');
+        const stop = await radclient(server.acctPort, 'acct', NAS_SECRET, {
+          ...session,
+          'Acct-Status-Type': 'Stop',
+          'Acct-Session-Time': 60,
+          'Event-Timestamp': EVENT_EPOCH + 60,
+        });
+        expect(stop.type).toBe('Accounting-Response');
+
+        expect(peer.calls.map((call) => call.path)).toEqual(['/radius/accounting', '/radius/accounting']);
+        expectNasHeaders(peer.calls);
+        const [startBody, stopBody] = peer.calls.map((call) => call.body);
+        expect(startBody['Event-Timestamp-Epoch']).toEqual({ type: 'integer', value: [EVENT_EPOCH] });
+        expect(stopBody['Event-Timestamp-Epoch']).toEqual({ type: 'integer', value: [EVENT_EPOCH + 60] });
+        expect(startBody['Acct-Status-Type']).toEqual({ type: 'integer', value: ['Start'] });
+        const uniqueId = startBody['Acct-Unique-Session-Id'];
+        expect(uniqueId).toEqual({ type: 'string', value: [expect.stringMatching(/^[0-9a-f]{32}$/)] });
+        expect(stopBody['Acct-Unique-Session-Id']).toEqual(uniqueId);
+      });
+    });
+
+    it('accounting without Event-Timestamp still gets an epoch time (when FreeRADIUS received it)', async () => {
+      await server.explainFailures(async () => {
+        const before = Math.floor(Date.now() / 1000);
+        const reply = await radclient(server.acctPort, 'acct', NAS_SECRET, {
+          'User-Name': 'alice',
+          'Acct-Session-Id': 'sess-0002',
+          'Acct-Status-Type': 'Interim-Update',
+        });
+        expect(reply.type).toBe('Accounting-Response');
+        const epoch = peer.calls[0].body['Event-Timestamp-Epoch'].value[0] as number;
+        expect(epoch).toBeGreaterThanOrEqual(before);
+        expect(epoch).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+      });
+    });
+
+    it('accounting the peer fails (500) gets no Accounting-Response, so the NAS retransmits', async () => {
+      accountingStatus = 500;
+      await server.explainFailures(async () => {
+        const reply = await radclient(
+          server.acctPort,
+          'acct',
+          NAS_SECRET,
+          { 'User-Name': 'alice', 'Acct-Session-Id': 'sess-0003', 'Acct-Status-Type': 'Start' },
+          2,
+        );
+        expect(reply.type).toBeNull();
+        expect(peer.calls.map((call) => call.path)).toEqual(['/radius/accounting']);
+      });
+    });
+
+    it('the -X output shown on failure masks passwords, the shared secret and the token', () => {
+      const log = server.maskedLog();
+      expect(log).toContain('User-Password <masked>');
+      for (const secret of [GOOD_PASSWORD, 'wrong-password', NAS_SECRET, radiusToken]) expect(log).not.toContain(secret);
+    });
+  });
+}

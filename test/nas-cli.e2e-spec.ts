@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt } from './support/build.js';
+import { CLI_MAIN, spawnCli } from './support/cli-io.js';
+import { databaseKinds } from './support/databases.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/** The DATABASE_URL a test app runs on, so the CLI process opens the same database. */
+function databaseUrlOf(testApp: TestApp): string {
+  const options = testApp.dataSource.options as { type: string; database?: string; url?: string };
+  if (options.type === 'better-sqlite3') return `sqlite:${options.database}`;
+  return options.type === 'mariadb' ? options.url!.replace(/^mysql:/, 'mariadb:') : options.url!;
+}
+
+const SECRET = 'Nas-Secret-0123456789';
+
+/** `hotspot nas …` and `hotspot radius-config` as the real executable, on the database of a running app. */
+for (const kind of databaseKinds()) {
+  describe(`hotspot nas and radius-config executable [${kind}]`, () => {
+    let testApp: TestApp;
+    let cwd: string;
+    let env: Record<string, string>;
+    const key = randomBytes(32).toString('base64');
+    const cli = (...argv: string[]) => spawnCli({ ...env, SECRETS_KEY: key }, cwd, ...argv);
+    const cliWithoutKey = (...argv: string[]) => spawnCli(env, cwd, ...argv);
+    const storedSecret = async (name: string): Promise<string> =>
+      (
+        (await testApp.dataSource.query('SELECT secret FROM nas_clients WHERE name = ?', [name])) as Array<{
+          secret: string;
+        }>
+      )[0].secret;
+
+    beforeAll(async () => {
+      ensureBuilt([CLI_MAIN]);
+      testApp = await startTestApp(kind);
+      cwd = mkdtempSync(join(tmpdir(), 'hotspot-nas-cli-'));
+      env = { DATABASE_URL: databaseUrlOf(testApp) };
+    }, 180_000);
+    afterAll(async () => {
+      await testApp?.close();
+      if (cwd) rmSync(cwd, { recursive: true, force: true });
+    });
+
+    it('add stores the secret encrypted with SECRETS_KEY and prints the NAS without it; a second add of the name fails', async () => {
+      const added = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'lobby',
+        '--name',
+        'lobby-ap',
+        '--ip',
+        '192.0.2.0/24',
+        '--secret',
+        SECRET,
+        '--vendor',
+        'mikrotik',
+        '--json',
+      );
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.stdout)).toMatchObject({
+        name: 'lobby-ap',
+        venueId: 'lobby',
+        ipAddress: '192.0.2.0/24',
+        coaPort: 3799,
+        vendor: 'mikrotik',
+      });
+      expect(added.stdout + added.stderr).not.toContain(SECRET);
+      expect(await storedSecret('lobby-ap')).toMatch(/^aes256gcm:/);
+      expect(await storedSecret('lobby-ap')).not.toContain(SECRET);
+
+      const again = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'lobby',
+        '--name',
+        'lobby-ap',
+        '--ip',
+        '192.0.2.9',
+        '--secret',
+        SECRET,
+      );
+      expect(again).toMatchObject({ code: 1, stdout: '' });
+      expect(again.stderr).toContain('A NAS named "lobby-ap" is registered already.');
+
+      const list = await cli('nas', 'list', '--json');
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout).map((nas: { name: string }) => nas.name)).toEqual(['lobby-ap']);
+      expect(list.stdout).not.toContain(SECRET);
+    });
+
+    it('radius-config writes the secret into clients.conf only, and fails clearly without the key', async () => {
+      const out = join(cwd, 'raddb');
+      const token = await testApp.createToken({ permissions: ['radius'] });
+      const written = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token);
+      expect(written.code).toBe(0);
+      expect(written.stdout).toBe(`${out}\n`);
+      expect(written.stdout + written.stderr).not.toContain(SECRET);
+      expect(written.stdout + written.stderr).not.toContain(token);
+      expect(readFileSync(join(out, 'clients.conf'), 'utf8')).toContain(`secret = '${SECRET}'`);
+
+      const withoutKey = await cliWithoutKey(
+        'radius-config',
+        '--out',
+        out,
+        '--api-url',
+        'http://127.0.0.1:3000',
+        '--token',
+        token,
+      );
+      expect(withoutKey).toMatchObject({ code: 1, stdout: '' });
+      expect(withoutKey.stderr).toContain(
+        'The secret of NAS "lobby-ap" is stored encrypted and SECRETS_KEY is not set',
+      );
+      expect(withoutKey.stderr).not.toContain(SECRET);
+
+      const badToken = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', 'x"y');
+      expect(badToken.code).toBe(2);
+    });
+
+    it('add without SECRETS_KEY stores the secret in clear and warns; remove by name, then exit 1', async () => {
+      const added = await cliWithoutKey(
+        'nas',
+        'add',
+        '--venue',
+        'bar',
+        '--name',
+        'bar-ap',
+        '--ip',
+        '2001:db8::1',
+        '--secret',
+        SECRET,
+        '--coa-port',
+        '0',
+      );
+      expect(added.code).toBe(0);
+      expect(added.stderr).toContain('SECRETS_KEY is not set, so the shared secret is stored in clear');
+      expect(await storedSecret('bar-ap')).toBe(`plain:${SECRET}`);
+
+      expect(await cli('nas', 'remove', 'bar-ap')).toMatchObject({ code: 0 });
+      const missing = await cli('nas', 'remove', 'bar-ap');
+      expect(missing).toMatchObject({ code: 1, stdout: '' });
+    });
+
+    it('bad usage is exit 2 with nothing stored', async () => {
+      const bad = await cli('nas', 'add', '--venue', 'lobby', '--name', 'x y', '--ip', '192.0.2.1', '--secret', SECRET);
+      expect(bad).toMatchObject({ code: 2, stdout: '' });
+      expect(bad.stderr).not.toContain(SECRET);
+      const help = await cli('--help');
+      expect(help.stdout).toMatch(/nas\s/);
+      expect(help.stdout).toContain('radius-config');
+    });
+  });
+}
