@@ -34,7 +34,9 @@ describeEachDatabase('RADIUS back end', (current) => {
   const account = (attributes: Record<string, string | number | string[]>, at: Pick<TestNas, 'name' | 'ip'> = nas) =>
     radiusCall(current(), token, 'accounting', at, rlmBody(attributes));
   const sessionsOf = async (userId: string) =>
-    (await current().dataSource.getRepository(SessionEntity).findBy({ userId })).sort((a, b) => a.id.localeCompare(b.id));
+    (await current().dataSource.getRepository(SessionEntity).findBy({ userId })).sort((a, b) =>
+      a.id.localeCompare(b.id),
+    );
   const jobsOf = (userId: string) => current().dataSource.getRepository(UnauthJobEntity).findBy({ userId });
 
   describe('authorize', () => {
@@ -70,8 +72,8 @@ describeEachDatabase('RADIUS back end', (current) => {
       const blocked = await givenUser(current());
       await api(current()).users.update(blocked._id, { status: 'blocked' }).expect(200);
       const lapsed = await givenUser(current(), { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-      await current().dataSource
-        .getRepository(HotspotUserEntity)
+      await current()
+        .dataSource.getRepository(HotspotUserEntity)
         .update({ id: lapsed._id }, { expiresAt: new Date(Date.now() - 1000) });
       const elsewhere = await givenUser(current(), { venueIds: ['venue-b'] });
 
@@ -89,7 +91,11 @@ describeEachDatabase('RADIUS back end', (current) => {
 
     it('refuses CHAP with a message that the NAS must use PAP', async () => {
       const user = await givenUser(current());
-      const response = await authorize({ 'User-Name': user.username!, 'CHAP-Password': '0x0102', 'CHAP-Challenge': '0x03' });
+      const response = await authorize({
+        'User-Name': user.username!,
+        'CHAP-Password': '0x0102',
+        'CHAP-Challenge': '0x03',
+      });
       expect(response.status).toBe(401);
       expect(response.body).toEqual(message('Authentication method not supported: the NAS must use PAP'));
     });
@@ -105,7 +111,10 @@ describeEachDatabase('RADIUS back end', (current) => {
 
       const other = uniqueDevice().macAddress;
       const unknown = await authorize({ 'User-Name': other, 'Calling-Station-Id': other });
-      expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 401, body: message('Device not registered') });
+      expect({ status: unknown.status, body: unknown.body }).toEqual({
+        status: 401,
+        body: message('Device not registered'),
+      });
     });
 
     it('repairs a non-ASCII password as rlm_rest encodes it (one code point per UTF-8 byte)', async () => {
@@ -118,9 +127,15 @@ describeEachDatabase('RADIUS back end', (current) => {
     it('refuses an unknown NAS (name or source address) with a generic message', async () => {
       const user = await givenUser(current());
       const attributes = { 'User-Name': user.username!, 'User-Password': PASSWORD };
-      for (const stranger of [{ name: 'no-such-nas', ip: nas.ip }, { name: nas.name, ip: '192.0.2.1' }]) {
+      for (const stranger of [
+        { name: 'no-such-nas', ip: nas.ip },
+        { name: nas.name, ip: '192.0.2.1' },
+      ]) {
         const response = await authorize(attributes, stranger);
-        expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: message('Access denied') });
+        expect({ status: response.status, body: response.body }).toEqual({
+          status: 401,
+          body: message('Access denied'),
+        });
       }
     });
 
@@ -134,7 +149,9 @@ describeEachDatabase('RADIUS back end', (current) => {
 
     it('a read token cannot call it', async () => {
       const read = await current().createToken({ permissions: ['read'] });
-      await radiusCall(current(), read, 'authorize', nas, rlmBody({ 'User-Name': 'x', 'User-Password': 'y' })).expect(403);
+      await radiusCall(current(), read, 'authorize', nas, rlmBody({ 'User-Name': 'x', 'User-Password': 'y' })).expect(
+        403,
+      );
     });
 
     it.each([
@@ -186,8 +203,10 @@ describeEachDatabase('RADIUS back end', (current) => {
         'Acct-Input-Gigawords': 1,
         'Acct-Output-Octets': 1000,
       }).expect(204);
-      const active = await current().http.get(`${USERS_PATH}/${user._id}/sessions?status=active`)
-        .set('Authorization', `Bearer ${current().adminToken}`).expect(200);
+      const active = await current()
+        .http.get(`${USERS_PATH}/${user._id}/sessions?status=active`)
+        .set('Authorization', `Bearer ${current().adminToken}`)
+        .expect(200);
       expect(active.body).toMatchObject({ success: true, pagination: { page: 1, limit: 20, total: 1, pages: 1 } });
       expect(active.body.data[0]).toMatchObject({
         venueId: 'venue-a',
@@ -202,17 +221,34 @@ describeEachDatabase('RADIUS back end', (current) => {
         terminateCause: null,
       });
 
-      await account({ ...common, 'Acct-Status-Type': 2, 'Acct-Session-Time': 600, 'Acct-Terminate-Cause': 'User-Request' }).expect(204);
-      const ended = await current().http.get(`${USERS_PATH}/${user._id}/sessions?status=ended`)
-        .set('Authorization', `Bearer ${current().adminToken}`).expect(200);
+      await account({
+        ...common,
+        'Acct-Status-Type': 2,
+        'Acct-Session-Time': 600,
+        'Acct-Terminate-Cause': 'User-Request',
+      }).expect(204);
+      const ended = await current()
+        .http.get(`${USERS_PATH}/${user._id}/sessions?status=ended`)
+        .set('Authorization', `Bearer ${current().adminToken}`)
+        .expect(200);
       expect(ended.body.data).toEqual([
-        expect.objectContaining({ status: 'stopped', sessionTime: 600, terminateCause: 'User-Request', endedAt: expect.any(String) }),
+        expect.objectContaining({
+          status: 'stopped',
+          sessionTime: 600,
+          terminateCause: 'User-Request',
+          endedAt: expect.any(String),
+        }),
       ]);
     });
 
     it('the same Start sent several times at once records one session', async () => {
       const user = await givenUser(current());
-      const start = { 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId(), 'Calling-Station-Id': uniqueDevice().macAddress };
+      const start = {
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
       const responses = await Promise.all([1, 2, 3].map(() => account(start)));
       expect(responses.map((r) => r.status)).toEqual([204, 204, 204]);
       await account(start).expect(204);
@@ -233,19 +269,29 @@ describeEachDatabase('RADIUS back end', (current) => {
     });
 
     it('drops a packet of an unknown user with 204', async () => {
-      await account({ 'Acct-Status-Type': 'Start', 'User-Name': 'nobody-here', 'Acct-Unique-Session-Id': uniqueId() }).expect(204);
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': 'nobody-here',
+        'Acct-Unique-Session-Id': uniqueId(),
+      }).expect(204);
     });
 
     it('refuses an unknown NAS with 403, so FreeRADIUS does not acknowledge it', async () => {
-      const response = await account({ 'Acct-Status-Type': 'Start', 'User-Name': 'x', 'Acct-Unique-Session-Id': uniqueId() }, { name: 'stranger', ip: nas.ip });
+      const response = await account(
+        { 'Acct-Status-Type': 'Start', 'User-Name': 'x', 'Acct-Unique-Session-Id': uniqueId() },
+        { name: 'stranger', ip: nas.ip },
+      );
       expect(response.status).toBe(403);
     });
 
-    it("Accounting-On ends every open session of that NAS, and only of that NAS", async () => {
+    it('Accounting-On ends every open session of that NAS, and only of that NAS', async () => {
       const other = await givenNas(current(), 'venue-a');
       const user = await givenUser(current());
       const start = (at: TestNas) =>
-        account({ 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() }, at).expect(204);
+        account(
+          { 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() },
+          at,
+        ).expect(204);
       await start(nas);
       await start(other);
       await account({ 'Acct-Status-Type': 'Accounting-On', 'NAS-IP-Address': '10.99.0.1' }).expect(204);
@@ -260,7 +306,12 @@ describeEachDatabase('RADIUS back end', (current) => {
 
     it("a blocked user's Interim-Update ends that session with one enforcement job, even when retransmitted", async () => {
       const user = await givenUser(current());
-      const interim = { 'Acct-Status-Type': 'Interim-Update', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId(), 'Calling-Station-Id': uniqueDevice().macAddress };
+      const interim = {
+        'Acct-Status-Type': 'Interim-Update',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
       await api(current()).users.update(user._id, { status: 'blocked' }).expect(200);
       const jobsBefore = (await jobsOf(user._id)).length;
       await account(interim).expect(204);
@@ -278,7 +329,11 @@ describeEachDatabase('RADIUS back end', (current) => {
       const user = await givenUser(current());
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
       await api(current()).users.remove(user._id).expect(200);
-      const interim = { 'Acct-Status-Type': 'Interim-Update', Class: accept.body['reply:Class'].value, 'Acct-Unique-Session-Id': uniqueId() };
+      const interim = {
+        'Acct-Status-Type': 'Interim-Update',
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+      };
       await account(interim).expect(204);
       await account(interim).expect(204);
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
@@ -286,14 +341,20 @@ describeEachDatabase('RADIUS back end', (current) => {
 
     it('the stale sweep ends accounting sessions without a recent update, never CLI sessions', async () => {
       const user = await givenUser(current());
-      await account({ 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() }).expect(204);
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+      }).expect(204);
       await startSession(current(), { userId: user._id, venueId: 'venue-a', ...uniqueDevice() });
-      await current().dataSource
-        .getRepository(SessionEntity)
+      await current()
+        .dataSource.getRepository(SessionEntity)
         .update({ userId: user._id, nasClientId: nas.id }, { lastAccountingAt: new Date(Date.now() - 3_600_000) });
       expect(await current().app.get(StaleSessionsSweeper).sweep()).toBeGreaterThanOrEqual(1);
       const sessions = await sessionsOf(user._id);
-      expect(sessions.map((s) => [s.nasClientId === null ? 'cli' : 'radius', s.status, s.terminateCause]).sort()).toEqual([
+      expect(
+        sessions.map((s) => [s.nasClientId === null ? 'cli' : 'radius', s.status, s.terminateCause]).sort(),
+      ).toEqual([
         ['cli', 'active', null],
         ['radius', 'stopped', 'stale'],
       ]);
@@ -302,8 +363,15 @@ describeEachDatabase('RADIUS back end', (current) => {
     it('the list finds a user by a device first seen through accounting', async () => {
       const user = await givenUser(current());
       const { macAddress } = uniqueDevice();
-      await account({ 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId(), 'Calling-Station-Id': macAddress }).expect(204);
-      const list = await api(current()).users.list({ venueId: 'venue-a', macAddress: macAddress.toLowerCase() }).expect(200);
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': macAddress,
+      }).expect(204);
+      const list = await api(current())
+        .users.list({ venueId: 'venue-a', macAddress: macAddress.toLowerCase() })
+        .expect(200);
       expect(list.body.data.map((found) => found._id)).toEqual([user._id]);
     });
   });
@@ -312,11 +380,20 @@ describeEachDatabase('RADIUS back end', (current) => {
     it('records the outcome and answers 204', async () => {
       const { macAddress } = uniqueDevice();
       const username = `attempt-${Date.now().toString(36)}`;
-      await radiusCall(current(), token, 'post-auth', nas, rlmBody({ 'User-Name': username, 'Calling-Station-Id': macAddress }), {
-        'X-Radius-Result': 'Access-Reject',
-      }).expect(204);
+      await radiusCall(
+        current(),
+        token,
+        'post-auth',
+        nas,
+        rlmBody({ 'User-Name': username, 'Calling-Station-Id': macAddress }),
+        {
+          'X-Radius-Result': 'Access-Reject',
+        },
+      ).expect(204);
       const rows = await current().dataSource.getRepository(LoginAttemptEntity).findBy({ username });
-      expect(rows).toEqual([expect.objectContaining({ outcome: 'reject', nasClientId: nas.id, venueId: 'venue-a', macAddress })]);
+      expect(rows).toEqual([
+        expect.objectContaining({ outcome: 'reject', nasClientId: nas.id, venueId: 'venue-a', macAddress }),
+      ]);
     });
   });
 

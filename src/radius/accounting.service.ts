@@ -130,7 +130,8 @@ export class AccountingService {
       case 'insert': {
         const session = this.newSession(nas, userId, report, now);
         Object.assign(session, counters);
-        if (step.ended) Object.assign(session, { status: 'stopped', endedAt: now, terminateCause: report.terminateCause });
+        if (step.ended)
+          Object.assign(session, { status: 'stopped', endedAt: now, terminateCause: report.terminateCause });
         await this.sessions.insert(em, session);
         await this.recordDevice(em, userId, report, now);
         return;
@@ -138,13 +139,18 @@ export class AccountingService {
       case 'update': {
         const current = stored as SessionEntity;
         const ends = step.ends ? { status: 'stopped' as const, endedAt: now } : {};
-        const cause = report.type === 'Stop' && current.terminateCause === null ? { terminateCause: report.terminateCause } : {};
+        const cause =
+          report.type === 'Stop' && current.terminateCause === null ? { terminateCause: report.terminateCause } : {};
         await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause });
         if (current.status === 'active') await this.recordDevice(em, userId, report, now);
         return;
       }
       case 'enforce': {
-        const ended = { status: 'expired' as const, endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement };
+        const ended = {
+          status: 'expired' as const,
+          endedAt: now,
+          terminateCause: SERVICE_TERMINATE_CAUSES.enforcement,
+        };
         let session: SessionEntity;
         if (step.insert) {
           session = Object.assign(this.newSession(nas, userId, report, now), counters, ended);
@@ -153,8 +159,14 @@ export class AccountingService {
           session = Object.assign(new SessionEntity(), stored, counters, ended);
           await this.sessions.update(em, session.id, { ...counters, ...ended });
         }
-        await this.unauthJobs.enqueue(em, { userId, username: user.username, reason: 'enforcement', sessions: [session] }, now);
-        this.logger.warn(`NAS ${nas.name} reports a session of ${user.status} user ${userId}: ended, unauth job written`);
+        await this.unauthJobs.enqueue(
+          em,
+          { userId, username: user.username, reason: 'enforcement', sessions: [session] },
+          now,
+        );
+        this.logger.warn(
+          `NAS ${nas.name} reports a session of ${user.status} user ${userId}: ended, unauth job written`,
+        );
         return;
       }
     }
@@ -176,7 +188,11 @@ export class AccountingService {
     session.id = derivedId(nas.id, report.accountingUniqueId);
     if (await this.unauthJobs.hasJobForSession(em, userId, 'enforcement', session.id)) return;
     Object.assign(session, { status: 'expired', endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement });
-    await this.unauthJobs.enqueue(em, { userId, username: report.username, reason: 'enforcement', sessions: [session] }, now);
+    await this.unauthJobs.enqueue(
+      em,
+      { userId, username: report.username, reason: 'enforcement', sessions: [session] },
+      now,
+    );
     this.logger.warn(`NAS ${nas.name} reports a session of deleted user ${userId}: unauth job written`);
   }
 
@@ -217,7 +233,9 @@ function countersOf(report: SessionReport, stored: SessionEntity | null, now: Da
     inputOctets: maxCounter(stored?.inputOctets ?? null, report.inputOctets),
     outputOctets: maxCounter(stored?.outputOctets ?? null, report.outputOctets),
     sessionTime:
-      report.sessionTime === null ? (stored?.sessionTime ?? null) : Math.max(stored?.sessionTime ?? 0, report.sessionTime),
+      report.sessionTime === null
+        ? (stored?.sessionTime ?? null)
+        : Math.max(stored?.sessionTime ?? 0, report.sessionTime),
     ipAddress: report.ipAddress ?? stored?.ipAddress ?? null,
     lastAccountingAt: now,
   };

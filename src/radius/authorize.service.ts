@@ -103,12 +103,16 @@ export class AuthorizeService implements OnModuleInit {
   }
 
   /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private async accept(nas: RadiusNas, userId: string): Promise<{ answer: AuthorizeAnswer; reason: Outcome['reason'] }> {
+  private async accept(
+    nas: RadiusNas,
+    userId: string,
+  ): Promise<{ answer: AuthorizeAnswer; reason: Outcome['reason'] }> {
     const now = this.clock.now();
     const since = new Date(now.getTime() - this.config.staleAfterMs);
     const { record, recent } = await this.database.run(async (em) => {
       const found: UserRecord | null = await this.users.findRecord(em, userId);
-      const count = this.config.maxSessionsPerUser > 0 ? await this.sessions.countRecentlyActiveOfUser(em, userId, since) : 0;
+      const count =
+        this.config.maxSessionsPerUser > 0 ? await this.sessions.countRecentlyActiveOfUser(em, userId, since) : 0;
       return { record: found, recent: count };
     });
     if (record === null) return { answer: reject('invalidCredentials'), reason: 'invalidCredentials' };
@@ -145,4 +149,3 @@ export class AuthorizeService implements OnModuleInit {
 export function reject(reason: RejectReason): AuthorizeAnswer {
   return { status: 401, body: { 'reply:Reply-Message': { value: REJECT_MESSAGES[reason], do_xlat: false } } };
 }
-

@@ -41,7 +41,9 @@ export class LoginAttemptsService {
 
   /** Deletes attempts older than the retention; returns how many. */
   async deleteOlderThan(before: Date): Promise<number> {
-    const result = await this.database.transaction((em) => em.delete(LoginAttemptEntity, { createdAt: LessThan(before) }));
+    const result = await this.database.transaction((em) =>
+      em.delete(LoginAttemptEntity, { createdAt: LessThan(before) }),
+    );
     return result.affected ?? 0;
   }
 }

@@ -33,7 +33,9 @@ describe('RadiusAttributes', () => {
     expect(attributes.integer('Acct-Session-Time')).toBe(42);
     expect(attributes.integer('Acct-Input-Octets')).toBe(17);
     expect(attributes.enumerated('Acct-Status-Type', ACCT_STATUS_TYPES)).toBe('Interim-Update');
-    expect(parsed({ 'Acct-Status-Type': { value: [2] } }).enumerated('Acct-Status-Type', ACCT_STATUS_TYPES)).toBe('Stop');
+    expect(parsed({ 'Acct-Status-Type': { value: [2] } }).enumerated('Acct-Status-Type', ACCT_STATUS_TYPES)).toBe(
+      'Stop',
+    );
     expect(attributes.strings('Class')).toEqual(['0x6869', '0x00']);
     expect(octets('0x6869')?.toString()).toBe('hi');
     expect(octets('0x6')).toBeNull();
@@ -44,7 +46,9 @@ describe('RadiusAttributes', () => {
     expect(attributes.string('User-Name')).toBeNull();
     expect(attributes.integer('Acct-Session-Time')).toBeNull();
     expect(attributes.string('Nope')).toBeNull();
-    expect(parsed({ 'Acct-Status-Type': { value: ['Reboot'] } }).enumerated('Acct-Status-Type', ACCT_STATUS_TYPES)).toBeNull();
+    expect(
+      parsed({ 'Acct-Status-Type': { value: ['Reboot'] } }).enumerated('Acct-Status-Type', ACCT_STATUS_TYPES),
+    ).toBeNull();
   });
 
   it.each([

@@ -28,7 +28,8 @@ export class RadiusAttributes {
     const values = new Map<string, Value[]>();
     for (const [name, attribute] of entries) {
       const parsed = parseAttribute(attribute);
-      if (typeof parsed === 'string') errors.push({ field: name.slice(0, 64), message: `${name.slice(0, 64)} ${parsed}` });
+      if (typeof parsed === 'string')
+        errors.push({ field: name.slice(0, 64), message: `${name.slice(0, 64)} ${parsed}` });
       else values.set(name, parsed);
     }
     return errors.length > 0 ? errors : new RadiusAttributes(values);
@@ -82,7 +83,10 @@ function parseAttribute(attribute: unknown): Value[] | string {
     if (typeof item === 'number' && Number.isFinite(item)) values.push(item);
     // Octets arrive as 0x and two hex digits per octet: up to 2 + 2 · 253 characters.
     else if (typeof item === 'string' && item.length <= 2 + 2 * MAX_ATTRIBUTE_LENGTH) values.push(repairUtf8(item));
-    else return typeof item === 'string' ? 'is longer than a RADIUS attribute can be' : 'values must be strings or numbers';
+    else
+      return typeof item === 'string'
+        ? 'is longer than a RADIUS attribute can be'
+        : 'values must be strings or numbers';
   }
   return values;
 }

@@ -21,7 +21,10 @@ export class RadiusUsersRepository {
     if (key.length > 64) return null;
     const here = await em.findOneBy(HotspotUserVenueEntity, { venueId, usernameKey: key });
     if (here !== null) return { userId: here.userId, inVenue: true };
-    const elsewhere = await em.findOne(HotspotUserVenueEntity, { where: { usernameKey: key }, order: { userId: 'ASC' } });
+    const elsewhere = await em.findOne(HotspotUserVenueEntity, {
+      where: { usernameKey: key },
+      order: { userId: 'ASC' },
+    });
     return elsewhere === null ? null : { userId: elsewhere.userId, inVenue: false };
   }
 

@@ -31,7 +31,11 @@ describe('sessionTimeout', () => {
 
 describe('decideLogin', () => {
   it('accepts an active user of the venue with its Session-Timeout', () => {
-    expect(decideLogin(user(), 'venue-a', 0, LIMITS, NOW)).toEqual({ accepted: true, userId: 'u1', sessionTimeout: 86_400 });
+    expect(decideLogin(user(), 'venue-a', 0, LIMITS, NOW)).toEqual({
+      accepted: true,
+      userId: 'u1',
+      sessionTimeout: 86_400,
+    });
   });
 
   it.each([
@@ -58,12 +62,19 @@ describe('loginMethodOf', () => {
     loginMethodOf({ username, password, callingStationId }, normaliseMac);
 
   it('MAC authentication: the User-Name is the Calling-Station-Id MAC, without password or with it repeated', () => {
-    expect(method('aa-bb-cc-dd-ee-ff', null, 'AA:BB:CC:DD:EE:FF')).toMatchObject({ kind: 'mac', mac: 'AA:BB:CC:DD:EE:FF' });
+    expect(method('aa-bb-cc-dd-ee-ff', null, 'AA:BB:CC:DD:EE:FF')).toMatchObject({
+      kind: 'mac',
+      mac: 'AA:BB:CC:DD:EE:FF',
+    });
     expect(method('aabbccddeeff', 'AABB.CCDD.EEFF', 'aa:bb:cc:dd:ee:ff')).toMatchObject({ kind: 'mac' });
   });
 
   it('PAP otherwise when there is a password; nothing usable without one', () => {
-    expect(method('aa-bb-cc-dd-ee-ff', 'secret', 'AA:BB:CC:DD:EE:FF')).toEqual({ kind: 'pap', username: 'aa-bb-cc-dd-ee-ff', password: 'secret' });
+    expect(method('aa-bb-cc-dd-ee-ff', 'secret', 'AA:BB:CC:DD:EE:FF')).toEqual({
+      kind: 'pap',
+      username: 'aa-bb-cc-dd-ee-ff',
+      password: 'secret',
+    });
     expect(method('aa-bb-cc-dd-ee-ff', null, '11:22:33:44:55:66')).toEqual({ kind: 'unsupported' });
     expect(method('alice', null, null)).toEqual({ kind: 'unsupported' });
     expect(method(null, 'secret', null)).toEqual({ kind: 'unsupported' });

@@ -54,7 +54,11 @@ export function decideLogin(
   if (limits.maxSessionsPerUser > 0 && recentSessions >= limits.maxSessionsPerUser) {
     return { accepted: false, reason: 'tooManySessions' };
   }
-  return { accepted: true, userId: user.id, sessionTimeout: sessionTimeout(user.expiresAt, now, limits.maxSessionSeconds) };
+  return {
+    accepted: true,
+    userId: user.id,
+    sessionTimeout: sessionTimeout(user.expiresAt, now, limits.maxSessionSeconds),
+  };
 }
 
 /** Seconds until expiresAt (rounded up, at least 1), never more than `maxSeconds`; `maxSeconds` without one. */
@@ -66,7 +70,9 @@ export function sessionTimeout(expiresAt: Date | null, now: Date, maxSeconds: nu
 
 /** How the request asks to be authenticated. */
 export type LoginMethodOfRequest =
-  { kind: 'pap'; username: string; password: string } | { kind: 'mac'; mac: string; username: string; password: string | null } | { kind: 'unsupported' };
+  | { kind: 'pap'; username: string; password: string }
+  | { kind: 'mac'; mac: string; username: string; password: string | null }
+  | { kind: 'unsupported' };
 
 /**
  * MAC authentication is a request whose User-Name is the Calling-Station-Id's MAC (in any accepted
@@ -150,7 +156,11 @@ export const TERMINATE_CAUSES = {
 } as const;
 
 /** Terminate causes this service writes itself. */
-export const SERVICE_TERMINATE_CAUSES = { enforcement: 'enforcement', stale: 'stale', nasRestart: 'NAS-Reboot' } as const;
+export const SERVICE_TERMINATE_CAUSES = {
+  enforcement: 'enforcement',
+  stale: 'stale',
+  nasRestart: 'NAS-Reboot',
+} as const;
 
 /** The largest value a signed BIGINT column holds. */
 const MAX_BIGINT = (1n << 63n) - 1n;

@@ -8,7 +8,9 @@ type AttributeValue = string | number | Array<string | number>;
  * A body as rlm_rest (body = 'json') sends it: every attribute as {"type", "value": [ … ]}. Non-ASCII
  * text is sent as FreeRADIUS's encoder does, one code point per UTF-8 byte (`josé` → `josÃ©`).
  */
-export function rlmBody(attributes: Record<string, AttributeValue>): Record<string, { type: string; value: Array<string | number> }> {
+export function rlmBody(
+  attributes: Record<string, AttributeValue>,
+): Record<string, { type: string; value: Array<string | number> }> {
   return Object.fromEntries(
     Object.entries(attributes).map(([name, value]) => {
       const values = (Array.isArray(value) ? value : [value]).map((item) =>

@@ -10,7 +10,10 @@ export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
 export class ListUserSessionsQueryDto {
-  @ApiPropertyOptional({ example: 'istanbul-lobby', description: "Must be one of the token's venues and of the user's" })
+  @ApiPropertyOptional({
+    example: 'istanbul-lobby',
+    description: "Must be one of the token's venues and of the user's",
+  })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -52,7 +55,12 @@ export class UserSessionDto {
   @ApiProperty({ type: String, nullable: true, example: '10.5.50.23' })
   ipAddress!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'lobby-gw', description: 'The NAS the session was reported by' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'lobby-gw',
+    description: 'The NAS the session was reported by',
+  })
   nas!: string | null;
 
   @ApiProperty({ enum: SESSION_STATUSES, description: '`stopped`: ended by the NAS; `expired`: ended by this service' })
@@ -64,7 +72,12 @@ export class UserSessionDto {
   @ApiProperty({ type: String, nullable: true, example: null })
   endedAt!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T09:35:00.000Z', description: 'Last accounting update' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T09:35:00.000Z',
+    description: 'Last accounting update',
+  })
   lastUpdateAt!: string | null;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Seconds, as the NAS reports it' })
@@ -76,7 +89,12 @@ export class UserSessionDto {
   @ApiProperty(COUNTER)
   outputOctets!: number | string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'User-Request', description: 'Acct-Terminate-Cause, or `enforcement`, `stale`' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'User-Request',
+    description: 'Acct-Terminate-Cause, or `enforcement`, `stale`',
+  })
   terminateCause!: string | null;
 }
 
