@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
 import { NasService } from '../src/nas/nas.service.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
@@ -89,6 +90,19 @@ for (const kind of databaseKinds()) {
         expect(await radtest(server.authPort, SECRET, elsewhere.username!, PASSWORD)).toEqual(
           rejectOf('Account not valid at this location'),
         );
+      });
+    });
+
+    it('post-auth records each outcome FreeRADIUS sent: accept, then reject', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        expect((await radtest(server.authPort, SECRET, user.username!, PASSWORD)).type).toBe('Access-Accept');
+        expect((await radtest(server.authPort, SECRET, user.username!, 'wrong')).type).toBe('Access-Reject');
+        const attempts = await app.dataSource
+          .getRepository(LoginAttemptEntity)
+          .find({ where: { username: user.username! }, order: { createdAt: 'ASC', id: 'ASC' } });
+        expect(attempts.map((attempt) => attempt.outcome)).toEqual(['accept', 'reject']);
+        expect(attempts.every((attempt) => attempt.nasClientId === nasId)).toBe(true);
       });
     });
 
