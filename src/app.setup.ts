@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
-import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
+import { createPino, PinoLoggerService, type LogOutput } from './common/logging/pino-logger.js';
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
@@ -16,9 +16,9 @@ import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
 
-/** The service's logger: JSON lines through pino, to stdout unless a destination is given. */
-export function createLogger(level: LogLevel, destination?: DestinationStream): LoggerService {
-  return new PinoLoggerService(createPino(level, destination));
+/** The service's logger through pino: to stdout unless told otherwise, pretty or JSON (LOG_FORMAT). */
+export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerService {
+  return new PinoLoggerService(createPino(level, output));
 }
 
 /**
@@ -31,7 +31,7 @@ export async function createApp(
   config: AppConfig,
   options: { logDestination?: DestinationStream } = {},
 ): Promise<NestExpressApplication> {
-  const pino = createPino(config.logLevel, options.logDestination);
+  const pino = createPino(config.logLevel, { format: config.logFormat, destination: options.logDestination });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     abortOnError: false,
