@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import compression from 'compression';
 import helmet from 'helmet';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
@@ -15,6 +16,8 @@ import { setUpOpenApi } from './common/swagger/openapi.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
+/** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** The service's logger through pino: to stdout unless told otherwise, pretty or JSON (LOG_FORMAT). */
 export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerService {
@@ -24,7 +27,7 @@ export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerSer
 /**
  * Builds the application exactly as it serves: main.ts and the e2e tests both go through here.
  * The order of the Express middleware matters: request id first (every response and log line
- * carries it), the request log, security headers, then the JSON body checks around the parser,
+ * carries it), the request log, security headers, compression, then the JSON body checks around the parser,
  * then Nest's routing. The HTTP server gets its timeouts and connection limit here too.
  */
 export async function createApp(
@@ -55,6 +58,8 @@ export async function createApp(
       },
     }),
   );
+  // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
