@@ -66,7 +66,7 @@ describe('compression', () => {
   });
 
   it('sends the same list uncompressed when the client does not ask for gzip', async () => {
-    for (const headers of [{}, { 'Accept-Encoding': 'identity' }]) {
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }] as Array<Record<string, string>>) {
       const answer = await get(LIST, headers);
       expect(answer.status).toBe(200);
       expect(answer.headers['content-encoding']).toBeUndefined();
