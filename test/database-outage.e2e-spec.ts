@@ -125,7 +125,7 @@ describeWithServer(title, () => {
   /** Retries the same requests (every 200 ms, for at most RECOVERY_MS) until all of them succeed. */
   async function expectRecovery(uncachedToken: string): Promise<void> {
     const deadline = Date.now() + RECOVERY_MS;
-    let last: Record<string, number> = {};
+    let last: Record<string, number>;
     for (;;) {
       const answers = await Promise.all([
         testApp.http.get(`${USERS}/${userId}`).set('Authorization', `Bearer ${cachedToken}`),

@@ -207,7 +207,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       await users().update(created._id, { status: 'blocked' }).expect(200);
       await expect(startSession(testApp, { userId: created._id })).rejects.toThrow();
       await sleep(5);
-      const blockedAt = (await users().get(created._id).expect(200)).body.data.updatedAt as string;
+      const blockedAt = (await users().get(created._id).expect(200)).body.data.updatedAt;
 
       const response = await users().update(created._id, { status: 'active' }).expect(200);
       expect(response.body).toEqual({

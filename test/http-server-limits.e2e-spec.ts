@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -72,7 +71,7 @@ async function within<T>(promise: Promise<T>, bound: number, what: string): Prom
 
 async function listen(testApp: TestApp): Promise<number> {
   await testApp.app.listen(0, '127.0.0.1');
-  return ((testApp.app.getHttpServer() as Server).address() as AddressInfo).port;
+  return ((testApp.app.getHttpServer()).address() as AddressInfo).port;
 }
 
 afterEach(() => {
@@ -186,7 +185,7 @@ describe('HTTP server connection limit', () => {
     );
 
     open[1].socket.destroy();
-    const server = testApp.app.getHttpServer() as Server;
+    const server = testApp.app.getHttpServer();
     const connections = () => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count)));
     const deadline = Date.now() + BOUND_MS;
     while ((await connections()) >= MAX_CONNECTIONS) {

@@ -124,7 +124,7 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
 
     // A generated request id is logged too.
     const generated = await testApp.http.get('/api/v1').set('Authorization', `Bearer ${token}`).expect(200);
-    const generatedId = generated.headers['x-request-id'] as string;
+    const generatedId = generated.headers['x-request-id'];
     expect(generatedId).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
     expect(await log.requestLine(generatedId)).toEqual(
       expect.objectContaining({ route: '/api/v1', method: 'GET', status: 200, tokenName: 'log-reader' }),

@@ -16,7 +16,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
     [['stop']],
     [['nope']],
   ])('session refuses %j as bad usage (exit 2, nothing on stdout)', async (argv) => {
-    const result = await session(...(argv as string[]));
+    const result = await session(...(argv));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.length).toBeGreaterThan(0);
@@ -25,7 +25,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
   it.each([[[]], [['list', '--status', 'lost']], [['list', '--user', 'a', '--user', 'b']], [['purge']]])(
     'jobs refuses %j as bad usage (exit 2, nothing on stdout)',
     async (argv) => {
-      const result = await jobs(...(argv as string[]));
+      const result = await jobs(...(argv));
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
     },

@@ -70,7 +70,7 @@ async function runTwoWorkers(kind: DatabaseKind): Promise<void> {
       for (let i = 0; i < JOBS; i++) {
         const job = await jobs.enqueue(
           em,
-          { userId: `user-${i}`, username: `guest${i}`, reason: 'blocked', sessions: [{ ...session, id: `session-${i}` } as SessionEntity] },
+          { userId: `user-${i}`, username: `guest${i}`, reason: 'blocked', sessions: [{ ...session, id: `session-${i}` }] },
           now,
         );
         ids.push(job.id);

@@ -23,11 +23,7 @@ describe('NasService', () => {
   const service = (secretsKey: Buffer | null = key) =>
     new NasService(database, new ManualClock(), configWith(secretsKey));
   const storedSecret = async (id: string): Promise<string> =>
-    (
-      (await database.dataSource.query('SELECT secret FROM nas_clients WHERE id = ?', [id])) as Array<{
-        secret: string;
-      }>
-    )[0].secret;
+    (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0].secret;
 
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
@@ -83,7 +79,7 @@ describe('NasService', () => {
     ['vendor', { vendor: 'juniper' }, 'vendor must be one of mikrotik, unifi, cisco, other'],
   ])('refuses a bad %s and stores nothing', async (field, change, message) => {
     const error = await service()
-      .add({ ...INPUT, ...change } as never)
+      .add({ ...INPUT, ...change })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NasValidationError);
     expect((error as NasValidationError).field).toBe(field);

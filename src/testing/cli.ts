@@ -39,7 +39,7 @@ export class FakeRuntime implements CliRuntime {
   constructor(private readonly current: Date = new Date('2030-01-01T00:00:00.000Z')) {}
 
   provide<S>(need: ServiceNeed<S>, service: S): this {
-    this.services.set(need as ServiceNeed<unknown>, service);
+    this.services.set(need, service);
     return this;
   }
 
@@ -49,7 +49,7 @@ export class FakeRuntime implements CliRuntime {
 
   async use<S, R>(need: ServiceNeed<S>, work: (service: S) => Promise<R>): Promise<R> {
     this.uses += 1;
-    if (!this.services.has(need as ServiceNeed<unknown>)) throw new Error('no fake service for this command');
-    return work(this.services.get(need as ServiceNeed<unknown>) as S);
+    if (!this.services.has(need)) throw new Error('no fake service for this command');
+    return work(this.services.get(need) as S);
   }
 }

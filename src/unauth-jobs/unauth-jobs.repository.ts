@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
-import { UnauthJobEntity, type UnauthJobStatus } from './entities/unauth-job.entity.js';
+import { UnauthJobEntity, type UnauthJobStatus, type UnauthReason } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 
 /**
@@ -11,6 +11,10 @@ import type { ClaimedJob } from './unauth-job-rules.js';
 @Injectable()
 export class UnauthJobsRepository {
   constructor(private readonly database: DatabaseService) {}
+
+  findByUserAndReason(em: EntityManager, userId: string, reason: UnauthReason): Promise<UnauthJobEntity[]> {
+    return em.findBy(UnauthJobEntity, { userId, reason });
+  }
 
   async insert(em: EntityManager, job: UnauthJobEntity): Promise<void> {
     await em.insert(UnauthJobEntity, job);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { UnauthJobEntity, UnauthJobStatus } from './entities/unauth-job.entity.js';
+import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 import {
   claimOf,
   deliveredChanges,
@@ -30,6 +30,15 @@ export class UnauthJobsService {
     const job = newPendingJob(newId(), request, now);
     await this.jobs.insert(em, job);
     return job;
+  }
+
+  /**
+   * Whether a job of `reason` for `userId` already names the session `sessionId`: a session that
+   * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
+   */
+  async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
+    const jobs = await this.jobs.findByUserAndReason(em, userId, reason);
+    return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
   }
 
   /**

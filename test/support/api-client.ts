@@ -70,7 +70,7 @@ export function api(testApp: TestApp) {
     const token = options.token === undefined ? testApp.adminToken : options.token;
     if (token !== null) request = request.set('Authorization', `Bearer ${token}`);
     if (body !== undefined) request = request.send(body);
-    return request as unknown as ApiCall<T>;
+    return request;
   }
 
   const userPath = (id: string, options: UserCallOptions) =>

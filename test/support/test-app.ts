@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import TestAgent from 'supertest/lib/agent.js';
+import type TestAgent from 'supertest/lib/agent.js';
 import { ApiTokenService } from '../../src/auth/api-token.service.js';
 import type { Permission } from '../../src/auth/permissions.js';
 import { createApp } from '../../src/app.setup.js';

@@ -47,10 +47,12 @@ export class WebhookDispatcher implements UnauthDispatcher {
       });
     } catch (error) {
       const name = (error as { name?: string }).name;
-      if (name === 'TimeoutError') throw new Error(`webhook timed out after ${this.options.timeoutMs} ms`);
+      if (name === 'TimeoutError') {
+        throw new Error(`webhook timed out after ${this.options.timeoutMs} ms`, { cause: error });
+      }
       if (name === 'AbortError') throw error;
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new Error(`webhook unreachable${cause ? ` (${cause})` : ''}`);
+      throw new Error(`webhook unreachable${cause ? ` (${cause})` : ''}`, { cause: error });
     }
     // A huge or endless answer must neither fill the worker's memory nor keep the delivery busy: a
     // success's body is not read at all, an error's only its start (for the message), then cancelled.
