@@ -14,6 +14,8 @@ const APP_TABLES = [
   'nas_clients',
   'sessions',
   'unauth_jobs',
+  'venue_user_buckets',
+  'venue_user_counts',
 ];
 
 async function tableNames(dataSource: DataSource): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { VenueUserBucketEntity, VenueUserCountEntity } from '../hotspot-users/entities/venue-user-count.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
@@ -11,6 +12,8 @@ export const ENTITIES = [
   ApiTokenEntity,
   HotspotUserEntity,
   HotspotUserVenueEntity,
+  VenueUserCountEntity,
+  VenueUserBucketEntity,
   DeviceEntity,
   SessionEntity,
   UnauthJobEntity,

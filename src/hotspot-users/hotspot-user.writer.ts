@@ -5,7 +5,8 @@ import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
-import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
+import { countDeltas, type CountedUser } from './venue-counts.rules.js';
 
 /**
  * Writes a user's row and its venue rows inside a use case's transaction. The venue rows carry the
@@ -24,27 +25,36 @@ export class HotspotUserWriter {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.insert(em, user);
       await this.writeVenueRows(em, user, [], venueIds);
+      await this.users.adjustCounts(em, countDeltas(null, { ...user, venueIds }));
     });
   }
 
-  /** `changes` are the user's columns to write; `stored` the venue rows that exist. */
+  /** `changes` are the user's columns to write; `stored` the user and venue rows as they are. */
   update(
     em: EntityManager,
     user: HotspotUserEntity,
     changes: Partial<HotspotUserEntity>,
-    stored: readonly string[],
+    stored: UserRecord,
     venueIds: readonly string[],
   ): Promise<void> {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.update(em, user.id, changes);
-      await this.writeVenueRows(em, user, stored, venueIds);
+      await this.writeVenueRows(em, user, stored.venueIds, venueIds);
+      await this.users.adjustCounts(em, countDeltas(counted(stored), { ...user, venueIds }));
     });
   }
 
   /** The move into expired: expired users hold no keys, so nothing can clash. */
-  async updateExpired(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
+  async updateExpired(em: EntityManager, user: HotspotUserEntity, stored: UserRecord): Promise<void> {
     await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt });
-    await this.writeVenueRows(em, user, venueIds, venueIds);
+    await this.writeVenueRows(em, user, stored.venueIds, stored.venueIds);
+    await this.users.adjustCounts(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
+  }
+
+  /** Venue rows, devices and sessions go with the user (ON DELETE CASCADE); its venues count one user less. */
+  async delete(em: EntityManager, stored: UserRecord): Promise<void> {
+    await this.users.delete(em, stored.user.id);
+    await this.users.adjustCounts(em, countDeltas(counted(stored), null));
   }
 
   /**
@@ -100,4 +110,8 @@ export class HotspotUserWriter {
       })),
     );
   }
+}
+
+function counted({ user, venueIds }: UserRecord): CountedUser {
+  return { status: user.status, createdAt: user.createdAt, venueIds };
 }

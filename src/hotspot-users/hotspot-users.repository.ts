@@ -5,7 +5,9 @@ import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
+import { VenueUserBucketEntity, VenueUserCountEntity } from './entities/venue-user-count.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
+import { bucketEnd, pageStart, type CountDelta } from './venue-counts.rules.js';
 
 /** A user with its venues in their stored order. */
 export interface UserRecord {
@@ -32,7 +34,12 @@ export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStat
 export class HotspotUsersRepository {
   constructor(private readonly database: DatabaseService) {}
 
-  /** One page of a venue's users, newest first: their ids, and how many users match in all. */
+  /**
+   * One page of a venue's users, newest first: their ids, and how many users match in all. Without
+   * a MAC filter the total comes from the venue's counters and a deep page starts reading the list
+   * index at the hour that holds its offset, so neither costs more in a large venue; the MAC filter
+   * is selective and counts its matches.
+   */
   async findVenuePage(
     em: EntityManager,
     filter: VenueListFilter,
@@ -57,16 +64,73 @@ export class HotspotUsersRepository {
         ),
         { mac: filter.macAddress },
       );
+      return { total: await matching.getCount(), userIds: await pageIds(matching.clone(), page.offset, page.limit) };
     }
-    const total = await matching.getCount();
-    const rows = await matching
-      .select('uv.userId', 'userId')
-      .orderBy('uv.userCreatedAt', 'DESC')
-      .addOrderBy('uv.userId', 'DESC')
-      .limit(page.limit)
-      .offset(page.offset)
-      .getRawMany<{ userId: string }>();
-    return { total, userIds: rows.map((row) => row.userId) };
+    const total = await this.countVenueUsers(em, filter.venueId, filter.status);
+    if (page.offset >= total) return { total, userIds: [] };
+    const start = page.offset === 0 ? null : await this.findPageStart(em, filter.venueId, filter.status, page.offset);
+    if (start !== null) matching.andWhere('uv.userCreatedAt < :before', { before: bucketEnd(start.bucket) });
+    return { total, userIds: await pageIds(matching, page.offset - (start?.skipped ?? 0), page.limit) };
+  }
+
+  /** Users of a venue, in one status or all, from its counters. */
+  async countVenueUsers(em: EntityManager, venueId: string, status: UserStatus | undefined): Promise<number> {
+    const query = em
+      .createQueryBuilder(VenueUserCountEntity, 'c')
+      .select('COALESCE(SUM(c.userCount), 0)', 'total')
+      .where('c.venueId = :venueId', { venueId });
+    if (status !== undefined) query.andWhere('c.userStatus = :status', { status });
+    const row = await query.getRawOne<{ total: number | string }>();
+    return Number(row?.total ?? 0);
+  }
+
+  /** Moves the venue counters by `deltas` (in their order, which fixes the order of the row locks). */
+  async adjustCounts(em: EntityManager, deltas: readonly CountDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    const sum = this.database.supportsRowLocks
+      ? 'user_count = user_count + VALUES(user_count)'
+      : 'user_count = user_count + excluded.user_count';
+    const upsert = this.database.supportsRowLocks ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (%KEY%) DO UPDATE SET';
+    const values = deltas.map(() => '(?, ?, ?)').join(', ');
+    await em.query(
+      `INSERT INTO venue_user_counts (venue_id, user_status, user_count) VALUES ${values} ${upsert.replace('%KEY%', 'venue_id, user_status')} ${sum}`,
+      deltas.flatMap(({ venueId, status, delta }) => [venueId, status, delta]),
+    );
+    const bucketValues = deltas.map(() => '(?, ?, ?, ?)').join(', ');
+    await em.query(
+      `INSERT INTO venue_user_buckets (venue_id, bucket, user_status, user_count) VALUES ${bucketValues} ${upsert.replace('%KEY%', 'venue_id, bucket, user_status')} ${sum}`,
+      deltas.flatMap(({ venueId, status, bucket, delta }) => [venueId, bucket, status, delta]),
+    );
+  }
+
+  /** The hour that holds the `offset`-th newest user of the venue, read newest first in chunks; null past the end. */
+  private async findPageStart(
+    em: EntityManager,
+    venueId: string,
+    status: UserStatus | undefined,
+    offset: number,
+  ): Promise<{ bucket: number; skipped: number } | null> {
+    let skipped = 0;
+    let below: number | null = null;
+    for (;;) {
+      const query = em
+        .createQueryBuilder(VenueUserBucketEntity, 'b')
+        .select('b.bucket', 'bucket')
+        .addSelect('SUM(b.userCount)', 'count')
+        .where('b.venueId = :venueId', { venueId })
+        .groupBy('b.bucket')
+        .orderBy('b.bucket', 'DESC')
+        .limit(BUCKET_CHUNK);
+      if (status !== undefined) query.andWhere('b.userStatus = :status', { status });
+      if (below !== null) query.andWhere('b.bucket < :below', { below });
+      const rows = await query.getRawMany<{ bucket: number | string; count: number | string }>();
+      const buckets = rows.map((row) => ({ bucket: Number(row.bucket), count: Number(row.count) }));
+      const start = pageStart(buckets, offset - skipped);
+      if (start !== null) return { bucket: start.bucket, skipped: skipped + start.skipped };
+      if (buckets.length < BUCKET_CHUNK) return null;
+      skipped += buckets.reduce((sum, { count }) => sum + count, 0);
+      below = buckets[buckets.length - 1].bucket;
+    }
   }
 
   findRecord(em: EntityManager, id: string): Promise<UserRecord | null> {
@@ -192,6 +256,25 @@ export class HotspotUsersRepository {
     const venues = await em.find(HotspotUserVenueEntity, { where: { userId }, order: { position: 'ASC' } });
     return venues.map((venue) => venue.venueId);
   }
+}
+
+/** Hour counts read per query while looking for a deep page's start. */
+const BUCKET_CHUNK = 1000;
+
+/** The ids of one page of `matching` venue rows, newest first, read from the list index alone. */
+async function pageIds(
+  matching: SelectQueryBuilder<HotspotUserVenueEntity>,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await matching
+    .select('uv.userId', 'userId')
+    .orderBy('uv.userCreatedAt', 'DESC')
+    .addOrderBy('uv.userId', 'DESC')
+    .limit(limit)
+    .offset(offset)
+    .getRawMany<{ userId: string }>();
+  return rows.map((row) => row.userId);
 }
 
 function expiringBy<T extends SelectQueryBuilder<HotspotUserEntity>>(

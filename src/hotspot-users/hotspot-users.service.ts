@@ -121,7 +121,7 @@ export class HotspotUsersService {
 
         const { user, changes } = rules.appliedUpdate(stored.user, input, now);
         const venueIds = input.venueIds ?? stored.venueIds;
-        await this.writer.update(em, user, changes, stored.venueIds, venueIds);
+        await this.writer.update(em, user, changes, stored, venueIds);
         if (move.kind === 'moved' && move.ending !== null) await this.endSessions(em, user, move.ending, now);
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
         return dto;
@@ -132,11 +132,11 @@ export class HotspotUsersService {
   async remove(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<void> {
     this.assertContextInScope(token, context);
     await this.database.transaction(async (em) => {
-      const { user } = await this.findChangeable(em, token, id, context);
+      const stored = await this.findChangeable(em, token, id, context);
       const now = this.clock.now();
-      await this.endSessions(em, user, rules.ENDINGS.deleted, now);
+      await this.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
       // Venue rows, devices and sessions go with it; the job stays.
-      await this.users.delete(em, user.id);
+      await this.writer.delete(em, stored);
     });
   }
 
@@ -184,7 +184,7 @@ export class HotspotUsersService {
   ): Promise<{ ended: number; record: UserRecord }> {
     const ended = await this.endSessions(em, stored.user, ending, now);
     const user = rules.expiredUser(stored.user, now);
-    await this.writer.updateExpired(em, user, stored.venueIds);
+    await this.writer.updateExpired(em, user, stored);
     return { ended, record: { user, venueIds: stored.venueIds } };
   }
 

@@ -1,0 +1,77 @@
+import type { UserStatus } from './entities/hotspot-user.entity.js';
+
+/**
+ * A venue's users are counted per status (the list's exact `total` without a COUNT over the venue),
+ * and per status and hour of creation (the list's deep pages start at the hour that holds their
+ * offset instead of walking the index from the newest user).
+ */
+export const COUNT_BUCKET_MS = 3_600_000;
+
+/** What the counters know of a user: where it is counted. */
+export interface CountedUser {
+  status: UserStatus;
+  createdAt: Date;
+  venueIds: readonly string[];
+}
+
+export interface CountDelta {
+  venueId: string;
+  status: UserStatus;
+  bucket: number;
+  delta: number;
+}
+
+/** The hour a user created at `createdAt` is counted in. */
+export function countBucket(createdAt: Date): number {
+  return Math.floor(createdAt.getTime() / COUNT_BUCKET_MS);
+}
+
+/** The first instant after `bucket`: the list's rows of that hour and older are created before it. */
+export function bucketEnd(bucket: number): Date {
+  return new Date((bucket + 1) * COUNT_BUCKET_MS);
+}
+
+/**
+ * The counter moves of a change from `before` to `after` (null: the user does not exist on that
+ * side), without the ones that cancel out, ordered by venue, status and hour so that every
+ * transaction takes the counter rows' locks in the same order.
+ */
+export function countDeltas(before: CountedUser | null, after: CountedUser | null): CountDelta[] {
+  const deltas = new Map<string, CountDelta>();
+  const add = (user: CountedUser | null, delta: number) => {
+    if (user === null) return;
+    const bucket = countBucket(user.createdAt);
+    for (const venueId of new Set(user.venueIds)) {
+      const key = JSON.stringify([venueId, user.status, bucket]);
+      const entry = deltas.get(key) ?? { venueId, status: user.status, bucket, delta: 0 };
+      entry.delta += delta;
+      deltas.set(key, entry);
+    }
+  };
+  add(before, -1);
+  add(after, 1);
+  return [...deltas.values()].filter(({ delta }) => delta !== 0).sort(compareCounters);
+}
+
+function compareCounters(a: CountDelta, b: CountDelta): number {
+  if (a.venueId !== b.venueId) return a.venueId < b.venueId ? -1 : 1;
+  if (a.status !== b.status) return a.status < b.status ? -1 : 1;
+  return a.bucket - b.bucket;
+}
+
+/**
+ * Where a page starting `offset` rows after the newest begins, from the venue's hour counts newest
+ * first: the hour whose rows hold the offset and how many newer rows it skips. Null when the counts
+ * end first (the offset lies past the end, or a change landed between the reads).
+ */
+export function pageStart(
+  bucketsNewestFirst: ReadonlyArray<{ bucket: number; count: number }>,
+  offset: number,
+): { bucket: number; skipped: number } | null {
+  let skipped = 0;
+  for (const { bucket, count } of bucketsNewestFirst) {
+    if (skipped + count > offset) return { bucket, skipped };
+    skipped += count;
+  }
+  return null;
+}
