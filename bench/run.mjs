@@ -5,7 +5,6 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -25,6 +24,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    reuse: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
     'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
   },
 });
@@ -39,7 +41,8 @@ const config = {
   connections: Number(args.connections),
   soakSeconds: 60,
 };
-const token = `hsp_bench_${randomBytes(24).toString('base64url')}`;
+// Fixed, so that --reuse finds the token it stored; the database is a throwaway one.
+const token = 'hsp_bench_0123456789abcdefghijklmnopqrstuvwxyz';
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 function log(message) {
@@ -183,11 +186,13 @@ function merge(runs) {
 }
 
 async function createMysqlDatabase() {
-  const name = `hotspot_bench_${process.pid}`;
-  const admin = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
-  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
+  const name = args.reuse ?? `hotspot_bench_${process.pid}`;
+  if (args.reuse === undefined) {
+    const admin = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    await admin.end();
+  }
   const url = new URL(args['mysql-url']);
   url.pathname = `/${name}`;
   return {
@@ -203,6 +208,10 @@ async function createMysqlDatabase() {
       }
     },
     async drop() {
+      if (args.keep || args.reuse !== undefined) {
+        log(`kept the database ${name} (drop it with: DROP DATABASE \`${name}\`)`);
+        return;
+      }
       const connection = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await connection.end();
@@ -260,19 +269,24 @@ function serviceEnv(database, port) {
 
 async function startService(database) {
   const port = await freePort();
-  return startProcess('service', ['dist/src/main.js'], port, serviceEnv(database, port));
+  // --cpu-prof: the profile is written to bench/results/ when the service exits.
+  const profile = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
+  return startProcess('service', [...profile, 'dist/src/main.js'], port, serviceEnv(database, port));
 }
 
 /** Seeds `database`, then runs every workload on the service and its yardstick, alternating. */
 async function benchDatabase(database) {
-  log(`${database.kind}: migrating`);
-  const migrating = await startService(database);
-  await migrating.stop();
-  log(`${database.kind}: seeding ${database.users} users`);
-  const seedStart = Date.now();
-  await database.seed(await hash(BENCH_PASSWORD, ARGON2));
-  const seedSeconds = (Date.now() - seedStart) / 1000;
-  log(`${database.kind}: seeded in ${seedSeconds.toFixed(1)} s`);
+  let seedSeconds = 0;
+  if (database.kind !== 'mysql' || args.reuse === undefined) {
+    log(`${database.kind}: migrating`);
+    const migrating = await startService(database);
+    await migrating.stop();
+    log(`${database.kind}: seeding ${database.users} users`);
+    const seedStart = Date.now();
+    await database.seed(await hash(BENCH_PASSWORD, ARGON2));
+    seedSeconds = (Date.now() - seedStart) / 1000;
+    log(`${database.kind}: seeded in ${seedSeconds.toFixed(1)} s`);
+  }
 
   const service = await startService(database);
   const barePort = await freePort();

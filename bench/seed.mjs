@@ -73,13 +73,20 @@ function seedStatements(dialect, users, passwordHash, numbers) {
   ];
 }
 
-/** Recomputes venue_user_counts (when the schema has it) from the venue rows, as its migration does. */
-function countStatements(hasCounts) {
+/** Recomputes the venue counters (when the schema has them) from the venue rows, as their migration does. */
+function countStatements(dialect, hasCounts) {
   if (!hasCounts) return [];
+  const hour =
+    dialect === 'mysql'
+      ? "TIMESTAMPDIFF(HOUR, '1970-01-01 00:00:00', user_created_at)"
+      : "CAST(strftime('%s', user_created_at) AS integer) / 3600";
   return [
     'DELETE FROM venue_user_counts',
     `INSERT INTO venue_user_counts (venue_id, user_status, user_count)
      SELECT venue_id, user_status, COUNT(*) FROM hotspot_user_venues GROUP BY venue_id, user_status`,
+    'DELETE FROM venue_user_buckets',
+    `INSERT INTO venue_user_buckets (venue_id, bucket, user_status, user_count)
+     SELECT venue_id, ${hour} AS hour, user_status, COUNT(*) FROM hotspot_user_venues GROUP BY venue_id, hour, user_status`,
   ];
 }
 
@@ -101,7 +108,7 @@ export async function seedMysql(connection, users, passwordHash) {
   await connection.beginTransaction();
   for (const sql of [
     ...seedStatements('mysql', users, passwordHash, 'bench_numbers'),
-    ...countStatements(tables.length > 0),
+    ...countStatements('mysql', tables.length > 0),
   ]) {
     await connection.query(sql);
   }
@@ -121,7 +128,7 @@ export function seedSqlite(db, users, passwordHash) {
   db.transaction(() => {
     for (const sql of [
       ...seedStatements('sqlite', users, passwordHash, 'bench_numbers'),
-      ...countStatements(hasCounts),
+      ...countStatements('sqlite', hasCounts),
     ]) {
       db.exec(sql);
     }

@@ -4,9 +4,12 @@ import { HOT_VENUE, smallVenue, userId, VENUE_SIZE } from './seed.mjs';
 
 const USERS = '/api/v1/hotspot-users';
 
-/** Users n with n ≡ residue (mod 10), picked at random: each write workload owns its residue, so they never meet. */
-function randomUser(users, residue) {
-  const tens = Math.floor((users - residue) / 10);
+/**
+ * Users n with n ≡ residue (mod 10), among the first `pool` of them, picked at random: each write
+ * workload owns its residue, so they never meet.
+ */
+function randomUser(users, residue, pool = users) {
+  const tens = Math.floor((Math.min(users, pool * 10) - residue) / 10);
   return () => userId(10 * Math.floor(Math.random() * (tens + 1)) + residue);
 }
 
@@ -23,7 +26,8 @@ export function workloads(users) {
   const hotPages = Math.floor(users / 10 / 20);
   const deepPage = Math.min(2000, hotPages);
   const smallVenues = Math.max(1, Math.floor((users - users / 10) / VENUE_SIZE));
-  const getUser = randomUser(users, 1);
+  // Reads measure the service, not the disk: a set of users and a venue small enough to stay in the buffer pool.
+  const getUser = randomUser(users, 1, 100);
   const putUser = randomUser(users, 2);
   const expireUser = randomUser(users, 4);
   return [
@@ -39,7 +43,7 @@ export function workloads(users) {
       title: `list, ${VENUE_SIZE}-user venue, page 1`,
       yardstick: 'bare',
       expected: [200],
-      request: cycling((i) => ({ method: 'GET', path: `${USERS}?venueId=${smallVenue(i % smallVenues)}` })),
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${smallVenue(0)}` }),
     },
     {
       name: 'list-hot',
