@@ -429,17 +429,36 @@ async function main() {
     process.stdout.write(
       `${result.database}: ${result.users} users seeded in ${result.seedSeconds.toFixed(1)} s, service RSS peak ${result.rssPeakMb} MB\n`,
     );
+    for (const run of result.soak ?? []) {
+      process.stdout.write(
+        `${result.database}: soak run ${run.run} (${config.soakSeconds} s): ${run.rps} req/s, RSS after ${run.rssMb} MB\n`,
+      );
+    }
   }
   process.stdout.write(`written: ${file}\n`);
 
+  // Every side of every workload ran, with only the statuses it expects and no socket errors or timeouts.
   const failures = results.flatMap((result) =>
-    result.rows
-      .filter((row) => row.service.requests === 0 || row.service.unexpected > 0 || row.service.errors > 0)
+    result.rows.flatMap((row) =>
+      [
+        ['service', row.service],
+        [row.yardstick?.name, row.yardstick],
+      ]
+        .filter(([, side]) => side != null && (side.requests === 0 || side.unexpected > 0 || side.errors > 0))
+        .map(
+          ([name, side]) =>
+            `${row.database} ${row.workload} (${name}): ${side.requests} requests, ${side.unexpected} unexpected statuses ${JSON.stringify(side.statuses)}, ${side.errors} errors`,
+        ),
+    ),
+  );
+  const soakFailures = results.flatMap((result) =>
+    (result.soak ?? [])
+      .filter((run) => run.unexpected > 0 || run.errors > 0)
       .map(
-        (row) =>
-          `${row.database} ${row.workload}: ${row.service.requests} requests, ${row.service.unexpected} unexpected statuses ${JSON.stringify(row.service.statuses)}, ${row.service.errors} errors`,
+        (run) => `${result.database} soak run ${run.run}: ${run.unexpected} unexpected statuses, ${run.errors} errors`,
       ),
   );
+  failures.push(...soakFailures);
   if (failures.length > 0) {
     process.stderr.write(`\nFAILED:\n${failures.join('\n')}\n`);
     process.exitCode = 1;
