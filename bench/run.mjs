@@ -264,6 +264,8 @@ function serviceEnv(database, port) {
     LOG_LEVEL: 'warn',
     BOOTSTRAP_TOKEN: token,
     NODE_ENV: 'production',
+    // As the container image runs it (Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides (empty: Node's defaults).
+    NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8',
   };
 }
 
