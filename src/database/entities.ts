@@ -1,6 +1,7 @@
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
@@ -12,4 +13,5 @@ export const ENTITIES = [
   DeviceEntity,
   SessionEntity,
   UnauthJobEntity,
+  IdempotencyKeyEntity,
 ];
