@@ -99,8 +99,9 @@ export function isFinalStatus(status: number): boolean {
   return status >= 400 && status < 500 && ![408, 425, 429].includes(status);
 }
 
+/** Older than 24 hours: created before expiryCutoff(now). */
 export function isExpired(createdAt: Date, now: Date): boolean {
-  return now.getTime() - createdAt.getTime() >= RETENTION_MS;
+  return createdAt.getTime() < expiryCutoff(now).getTime();
 }
 
 /** Keys created before this instant are forgotten. */

@@ -86,7 +86,9 @@ export class IdempotencyService {
       await this.database.run((em) => this.keys.insert(em, row));
     } catch (error) {
       if (isUniqueViolation(error)) return;
-      this.logger.warn(`Could not keep an Idempotency-Key answer: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `Could not keep an Idempotency-Key answer: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
