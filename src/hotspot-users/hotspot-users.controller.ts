@@ -17,6 +17,9 @@ import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ApiStandardErrors, ErrorResponseDto } from '../common/swagger/error-response.dto.js';
+import { CurrentIdempotencyClaim, Idempotent, REPLAYED_RESPONSE_HEADER } from '../idempotency/idempotency.decorators.js';
+import type { HttpAnswer } from '../idempotency/idempotency.rules.js';
+import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import {
@@ -29,9 +32,6 @@ import {
   type PaginationDto,
 } from './dto/hotspot-user.response.js';
 import { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
-import { CurrentIdempotencyClaim, Idempotent, REPLAYED_RESPONSE_HEADER } from '../idempotency/idempotency.decorators.js';
-import type { HttpAnswer } from '../idempotency/idempotency.rules.js';
-import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { etagOf, IF_MATCH_PROBLEM, parseIfMatch, PRECONDITION_FAILED } from './hotspot-user.etag.js';
 import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
 import {
