@@ -3,7 +3,8 @@ import { InitialSchema1795305600000 } from './1795305600000-InitialSchema.js';
 import { PublicTokenPrefixes1795420800000 } from './1795420800000-PublicTokenPrefixes.js';
 import { NasClients1795507200000 } from './1795507200000-NasClients.js';
 import { RadiusAccounting1795680000000 } from './1795680000000-RadiusAccounting.js';
-import { VenueUserCounts1795766400000 } from './1795766400000-VenueUserCounts.js';
+import { SafeRetries1795766400000 } from './1795766400000-SafeRetries.js';
+import { VenueUserCounts1795852800000 } from './1795852800000-VenueUserCounts.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -11,5 +12,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   PublicTokenPrefixes1795420800000,
   NasClients1795507200000,
   RadiusAccounting1795680000000,
-  VenueUserCounts1795766400000,
+  SafeRetries1795766400000,
+  VenueUserCounts1795852800000,
 ];

@@ -46,7 +46,7 @@ export class HotspotUserWriter {
 
   /** The move into expired: expired users hold no keys, so nothing can clash. */
   async updateExpired(em: EntityManager, user: HotspotUserEntity, stored: UserRecord): Promise<void> {
-    await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt });
+    await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt, version: user.version });
     await this.writeVenueRows(em, user, stored.venueIds, stored.venueIds);
     await this.users.adjustCounts(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
   }
