@@ -5,13 +5,13 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_PASSWORD, seedMysql, seedSqlite } from './seed.mjs';
-import { workloads } from './workloads.mjs';
+import { radiusWorkloads, workloads } from './workloads.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -139,8 +139,9 @@ async function runOnce(workload, port, seconds) {
             method: next.method,
             path: next.path,
             headers: {
-              authorization: `Bearer ${token}`,
+              authorization: `Bearer ${next.token ?? token}`,
               ...(next.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...next.headers,
             },
             body: next.body === undefined ? undefined : JSON.stringify(next.body),
           };
@@ -269,6 +270,42 @@ function serviceEnv(database, port) {
   };
 }
 
+/** The service's CLI on `database`; resolves with its stdout. */
+function cli(database, argv) {
+  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`hotspot ${argv.join(' ')} failed:\n${run.stderr}`);
+  return run.stdout;
+}
+
+/**
+ * When the service has the RADIUS back end: a NAS for venue-0000 at 127.0.0.1 and a radius token,
+ * through the CLI as an operator would. Null without it (its workloads are then left out).
+ */
+async function setUpRadius(database) {
+  if (!existsSync(join(ROOT, 'dist/src/radius'))) return null;
+  const nasName = 'bench-nas';
+  if (args.reuse === undefined || !cli(database, ['nas', 'list']).includes(nasName)) {
+    cli(database, [
+      'nas',
+      'add',
+      '--venue',
+      'venue-0000',
+      '--name',
+      nasName,
+      '--ip',
+      '127.0.0.0/8',
+      '--secret',
+      'bench-secret',
+    ]);
+  }
+  const created = cli(database, ['token', 'create', '--name', `bench-radius-${Date.now()}`, '--permissions', 'radius']);
+  return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1) };
+}
+
 async function startService(database) {
   const port = await freePort();
   // --cpu-prof: the profile is written to bench/results/ when the service exits.
@@ -290,6 +327,7 @@ async function benchDatabase(database) {
     log(`${database.kind}: seeded in ${seedSeconds.toFixed(1)} s`);
   }
 
+  const radius = await setUpRadius(database);
   const service = await startService(database);
   const barePort = await freePort();
   const bare = await startProcess('bare', ['bench/servers/bare.mjs', String(barePort), token, database.url], barePort);
@@ -298,9 +336,8 @@ async function benchDatabase(database) {
   const rss = rssSampler(service.pid);
   const rows = [];
   try {
-    const chosen = workloads(database.users).filter(
-      (w) => args.only === undefined || args.only.split(',').includes(w.name),
-    );
+    const all = [...workloads(database.users), ...(radius === null ? [] : radiusWorkloads(radius))];
+    const chosen = all.filter((w) => args.only === undefined || args.only.split(',').includes(w.name));
     for (const workload of chosen) {
       const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;
       const rssBefore = rssMb(service.pid);

@@ -1,6 +1,6 @@
 // The benchmark's workloads. Each names the requests, the statuses it expects, and which yardstick
 // (bare node:http + SQL handler, or minimal Nest app) runs the same requests beside the service.
-import { HOT_VENUE, smallVenue, userId, VENUE_SIZE } from './seed.mjs';
+import { BENCH_PASSWORD, HOT_VENUE, smallVenue, userId, VENUE_SIZE } from './seed.mjs';
 
 const USERS = '/api/v1/hotspot-users';
 
@@ -16,6 +16,71 @@ function randomUser(users, residue, pool = users) {
 function cycling(build) {
   let i = 0;
   return () => build(i++);
+}
+
+/** rlm_rest's JSON: each attribute an object with its type and values. */
+function rlmBody(attributes) {
+  return Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [
+      name,
+      { type: typeof value === 'number' ? 'integer' : 'string', value: [value] },
+    ]),
+  );
+}
+
+/** Active users of the NAS's venue (venue-0000) that no write workload touches. */
+const RADIUS_USERS = Array.from({ length: 50 }, (_, k) => 10 * k + 3).filter((n) => n % 7 !== 3);
+
+/**
+ * The RADIUS back end's workloads, when the service has it: `radius` holds the NAS's name and address
+ * and a token with the radius permission.
+ */
+export function radiusWorkloads(radius) {
+  const headers = (section) => ({
+    'x-radius-client': radius.nasName,
+    'x-radius-client-ip': radius.nasIp,
+    'x-freeradius-section': section,
+  });
+  return [
+    {
+      name: 'radius-authorize',
+      title: 'POST /radius/authorize (PAP, argon2id)',
+      yardstick: null,
+      expected: [200],
+      request: cycling((i) => ({
+        method: 'POST',
+        path: '/radius/authorize',
+        token: radius.token,
+        headers: headers('authorize'),
+        body: rlmBody({ 'User-Name': `u${RADIUS_USERS[i % RADIUS_USERS.length]}`, 'User-Password': BENCH_PASSWORD }),
+      })),
+    },
+    {
+      name: 'radius-accounting',
+      title: 'POST /radius/accounting (Interim-Update)',
+      yardstick: null,
+      expected: [204],
+      request: cycling((i) => {
+        const n = RADIUS_USERS[i % RADIUS_USERS.length];
+        return {
+          method: 'POST',
+          path: '/radius/accounting',
+          token: radius.token,
+          headers: headers('accounting'),
+          body: rlmBody({
+            'Acct-Status-Type': 'Interim-Update',
+            'Acct-Session-Id': `bench-${n}`,
+            'User-Name': `u${n}`,
+            'Calling-Station-Id': `02-00-00-00-00-${(n % 256).toString(16).padStart(2, '0')}`,
+            'Framed-IP-Address': `10.0.0.${n % 250}`,
+            'Acct-Session-Time': i,
+            'Acct-Input-Octets': i * 1000,
+            'Acct-Output-Octets': i * 2000,
+          }),
+        };
+      }),
+    },
+  ];
 }
 
 /**
