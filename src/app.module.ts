@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { NasModule } from './nas/nas.module.js';
+import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { appConfigModule } from './config/app-config.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
         SessionsModule,
         UnauthJobsModule,
         NasModule,
+        RadiusModule,
       ],
     };
   }

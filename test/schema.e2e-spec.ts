@@ -5,7 +5,16 @@ import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 
 /** The tables DECISIONS names; operators and tests read them, so the names are part of the contract. */
-const APP_TABLES = ['api_tokens', 'devices', 'hotspot_user_venues', 'hotspot_users', 'nas_clients', 'sessions', 'unauth_jobs'];
+const APP_TABLES = [
+  'api_tokens',
+  'devices',
+  'hotspot_user_venues',
+  'hotspot_users',
+  'login_attempts',
+  'nas_clients',
+  'sessions',
+  'unauth_jobs',
+];
 
 async function tableNames(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ name: string }> =

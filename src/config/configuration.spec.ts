@@ -38,7 +38,19 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 5000,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
       secretsKey: null,
+      radius: {
+        maxSessionSeconds: 86_400,
+        interimSeconds: 300,
+        maxSessionsPerUser: 0,
+        staleAfterMs: 900_000,
+        staleSweepIntervalMs: 60_000,
+        loginAttemptsRetentionMs: 30 * 86_400_000,
+      },
     });
+  });
+
+  it('stale sessions default to three interim intervals', () => {
+    expect(loadConfig({ RADIUS_INTERIM_SECONDS: '600' }).radius.staleAfterMs).toBe(1_800_000);
   });
 
   it('treats empty and blank values as unset', () => {
@@ -83,6 +95,12 @@ describe('loadConfig', () => {
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       HTTP_MAX_CONNECTIONS: '250',
       SECRETS_KEY: ' ' + '0f'.repeat(32) + ' ',
+      RADIUS_MAX_SESSION_SECONDS: '3600',
+      RADIUS_INTERIM_SECONDS: '120',
+      RADIUS_MAX_SESSIONS_PER_USER: '2',
+      RADIUS_STALE_AFTER_SECONDS: '600',
+      RADIUS_STALE_SWEEP_INTERVAL: '0',
+      RADIUS_LOGIN_ATTEMPTS_DAYS: '7',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -109,6 +127,14 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 2000,
       http: { headersTimeoutMs: 4000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 250 },
       secretsKey: Buffer.alloc(32, 0x0f),
+      radius: {
+        maxSessionSeconds: 3600,
+        interimSeconds: 120,
+        maxSessionsPerUser: 2,
+        staleAfterMs: 600_000,
+        staleSweepIntervalMs: 0,
+        loginAttemptsRetentionMs: 7 * 86_400_000,
+      },
     });
   });
 
@@ -333,6 +359,12 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'redis host' }, 'REDIS_URL', 'must be a redis:// or rediss:// URL'],
     [{ RATE_LIMIT_REDIS_COOLDOWN_SECONDS: '0' }, 'RATE_LIMIT_REDIS_COOLDOWN_SECONDS', 'must be an integer from 1 to 3600'],
     [{ TRUST_PROXY: '11' }, 'TRUST_PROXY', 'must be an integer from 0 to 10'],
+    [{ RADIUS_MAX_SESSION_SECONDS: '59' }, 'RADIUS_MAX_SESSION_SECONDS', 'must be an integer from 60 to 31536000'],
+    [{ RADIUS_INTERIM_SECONDS: '86401' }, 'RADIUS_INTERIM_SECONDS', 'must be an integer from 60 to 86400'],
+    [{ RADIUS_MAX_SESSIONS_PER_USER: '-1' }, 'RADIUS_MAX_SESSIONS_PER_USER', 'must be an integer from 0 to 1000'],
+    [{ RADIUS_STALE_AFTER_SECONDS: '30' }, 'RADIUS_STALE_AFTER_SECONDS', 'must be an integer from 60 to 2592000'],
+    [{ RADIUS_STALE_SWEEP_INTERVAL: 'often' }, 'RADIUS_STALE_SWEEP_INTERVAL', 'must be an integer from 0 to 86400'],
+    [{ RADIUS_LOGIN_ATTEMPTS_DAYS: '0' }, 'RADIUS_LOGIN_ATTEMPTS_DAYS', 'must be an integer from 1 to 3650'],
     [
       { CORS_ORIGINS: 'https://admin.example.com, *' },
       'CORS_ORIGINS',

@@ -130,6 +130,12 @@ const jobsAndLimits = z
     HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(1000),
     // Its error never repeats the value: it is a secret.
     SECRETS_KEY: parsedBy(parseSecretsKey).optional(),
+    RADIUS_MAX_SESSION_SECONDS: integer(60, 31_536_000).default(86_400),
+    RADIUS_INTERIM_SECONDS: integer(60, 86_400).default(300),
+    RADIUS_MAX_SESSIONS_PER_USER: integer(0, 1000).default(0),
+    RADIUS_STALE_AFTER_SECONDS: integer(60, 2_592_000).optional(),
+    RADIUS_STALE_SWEEP_INTERVAL: integer(0, 86_400).default(60),
+    RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
   })
   .superRefine(
     (env, context) => {
@@ -223,6 +229,21 @@ export const configSchema = z
       },
       /** AES-256-GCM key for secrets stored in the database (NAS shared secrets); null: stored in clear. */
       secretsKey: env.SECRETS_KEY ?? null,
+      /** The FreeRADIUS back end (/radius/*). */
+      radius: {
+        /** Session-Timeout of an accepted login without expiresAt, and its cap with one. */
+        maxSessionSeconds: env.RADIUS_MAX_SESSION_SECONDS,
+        /** Acct-Interim-Interval sent to the NAS. */
+        interimSeconds: env.RADIUS_INTERIM_SECONDS,
+        /** Simultaneous sessions (with a recent accounting update) a user may have; 0: no limit. */
+        maxSessionsPerUser: env.RADIUS_MAX_SESSIONS_PER_USER,
+        /** A session without accounting for this long is over (NAS rebooted, link lost). */
+        staleAfterMs: (env.RADIUS_STALE_AFTER_SECONDS ?? 3 * env.RADIUS_INTERIM_SECONDS) * 1000,
+        /** How often stale sessions are ended and old login attempts deleted; 0 turns the sweep off. */
+        staleSweepIntervalMs: env.RADIUS_STALE_SWEEP_INTERVAL * 1000,
+        /** How long login attempts are kept. */
+        loginAttemptsRetentionMs: env.RADIUS_LOGIN_ATTEMPTS_DAYS * 86_400_000,
+      },
     };
   });
 
@@ -230,6 +251,7 @@ export type AppConfig = z.output<typeof configSchema>;
 export type UnauthJobsConfig = AppConfig['unauthJobs'];
 export type RateLimitConfig = AppConfig['rateLimit'];
 export type HttpServerConfig = AppConfig['http'];
+export type RadiusConfig = AppConfig['radius'];
 
 /**
  * Reads and validates the service's configuration from environment variables. Every bad variable is

@@ -2,6 +2,7 @@ import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
+import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
@@ -14,4 +15,5 @@ export const ENTITIES = [
   SessionEntity,
   UnauthJobEntity,
   NasClientEntity,
+  LoginAttemptEntity,
 ];

@@ -2,6 +2,7 @@ import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js'
 import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
 import type { CreatableLoginMethod, CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { DEFAULT_LIMIT, DEFAULT_PAGE, type ListHotspotUsersQueryDto } from './dto/hotspot-user-queries.dto.js';
+import type { ListUserSessionsQueryDto } from './dto/hotspot-user-sessions.dto.js';
 import type { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { JsonObject, UserStatus } from './entities/hotspot-user.entity.js';
 
@@ -81,6 +82,23 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };
+}
+
+export function toSessionsQuery(dto: ListUserSessionsQueryDto): SessionsQuery {
+  return {
+    venueId: dto.venueId,
+    ended: dto.status === undefined ? null : dto.status === 'ended',
+    page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
+    limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
+  };
+}
+
+/** A user's sessions page: `ended` null lists every session. */
+export interface SessionsQuery {
+  venueId?: string;
+  ended: boolean | null;
+  page: number;
+  limit: number;
 }
 
 function instant(isoDateTime: string): Date {

@@ -1,4 +1,6 @@
 import type { DeviceEntity } from '../sessions/entities/device.entity.js';
+import type { SessionEntity } from '../sessions/entities/session.entity.js';
+import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
 import type { DeviceDto, HotspotUserDto } from './dto/hotspot-user.response.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 
@@ -38,4 +40,30 @@ function toDeviceDto(device: DeviceEntity): DeviceDto {
 
 function newestSeenFirst(a: DeviceEntity, b: DeviceEntity): number {
   return b.lastSeenAt.getTime() - a.lastSeenAt.getTime() || (a.macAddress < b.macAddress ? -1 : 1);
+}
+
+/** A user's session as the API shows it. MAC addresses the NAS did not report as one are null. */
+export function toUserSessionDto(session: SessionEntity): UserSessionDto {
+  return {
+    id: session.id,
+    venueId: session.venueId,
+    macAddress: session.macAddress === '' ? null : session.macAddress,
+    ipAddress: session.ipAddress,
+    nas: session.nasId,
+    status: session.status,
+    startedAt: session.startedAt.toISOString(),
+    endedAt: session.endedAt?.toISOString() ?? null,
+    lastUpdateAt: session.lastAccountingAt?.toISOString() ?? null,
+    sessionTime: session.sessionTime,
+    inputOctets: counter(session.inputOctets),
+    outputOctets: counter(session.outputOctets),
+    terminateCause: session.terminateCause,
+  };
+}
+
+/** A 64-bit counter: a number while it is exact, its decimal digits beyond 2⁵³. */
+export function counter(value: string | null): number | string | null {
+  if (value === null) return null;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : value;
 }

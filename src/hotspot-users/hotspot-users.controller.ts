@@ -25,7 +25,12 @@ import {
   type PaginationDto,
 } from './dto/hotspot-user.response.js';
 import { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
-import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
+import {
+  ListUserSessionsQueryDto,
+  UserSessionListResponseDto,
+  type UserSessionDto,
+} from './dto/hotspot-user-sessions.dto.js';
+import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './hotspot-user.inputs.js';
 import { HotspotUsersService, type ExpireResult } from './hotspot-users.service.js';
 
 export const SUCCESS_MESSAGES = {
@@ -73,6 +78,25 @@ export class HotspotUsersController {
     @Query() query: VenueContextDto,
   ): Promise<{ success: true; data: HotspotUserDto }> {
     return { success: true, data: await this.users.get(token, id, query) };
+  }
+
+  @Get(':id/sessions')
+  @RequirePermission('read')
+  @ApiOperation({
+    summary: "List a user's sessions (an addition to v1)",
+    description:
+      'Newest first; as reported by RADIUS accounting (or started by the session CLI). Same venue rules as get.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: UserSessionListResponseDto })
+  @ApiBadRequestResponse(VALIDATION)
+  @ApiNotFoundResponse(NOT_FOUND)
+  async sessions(
+    @CurrentToken() token: AuthenticatedToken,
+    @Param('id') id: string,
+    @Query() query: ListUserSessionsQueryDto,
+  ): Promise<{ success: true; data: UserSessionDto[]; pagination: PaginationDto }> {
+    return { success: true, ...(await this.users.sessionsOf(token, id, toSessionsQuery(query))) };
   }
 
   @Post()

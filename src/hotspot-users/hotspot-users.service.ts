@@ -10,9 +10,10 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import type { HotspotUserDto, PaginationDto } from './dto/hotspot-user.response.js';
+import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
-import type { CreateUserInput, ListUsersQuery, UpdateUserInput } from './hotspot-user.inputs.js';
-import { toHotspotUserDto } from './hotspot-user.mapper.js';
+import type { CreateUserInput, ListUsersQuery, SessionsQuery, UpdateUserInput } from './hotspot-user.inputs.js';
+import { toHotspotUserDto, toUserSessionDto } from './hotspot-user.mapper.js';
 import * as rules from './hotspot-user.rules.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
@@ -66,6 +67,24 @@ export class HotspotUsersService {
       }
       const [dto] = await this.toDtos(em, [record]);
       return dto;
+    });
+  }
+
+  /** A page of the user's sessions, under the same venue rules as get. */
+  async sessionsOf(
+    token: AuthenticatedToken,
+    id: string,
+    query: SessionsQuery,
+  ): Promise<{ data: UserSessionDto[]; pagination: PaginationDto }> {
+    this.assertContextInScope(token, query);
+    const { page, limit } = query;
+    return this.database.run(async (em) => {
+      const record = await this.users.findRecord(em, id);
+      if (record === null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, query)) {
+        throw ApiError.userNotFound();
+      }
+      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, { offset: (page - 1) * limit, limit });
+      return { data: sessions.map(toUserSessionDto), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
     });
   }
 

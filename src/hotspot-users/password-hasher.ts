@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { hash } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 
 /** argon2id with OWASP's minimum: 19 MiB, 2 iterations, parallelism 1. Runs on libuv's thread pool. */
 const ARGON2ID = 2;
@@ -9,5 +9,14 @@ const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallel
 export class PasswordHasher {
   hash(password: string): Promise<string> {
     return hash(password, OPTIONS);
+  }
+}
+
+/** Whether `password` matches `passwordHash` (on libuv's thread pool); false, never an error, for a hash it cannot read. */
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
   }
 }

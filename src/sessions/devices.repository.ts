@@ -30,4 +30,13 @@ export class DevicesRepository {
   async expireActiveOfUser(em: EntityManager, userId: string): Promise<void> {
     await em.update(DeviceEntity, { userId, status: 'active' }, { status: 'expired' });
   }
+
+  /** The device a NAS reports a user on: created when new, otherwise active again and seen at `seenAt`. */
+  async recordSeen(em: EntityManager, device: DeviceEntity): Promise<void> {
+    const stored = await this.findOne(em, device.userId, device.macAddress);
+    if (stored === null) await em.insert(DeviceEntity, device);
+    else if (stored.lastSeenAt.getTime() < device.lastSeenAt.getTime()) {
+      await em.update(DeviceEntity, { id: stored.id }, { status: device.status, lastSeenAt: device.lastSeenAt });
+    }
+  }
 }

@@ -10,6 +10,20 @@ export interface SessionOpening {
   nasId?: string | null;
 }
 
+/** The accounting columns of a session no NAS reported (the CLI's). */
+export const NO_ACCOUNTING = {
+  nasClientId: null,
+  accountingUniqueId: null,
+  acctSessionId: null,
+  calledStationId: null,
+  callingStationId: null,
+  inputOctets: null,
+  outputOctets: null,
+  sessionTime: null,
+  lastAccountingAt: null,
+  terminateCause: null,
+} satisfies Partial<SessionEntity>;
+
 export function newSession(opening: SessionOpening, id: string, now: Date): SessionEntity {
   return Object.assign(new SessionEntity(), {
     id,
@@ -21,6 +35,7 @@ export function newSession(opening: SessionOpening, id: string, now: Date): Sess
     status: 'active',
     startedAt: now,
     endedAt: null,
+    ...NO_ACCOUNTING,
   } satisfies Partial<SessionEntity>);
 }
 

@@ -6,6 +6,7 @@ import { SessionsService } from './sessions.service.js';
 /** Sessions and devices, as reported by the network side. */
 @Module({
   providers: [SessionsService, SessionsRepository, DevicesRepository],
-  exports: [SessionsService],
+  // The repositories serve the network side above (RADIUS accounting), inside its own transactions.
+  exports: [SessionsService, SessionsRepository, DevicesRepository],
 })
 export class SessionsModule {}

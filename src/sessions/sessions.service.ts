@@ -92,4 +92,14 @@ export class SessionsService {
   devicesOf(em: EntityManager, userIds: readonly string[]): Promise<DeviceEntity[]> {
     return this.devices.findOfUsers(em, userIds);
   }
+
+  /** One page of a user's sessions, newest first; `ended` null: all of them. */
+  pageOfUser(
+    em: EntityManager,
+    userId: string,
+    ended: boolean | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; sessions: SessionEntity[] }> {
+    return this.sessions.findPageOfUser(em, userId, ended, page);
+  }
 }

@@ -33,6 +33,15 @@ export class UnauthJobsService {
   }
 
   /**
+   * Whether a job of `reason` for `userId` already names the session `sessionId`: a session that
+   * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
+   */
+  async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
+    const jobs = await em.findBy(UnauthJobEntity, { userId, reason });
+    return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
+  }
+
+  /**
    * Claims up to `limit` due jobs for one worker: pending ones whose time has come, and processing
    * ones whose lease ran out (their worker died). Each becomes processing with a lease. Concurrent
    * workers take different jobs: on MySQL the due rows are locked (skipping rows another worker

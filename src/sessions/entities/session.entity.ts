@@ -5,8 +5,20 @@ import { DateTimeColumn, IdColumn, ReferenceColumn } from '../../database/column
 export const SESSION_STATUSES = ['active', 'stopped', 'expired'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
+/**
+ * A 64-bit counter: kept as a decimal string, since it may exceed Number.MAX_SAFE_INTEGER and mysql2
+ * returns BIGINT as a string anyway (SQLite returns a number).
+ */
+const BIGINT_AS_STRING = {
+  to: (value: string | null | undefined) => value,
+  from: (value: string | number | null) => (value === null ? null : String(value)),
+};
+
 @Entity('sessions')
 @Index('idx_sessions_user_status', ['userId', 'status'])
+@Index('uq_sessions_nas_accounting_id', ['nasClientId', 'accountingUniqueId'], { unique: true })
+@Index('idx_sessions_nas_status', ['nasClientId', 'status'])
+@Index('idx_sessions_status_last_accounting', ['status', 'lastAccountingAt'])
 export class SessionEntity {
   @IdColumn()
   id!: string;
@@ -34,6 +46,43 @@ export class SessionEntity {
 
   @DateTimeColumn('ended_at', { nullable: true })
   endedAt!: Date | null;
+
+  // RADIUS accounting. Every column below is null for sessions the CLI starts.
+
+  /** The registered NAS (nas_clients.id) that reported the session; `nasId` then holds its name. */
+  @Column({ name: 'nas_client_id', type: 'varchar', length: 36, nullable: true })
+  nasClientId!: string | null;
+
+  /** Acct-Unique-Session-Id: the same for Start, Interim-Update and Stop; unique per NAS. */
+  @Column({ name: 'accounting_unique_id', type: 'varchar', length: 64, nullable: true })
+  accountingUniqueId!: string | null;
+
+  @Column({ name: 'acct_session_id', type: 'varchar', length: 64, nullable: true })
+  acctSessionId!: string | null;
+
+  @Column({ name: 'called_station_id', type: 'varchar', length: 128, nullable: true })
+  calledStationId!: string | null;
+
+  @Column({ name: 'calling_station_id', type: 'varchar', length: 128, nullable: true })
+  callingStationId!: string | null;
+
+  @Column({ name: 'input_octets', type: 'bigint', nullable: true, transformer: BIGINT_AS_STRING })
+  inputOctets!: string | null;
+
+  @Column({ name: 'output_octets', type: 'bigint', nullable: true, transformer: BIGINT_AS_STRING })
+  outputOctets!: string | null;
+
+  /** Acct-Session-Time, in seconds. */
+  @Column({ name: 'session_time', type: 'int', nullable: true })
+  sessionTime!: number | null;
+
+  /** When the last accounting packet for this session arrived; the stale sweep ends sessions silent too long. */
+  @DateTimeColumn('last_accounting_at', { nullable: true })
+  lastAccountingAt!: Date | null;
+
+  /** Acct-Terminate-Cause of the Stop, or why the service ended it (`enforcement`, `stale`, `NAS-Reboot`…). */
+  @Column({ name: 'terminate_cause', type: 'varchar', length: 32, nullable: true })
+  terminateCause!: string | null;
 
   /**
    * The foreign key to the user. The target is named by string, since sessions/ sits below

@@ -1,7 +1,8 @@
 import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, IdColumn, ID_LENGTH } from '../../database/columns.js';
 
-export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry'] as const;
+/** `enforcement`: accounting reported a session of a user who may not have one (blocked, expired, deleted). */
+export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry', 'enforcement'] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 
 export const UNAUTH_JOB_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;

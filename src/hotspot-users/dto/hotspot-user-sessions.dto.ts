@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { SESSION_STATUSES, type SessionStatus } from '../../sessions/entities/session.entity.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT } from './hotspot-user-queries.dto.js';
+import { PaginationDto } from './hotspot-user.response.js';
+
+export const SESSION_FILTERS = ['active', 'ended'] as const;
+export type SessionFilter = (typeof SESSION_FILTERS)[number];
+
+/** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
+export class ListUserSessionsQueryDto {
+  @ApiPropertyOptional({
+    example: 'istanbul-lobby',
+    description: "Must be one of the token's venues and of the user's",
+  })
+  @IsOptional()
+  @IsString({ message: 'venueId must be a single string' })
+  @IsSafeText()
+  @Matches(VENUE_ID_PATTERN, { message: 'venueId must be 1-64 characters of A-Za-z0-9_.:-' })
+  venueId?: string;
+
+  @ApiPropertyOptional({ enum: SESSION_FILTERS, description: '`ended`: stopped by the NAS or ended by this service' })
+  @IsOptional()
+  @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
+  status?: SessionFilter;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: '1' })
+  @IsOptional()
+  @IsIntegerString(1, 1_000_000)
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: '20' })
+  @IsOptional()
+  @IsIntegerString(1, MAX_LIMIT)
+  limit?: string;
+}
+
+const COUNTER: ApiPropertyOptions = {
+  oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^[0-9]+$' }],
+  nullable: true,
+  description: 'Octets (gigawords included); a decimal string beyond 2^53',
+};
+
+export class UserSessionDto {
+  @ApiProperty({ example: '019a9c4e-9b10-7d42-a1c3-5e6f7a8b9c0d' })
+  id!: string;
+
+  @ApiProperty({ example: 'istanbul-lobby' })
+  venueId!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'AA:BB:CC:DD:EE:FF' })
+  macAddress!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '10.5.50.23' })
+  ipAddress!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'lobby-gw',
+    description: 'The NAS the session was reported by',
+  })
+  nas!: string | null;
+
+  @ApiProperty({ enum: SESSION_STATUSES, description: '`stopped`: ended by the NAS; `expired`: ended by this service' })
+  status!: SessionStatus;
+
+  @ApiProperty({ example: '2026-11-22T09:30:00.000Z' })
+  startedAt!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  endedAt!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T09:35:00.000Z',
+    description: 'Last accounting update',
+  })
+  lastUpdateAt!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Seconds, as the NAS reports it' })
+  sessionTime!: number | null;
+
+  @ApiProperty(COUNTER)
+  inputOctets!: number | string | null;
+
+  @ApiProperty(COUNTER)
+  outputOctets!: number | string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'User-Request',
+    description: 'Acct-Terminate-Cause, or `enforcement`, `stale`',
+  })
+  terminateCause!: string | null;
+}
+
+export class UserSessionListResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ type: [UserSessionDto] })
+  data!: UserSessionDto[];
+
+  @ApiProperty({ type: PaginationDto })
+  pagination!: PaginationDto;
+}

@@ -1,0 +1,289 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { isUniqueViolation } from '../common/errors/database-errors.js';
+import { newId } from '../common/ids.js';
+import { normaliseMac } from '../common/validation/normalise.js';
+import { DatabaseService } from '../database/database.service.js';
+import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
+import { HotspotUsersRepository } from '../hotspot-users/hotspot-users.repository.js';
+import { DevicesRepository } from '../sessions/devices.repository.js';
+import { SessionEntity } from '../sessions/entities/session.entity.js';
+import { newDevice } from '../sessions/session.rules.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import type { RadiusNas } from './nas-identity.js';
+import type { RadiusAttributes } from './radius-attributes.js';
+import { RadiusUsersRepository } from './radius-users.repository.js';
+import {
+  accountingStep,
+  ACCT_STATUS_TYPES,
+  clampSessionTime,
+  combineOctets,
+  maxCounter,
+  SERVICE_TERMINATE_CAUSES,
+  TERMINATE_CAUSES,
+  userIdOfClass,
+} from './radius.rules.js';
+
+/** What an accounting packet reports about one session, read from its attributes. */
+interface SessionReport {
+  type: 'Start' | 'Interim-Update' | 'Stop';
+  accountingUniqueId: string;
+  acctSessionId: string | null;
+  username: string | null;
+  classUserId: string | null;
+  macAddress: string;
+  ipAddress: string | null;
+  calledStationId: string | null;
+  callingStationId: string | null;
+  inputOctets: string | null;
+  outputOctets: string | null;
+  sessionTime: number | null;
+  /** Seconds the NAS held the packet before sending it (Acct-Delay-Time). */
+  delay: number;
+  terminateCause: string | null;
+}
+
+/**
+ * RADIUS accounting into sessions and devices. Each packet is one transaction that locks the user's
+ * row first (like every status change), so a block, expiry or delete and a packet about the same
+ * user run one after the other. Every write is keyed by the NAS and Acct-Unique-Session-Id, so a
+ * retransmitted packet changes nothing more.
+ */
+@Injectable()
+export class AccountingService {
+  private readonly logger = new Logger('RadiusAccounting');
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly clock: Clock,
+    private readonly users: HotspotUsersRepository,
+    private readonly radiusUsers: RadiusUsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly devices: DevicesRepository,
+    private readonly unauthJobs: UnauthJobsService,
+  ) {}
+
+  async account(nas: RadiusNas, attributes: RadiusAttributes): Promise<void> {
+    const type = attributes.enumerated('Acct-Status-Type', ACCT_STATUS_TYPES);
+    if (type === 'Accounting-On' || type === 'Accounting-Off') {
+      const now = this.clock.now();
+      const ended = await this.database.transaction((em) =>
+        this.sessions.endActiveOfNas(em, nas.id, SERVICE_TERMINATE_CAUSES.nasRestart, now),
+      );
+      this.logger.log(`NAS ${nas.name} sent ${type}: ended its ${ended} open session(s)`);
+      return;
+    }
+    if (type === null) {
+      this.logger.log(`Accounting packet from NAS ${nas.name} dropped: no Acct-Status-Type this service records`);
+      return;
+    }
+    const report = reportOf(type, attributes);
+    if (report === null) {
+      this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no Acct-Unique-Session-Id or Acct-Session-Id`);
+      return;
+    }
+    const userId = await this.resolveUser(nas, report);
+    if (userId === null) {
+      this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no user matches its Class or User-Name`);
+      return;
+    }
+    try {
+      await this.database.transaction((em) => this.record(em, nas, userId, report));
+    } catch (error) {
+      // Two copies of a new session raced past the lookup; the second finds the first's row now.
+      if (!isUniqueViolation(error)) throw error;
+      await this.database.transaction((em) => this.record(em, nas, userId, report));
+    }
+  }
+
+  /** The user a packet is about: the Class this service issued, else the User-Name in the NAS's venue. */
+  private async resolveUser(nas: RadiusNas, report: SessionReport): Promise<string | null> {
+    if (report.classUserId !== null) return report.classUserId;
+    const username = report.username;
+    if (username === null) return null;
+    return this.database.run(async (em) => {
+      const found = await this.radiusUsers.findIdByUsername(em, username, nas.venueId);
+      if (found?.inVenue) return found.userId;
+      const mac = normaliseMac(username);
+      return mac === null ? null : this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac);
+    });
+  }
+
+  private async record(em: EntityManager, nas: RadiusNas, userId: string, report: SessionReport): Promise<void> {
+    const record = await this.users.lockRecord(em, userId);
+    const now = this.clock.now();
+    if (record === null) {
+      await this.enforceForMissingUser(em, nas, userId, report, now);
+      return;
+    }
+    const { user } = record;
+    const allowed = user.status === 'active' && !hasLapsed(user.expiresAt, now);
+    const stored = await this.sessions.findByAccountingId(em, nas.id, report.accountingUniqueId);
+    const step = accountingStep(report.type, stored, allowed);
+    const counters = countersOf(report, stored, now);
+    switch (step.kind) {
+      case 'ignore':
+        return;
+      case 'insert': {
+        const session = this.newSession(nas, userId, report, now);
+        Object.assign(session, counters);
+        if (step.ended)
+          Object.assign(session, { status: 'stopped', endedAt: now, terminateCause: report.terminateCause });
+        await this.sessions.insert(em, session);
+        await this.recordDevice(em, userId, report, now);
+        return;
+      }
+      case 'update': {
+        const current = stored as SessionEntity;
+        const ends = step.ends ? { status: 'stopped' as const, endedAt: now } : {};
+        const cause =
+          report.type === 'Stop' && current.terminateCause === null ? { terminateCause: report.terminateCause } : {};
+        await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause });
+        if (current.status === 'active') await this.recordDevice(em, userId, report, now);
+        return;
+      }
+      case 'enforce': {
+        const ended = {
+          status: 'expired' as const,
+          endedAt: now,
+          terminateCause: SERVICE_TERMINATE_CAUSES.enforcement,
+        };
+        let session: SessionEntity;
+        if (step.insert) {
+          session = Object.assign(this.newSession(nas, userId, report, now), counters, ended);
+          await this.sessions.insert(em, session);
+        } else {
+          session = Object.assign(new SessionEntity(), stored, counters, ended);
+          await this.sessions.update(em, session.id, { ...counters, ...ended });
+        }
+        await this.unauthJobs.enqueue(
+          em,
+          { userId, username: user.username, reason: 'enforcement', sessions: [session] },
+          now,
+        );
+        this.logger.warn(
+          `NAS ${nas.name} reports a session of ${user.status} user ${userId}: ended, unauth job written`,
+        );
+        return;
+      }
+    }
+  }
+
+  /**
+   * A packet whose Class names a user that no longer exists (deleted): the session cannot be stored,
+   * but the network side is told once, with an id derived from the NAS and the accounting id.
+   */
+  private async enforceForMissingUser(
+    em: EntityManager,
+    nas: RadiusNas,
+    userId: string,
+    report: SessionReport,
+    now: Date,
+  ): Promise<void> {
+    if (report.type === 'Stop') return;
+    const session = this.newSession(nas, userId, report, now);
+    session.id = derivedId(nas.id, report.accountingUniqueId);
+    if (await this.unauthJobs.hasJobForSession(em, userId, 'enforcement', session.id)) return;
+    Object.assign(session, { status: 'expired', endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement });
+    await this.unauthJobs.enqueue(
+      em,
+      { userId, username: report.username, reason: 'enforcement', sessions: [session] },
+      now,
+    );
+    this.logger.warn(`NAS ${nas.name} reports a session of deleted user ${userId}: unauth job written`);
+  }
+
+  private newSession(nas: RadiusNas, userId: string, report: SessionReport, now: Date): SessionEntity {
+    const startedAt = new Date(now.getTime() - ((report.sessionTime ?? 0) + report.delay) * 1000);
+    return Object.assign(new SessionEntity(), {
+      id: newId(),
+      userId,
+      venueId: nas.venueId,
+      macAddress: report.macAddress,
+      ipAddress: report.ipAddress,
+      nasId: nas.name,
+      status: 'active',
+      startedAt,
+      endedAt: null,
+      nasClientId: nas.id,
+      accountingUniqueId: report.accountingUniqueId,
+      acctSessionId: report.acctSessionId,
+      calledStationId: report.calledStationId,
+      callingStationId: report.callingStationId,
+      inputOctets: null,
+      outputOctets: null,
+      sessionTime: null,
+      lastAccountingAt: now,
+      terminateCause: null,
+    } satisfies SessionEntity);
+  }
+
+  private async recordDevice(em: EntityManager, userId: string, report: SessionReport, now: Date): Promise<void> {
+    if (report.macAddress === '') return;
+    await this.devices.recordSeen(em, newDevice(userId, report.macAddress, newId(), now));
+  }
+}
+
+/** The counters of a packet, never lower than what is stored (packets may arrive out of order). */
+function countersOf(report: SessionReport, stored: SessionEntity | null, now: Date): Partial<SessionEntity> {
+  return {
+    inputOctets: maxCounter(stored?.inputOctets ?? null, report.inputOctets),
+    outputOctets: maxCounter(stored?.outputOctets ?? null, report.outputOctets),
+    sessionTime:
+      report.sessionTime === null
+        ? (stored?.sessionTime ?? null)
+        : Math.max(stored?.sessionTime ?? 0, report.sessionTime),
+    ipAddress: report.ipAddress ?? stored?.ipAddress ?? null,
+    lastAccountingAt: now,
+  };
+}
+
+function reportOf(type: SessionReport['type'], attributes: RadiusAttributes): SessionReport | null {
+  const acctSessionId = limited(attributes.string('Acct-Session-Id'), 64);
+  const username = attributes.string('User-Name');
+  const unique = attributes.string('Acct-Unique-Session-Id');
+  const accountingUniqueId =
+    unique !== null && unique !== ''
+      ? fitted(unique)
+      : acctSessionId === null
+        ? null
+        : fitted(`${acctSessionId}\u0000${username ?? ''}\u0000${attributes.string('Calling-Station-Id') ?? ''}`, true);
+  if (accountingUniqueId === null) return null;
+  const callingStationId = attributes.string('Calling-Station-Id');
+  const cause = attributes.enumerated('Acct-Terminate-Cause', TERMINATE_CAUSES);
+  const rawCause = attributes.integer('Acct-Terminate-Cause');
+  return {
+    type,
+    accountingUniqueId,
+    acctSessionId,
+    username,
+    classUserId: userIdOfClass(attributes.strings('Class')),
+    macAddress: (callingStationId === null ? null : normaliseMac(callingStationId)) ?? '',
+    ipAddress: limited(attributes.string('Framed-IP-Address'), 45),
+    calledStationId: limited(attributes.string('Called-Station-Id'), 128),
+    callingStationId: limited(callingStationId, 128),
+    inputOctets: combineOctets(attributes.integer('Acct-Input-Octets'), attributes.integer('Acct-Input-Gigawords')),
+    outputOctets: combineOctets(attributes.integer('Acct-Output-Octets'), attributes.integer('Acct-Output-Gigawords')),
+    sessionTime: clampSessionTime(attributes.integer('Acct-Session-Time')),
+    delay: Math.min(attributes.integer('Acct-Delay-Time') ?? 0, 86_400),
+    terminateCause: type !== 'Stop' ? null : (cause ?? (rawCause === null ? null : String(rawCause))),
+  };
+}
+
+function limited(value: string | null, length: number): string | null {
+  return value === null ? null : value.slice(0, length);
+}
+
+/** An accounting id that fits its column: as it came when short enough, else its SHA-256. */
+function fitted(value: string, alwaysHash = false): string {
+  return !alwaysHash && value.length <= 64 ? value : createHash('sha256').update(value).digest('hex');
+}
+
+/** A stable session id (UUID-shaped) for a session that cannot be stored. */
+function derivedId(nasId: string, accountingUniqueId: string): string {
+  const hex = createHash('sha256').update(`${nasId}\u0000${accountingUniqueId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,103 @@
+import { Body, Controller, Headers, HttpCode, HttpStatus, Logger, Post, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { NasService } from '../nas/nas.service.js';
+import { AccountingService } from './accounting.service.js';
+import { AuthorizeService, reject } from './authorize.service.js';
+import { LoginAttemptsService, RESULT_HEADER } from './login-attempts.service.js';
+import { NAS_IP_HEADER, NAS_NAME_HEADER, tokenServesNas, type RadiusNas } from './nas-identity.js';
+import { RadiusAttributes } from './radius-attributes.js';
+
+/**
+ * The back end of FreeRADIUS's rlm_rest (not part of the v1 API). The NAS is the client FreeRADIUS
+ * authenticated (shortname and source address, passed as headers by the shipped configuration),
+ * matched against the registry: never an attribute the user's device can influence.
+ */
+@ApiExcludeController()
+@RequirePermission('radius')
+@Controller('radius')
+export class RadiusController {
+  private readonly logger = new Logger('Radius');
+
+  constructor(
+    private readonly nases: NasService,
+    private readonly authorizeService: AuthorizeService,
+    private readonly accounting: AccountingService,
+    private readonly loginAttempts: LoginAttemptsService,
+  ) {}
+
+  /** 200 with Auth-Type Accept and the reply attributes, or 401 with a Reply-Message (FreeRADIUS rejects). */
+  @Post('authorize')
+  async authorize(
+    @CurrentToken() token: AuthenticatedToken,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Record<string, unknown>> {
+    const attributes = parse(body);
+    const nas = await this.identify(token, headers, 'authorize');
+    const answer = nas === null ? reject('unknownNas') : await this.authorizeService.authorize(nas, attributes);
+    response.status(answer.status);
+    return answer.body;
+  }
+
+  /**
+   * 204 for every packet recorded or deliberately dropped, so FreeRADIUS acknowledges it; 403 for
+   * an unknown NAS, so it does not (the NAS retransmits until its registration is fixed); 5xx when
+   * the database failed.
+   */
+  @Post('accounting')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  async account(
+    @CurrentToken() token: AuthenticatedToken,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const attributes = parse(body);
+    const nas = await this.identify(token, headers, 'accounting');
+    if (nas === null) throw ApiError.forbidden();
+    await this.accounting.account(nas, attributes);
+  }
+
+  /** Always 204: a failing post-auth would turn an Accept into a Reject. */
+  @Post('post-auth')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  async postAuth(
+    @CurrentToken() token: AuthenticatedToken,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const attributes = parse(body);
+    const nas = await this.identify(token, headers, 'post-auth');
+    await this.loginAttempts.record(nas, attributes, single(headers[RESULT_HEADER]));
+  }
+
+  private async identify(
+    token: AuthenticatedToken,
+    headers: Record<string, string | string[] | undefined>,
+    section: string,
+  ): Promise<RadiusNas | null> {
+    const name = single(headers[NAS_NAME_HEADER]);
+    const ip = single(headers[NAS_IP_HEADER]);
+    const nas = name === undefined || ip === undefined ? null : await this.nases.identify(name, ip);
+    if (nas !== null && tokenServesNas(token, nas)) return nas;
+    this.logger.warn(
+      `RADIUS ${section} refused: ${nas === null ? 'no registered NAS matches' : "the token's venues do not include"}` +
+        ` client ${JSON.stringify(name?.slice(0, 64) ?? null)} from ${JSON.stringify(ip?.slice(0, 64) ?? null)}`,
+    );
+    return null;
+  }
+}
+
+function parse(body: unknown): RadiusAttributes {
+  const parsed = RadiusAttributes.parse(body);
+  if (Array.isArray(parsed)) throw ApiError.validation(parsed);
+  return parsed;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { UserSessionsModule } from '../hotspot-users/user-sessions.module.js';
+import { NasModule } from '../nas/nas.module.js';
+import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
+import { AccountingService } from './accounting.service.js';
+import { AuthorizeService } from './authorize.service.js';
+import { LoginAttemptsService } from './login-attempts.service.js';
+import { RadiusUsersRepository } from './radius-users.repository.js';
+import { RadiusController } from './radius.controller.js';
+import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
+
+/** The FreeRADIUS back end: authorize, accounting and post-auth over rlm_rest, and the stale-session sweep. */
+@Module({
+  imports: [UserSessionsModule, UnauthJobsModule, NasModule],
+  controllers: [RadiusController],
+  providers: [
+    AuthorizeService,
+    AccountingService,
+    LoginAttemptsService,
+    RadiusUsersRepository,
+    PasswordHasher,
+    StaleSessionsSweeper,
+  ],
+})
+export class RadiusModule {}

@@ -1,0 +1,133 @@
+import { normaliseMac } from '../common/validation/normalise.js';
+import {
+  accountingStep,
+  combineOctets,
+  decideLogin,
+  encodeClass,
+  loginMethodOf,
+  maxCounter,
+  sessionTimeout,
+  userIdOfClass,
+} from './radius.rules.js';
+
+const NOW = new Date('2030-01-01T00:00:00.000Z');
+const LIMITS = { maxSessionSeconds: 86_400, maxSessionsPerUser: 0 };
+const user = (overrides: Partial<Parameters<typeof decideLogin>[0]> = {}) => ({
+  id: 'u1',
+  status: 'active' as const,
+  expiresAt: null,
+  venueIds: ['venue-a'],
+  ...overrides,
+});
+
+describe('sessionTimeout', () => {
+  it('is the cap without expiresAt, the seconds left (rounded up) with one, never below 1', () => {
+    expect(sessionTimeout(null, NOW, 86_400)).toBe(86_400);
+    expect(sessionTimeout(new Date(NOW.getTime() + 90_500), NOW, 86_400)).toBe(91);
+    expect(sessionTimeout(new Date(NOW.getTime() + 10 * 86_400_000), NOW, 86_400)).toBe(86_400);
+    expect(sessionTimeout(new Date(NOW.getTime() + 10), NOW, 86_400)).toBe(1);
+  });
+});
+
+describe('decideLogin', () => {
+  it('accepts an active user of the venue with its Session-Timeout', () => {
+    expect(decideLogin(user(), 'venue-a', 0, LIMITS, NOW)).toEqual({
+      accepted: true,
+      userId: 'u1',
+      sessionTimeout: 86_400,
+    });
+  });
+
+  it.each([
+    [user({ status: 'blocked' }), 'blocked'],
+    [user({ status: 'expired' }), 'expired'],
+    [user({ expiresAt: NOW }), 'expired'],
+    [user({ venueIds: ['venue-b'] }), 'wrongVenue'],
+  ])('refuses %j as %s', (candidate, reason) => {
+    expect(decideLogin(candidate, 'venue-a', 0, LIMITS, NOW)).toEqual({ accepted: false, reason });
+  });
+
+  it('refuses at the session limit, and has none when it is 0', () => {
+    expect(decideLogin(user(), 'venue-a', 2, { ...LIMITS, maxSessionsPerUser: 2 }, NOW)).toEqual({
+      accepted: false,
+      reason: 'tooManySessions',
+    });
+    expect(decideLogin(user(), 'venue-a', 1, { ...LIMITS, maxSessionsPerUser: 2 }, NOW).accepted).toBe(true);
+    expect(decideLogin(user(), 'venue-a', 99, LIMITS, NOW).accepted).toBe(true);
+  });
+});
+
+describe('loginMethodOf', () => {
+  const method = (username: string | null, password: string | null, callingStationId: string | null) =>
+    loginMethodOf({ username, password, callingStationId }, normaliseMac);
+
+  it('MAC authentication: the User-Name is the Calling-Station-Id MAC, without password or with it repeated', () => {
+    expect(method('aa-bb-cc-dd-ee-ff', null, 'AA:BB:CC:DD:EE:FF')).toMatchObject({
+      kind: 'mac',
+      mac: 'AA:BB:CC:DD:EE:FF',
+    });
+    expect(method('aabbccddeeff', 'AABB.CCDD.EEFF', 'aa:bb:cc:dd:ee:ff')).toMatchObject({ kind: 'mac' });
+  });
+
+  it('PAP otherwise when there is a password; nothing usable without one', () => {
+    expect(method('aa-bb-cc-dd-ee-ff', 'secret', 'AA:BB:CC:DD:EE:FF')).toEqual({
+      kind: 'pap',
+      username: 'aa-bb-cc-dd-ee-ff',
+      password: 'secret',
+    });
+    expect(method('aa-bb-cc-dd-ee-ff', null, '11:22:33:44:55:66')).toEqual({ kind: 'unsupported' });
+    expect(method('alice', null, null)).toEqual({ kind: 'unsupported' });
+    expect(method(null, 'secret', null)).toEqual({ kind: 'unsupported' });
+  });
+});
+
+describe('Class', () => {
+  it('round-trips the user id as octets, and ignores Class values of other systems', () => {
+    const id = '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b47';
+    expect(encodeClass(id)).toMatch(/^0x[0-9a-f]+$/);
+    expect(userIdOfClass(['0x0102', encodeClass(id)])).toBe(id);
+    expect(userIdOfClass([`hsp:${id}`])).toBe(id);
+    expect(userIdOfClass(['0x' + Buffer.from('other:thing').toString('hex'), 'hsp:bad id!'])).toBeNull();
+  });
+});
+
+describe('octet counters', () => {
+  it('adds gigawords · 2³², exact beyond 2⁵³, capped at the signed 64-bit maximum', () => {
+    expect(combineOctets(5, 1)).toBe(String(2 ** 32 + 5));
+    expect(combineOctets(null, null)).toBeNull();
+    expect(combineOctets(4_294_967_295, 4_294_967_295)).toBe('9223372036854775807');
+    expect(combineOctets(1, 3_000_000)).toBe('12884901888000001');
+  });
+
+  it('never goes back', () => {
+    expect(maxCounter('12884901888000001', '12884901888000000')).toBe('12884901888000001');
+    expect(maxCounter(null, '7')).toBe('7');
+    expect(maxCounter('7', null)).toBe('7');
+  });
+});
+
+describe('accountingStep', () => {
+  const active = { status: 'active' };
+  const stopped = { status: 'stopped' };
+
+  it('creates the session for Start, Interim or Stop without one (Stop: ended)', () => {
+    expect(accountingStep('Start', null, true)).toEqual({ kind: 'insert', ended: false });
+    expect(accountingStep('Interim-Update', null, true)).toEqual({ kind: 'insert', ended: false });
+    expect(accountingStep('Stop', null, true)).toEqual({ kind: 'insert', ended: true });
+  });
+
+  it('a retransmitted Start changes nothing; Interim updates; Stop ends; an ended session only takes counters', () => {
+    expect(accountingStep('Start', active, true)).toEqual({ kind: 'ignore' });
+    expect(accountingStep('Interim-Update', active, true)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Stop', active, true)).toEqual({ kind: 'update', ends: true });
+    expect(accountingStep('Stop', stopped, true)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Start', stopped, false)).toEqual({ kind: 'ignore' });
+  });
+
+  it('enforces once: on a new or active session of a user who may not be online, not on an ended one', () => {
+    expect(accountingStep('Start', null, false)).toEqual({ kind: 'enforce', insert: true });
+    expect(accountingStep('Interim-Update', active, false)).toEqual({ kind: 'enforce', insert: false });
+    expect(accountingStep('Interim-Update', { status: 'expired' }, false)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Stop', active, false)).toEqual({ kind: 'update', ends: true });
+  });
+});

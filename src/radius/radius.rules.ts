@@ -1,0 +1,216 @@
+import type { UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
+import { octets } from './radius-attributes.js';
+
+/** The rules of the FreeRADIUS back end, as pure functions: no database, no clock, no Nest. */
+
+/** Reply-Message texts. Unknown user and wrong password share one, so a login cannot probe for names. */
+export const REJECT_MESSAGES = {
+  invalidCredentials: 'Invalid username or password',
+  unknownDevice: 'Device not registered',
+  blocked: 'Account blocked',
+  expired: 'Account expired',
+  wrongVenue: 'Account not valid at this location',
+  tooManySessions: 'Too many simultaneous sessions',
+  papRequired: 'Authentication method not supported: the NAS must use PAP',
+  unknownNas: 'Access denied',
+} as const;
+
+export type RejectReason = keyof typeof REJECT_MESSAGES;
+
+// Authorize
+
+/** What the decision needs to know of a user whose password (or MAC) has been checked. */
+export interface LoginCandidate {
+  id: string;
+  status: UserStatus;
+  expiresAt: Date | null;
+  venueIds: readonly string[];
+}
+
+export interface LoginLimits {
+  maxSessionSeconds: number;
+  maxSessionsPerUser: number;
+}
+
+export type LoginDecision =
+  { accepted: true; userId: string; sessionTimeout: number } | { accepted: false; reason: RejectReason };
+
+/**
+ * Whether a user whose credentials matched may log in at a NAS of `venueId`: active, not past its
+ * expiresAt, in that venue, and under the session limit (`recentSessions` counts its sessions with
+ * a recent accounting update). Session-Timeout is the time left until expiresAt, capped.
+ */
+export function decideLogin(
+  user: LoginCandidate,
+  venueId: string,
+  recentSessions: number,
+  limits: LoginLimits,
+  now: Date,
+): LoginDecision {
+  if (user.status === 'blocked') return { accepted: false, reason: 'blocked' };
+  if (user.status === 'expired' || hasLapsed(user.expiresAt, now)) return { accepted: false, reason: 'expired' };
+  if (!user.venueIds.includes(venueId)) return { accepted: false, reason: 'wrongVenue' };
+  if (limits.maxSessionsPerUser > 0 && recentSessions >= limits.maxSessionsPerUser) {
+    return { accepted: false, reason: 'tooManySessions' };
+  }
+  return {
+    accepted: true,
+    userId: user.id,
+    sessionTimeout: sessionTimeout(user.expiresAt, now, limits.maxSessionSeconds),
+  };
+}
+
+/** Seconds until expiresAt (rounded up, at least 1), never more than `maxSeconds`; `maxSeconds` without one. */
+export function sessionTimeout(expiresAt: Date | null, now: Date, maxSeconds: number): number {
+  if (expiresAt === null) return maxSeconds;
+  const left = Math.ceil((expiresAt.getTime() - now.getTime()) / 1000);
+  return Math.max(1, Math.min(maxSeconds, left));
+}
+
+/** How the request asks to be authenticated. */
+export type LoginMethodOfRequest =
+  | { kind: 'pap'; username: string; password: string }
+  | { kind: 'mac'; mac: string; username: string; password: string | null }
+  | { kind: 'unsupported' };
+
+/**
+ * MAC authentication is a request whose User-Name is the Calling-Station-Id's MAC (in any accepted
+ * form) with no password, or with the user name repeated as the password, as many NASes send it.
+ * Any other request with a User-Password is PAP; the rest (CHAP, MS-CHAP, EAP) cannot be checked
+ * against argon2id hashes. `normaliseMac` gives the canonical MAC of a text, or null.
+ */
+export function loginMethodOf(
+  request: { username: string | null; password: string | null; callingStationId: string | null },
+  normaliseMac: (value: string) => string | null,
+): LoginMethodOfRequest {
+  const { username, password, callingStationId } = request;
+  if (username === null || username === '') return { kind: 'unsupported' };
+  const mac = normaliseMac(username);
+  const isMacLogin =
+    mac !== null &&
+    callingStationId !== null &&
+    normaliseMac(callingStationId) === mac &&
+    (password === null || password === '' || normaliseMac(password) === mac);
+  if (isMacLogin) return { kind: 'mac', mac, username, password: password === '' ? null : password };
+  if (password !== null && password !== '') return { kind: 'pap', username, password };
+  return { kind: 'unsupported' };
+}
+
+// Class: ties accounting back to the user exactly
+
+const CLASS_PREFIX = 'hsp:';
+
+/** The Class attribute of an Accept, as rlm_rest takes an octets value. */
+export function encodeClass(userId: string): string {
+  return `0x${Buffer.from(CLASS_PREFIX + userId, 'utf8').toString('hex')}`;
+}
+
+/** The user id of the first Class this service issued, or null (absent, or another system's Class). */
+export function userIdOfClass(values: readonly string[]): string | null {
+  for (const value of values) {
+    const text = octets(value)?.toString('utf8') ?? value;
+    if (text.startsWith(CLASS_PREFIX)) {
+      const id = text.slice(CLASS_PREFIX.length);
+      if (/^[A-Za-z0-9-]{1,36}$/.test(id)) return id;
+    }
+  }
+  return null;
+}
+
+// Accounting
+
+export const ACCT_STATUS_TYPES = {
+  Start: 1,
+  Stop: 2,
+  'Interim-Update': 3,
+  'Accounting-On': 7,
+  'Accounting-Off': 8,
+} as const;
+export type AcctStatusType = keyof typeof ACCT_STATUS_TYPES;
+
+/** RFC 2866 and 3580 Acct-Terminate-Cause values, stored by name. */
+export const TERMINATE_CAUSES = {
+  'User-Request': 1,
+  'Lost-Carrier': 2,
+  'Lost-Service': 3,
+  'Idle-Timeout': 4,
+  'Session-Timeout': 5,
+  'Admin-Reset': 6,
+  'Admin-Reboot': 7,
+  'Port-Error': 8,
+  'NAS-Error': 9,
+  'NAS-Request': 10,
+  'NAS-Reboot': 11,
+  'Port-Unneeded': 12,
+  'Port-Preempted': 13,
+  'Port-Suspended': 14,
+  'Service-Unavailable': 15,
+  Callback: 16,
+  'User-Error': 17,
+  'Host-Request': 18,
+  'Supplicant-Restart': 19,
+  'Reauthentication-Failure': 20,
+  'Port-Reinitialized': 21,
+  'Port-Administratively-Disabled': 22,
+} as const;
+
+/** Terminate causes this service writes itself. */
+export const SERVICE_TERMINATE_CAUSES = {
+  enforcement: 'enforcement',
+  stale: 'stale',
+  nasRestart: 'NAS-Reboot',
+} as const;
+
+/** The largest value a signed BIGINT column holds. */
+const MAX_BIGINT = (1n << 63n) - 1n;
+
+/** A 64-bit counter from its low 32 bits and its gigawords (octets + gigawords · 2³²), as decimal digits. */
+export function combineOctets(low: number | null, gigawords: number | null): string | null {
+  if (low === null && gigawords === null) return null;
+  const total = (BigInt(gigawords ?? 0) << 32n) + BigInt(low ?? 0);
+  return (total > MAX_BIGINT ? MAX_BIGINT : total).toString();
+}
+
+/** The larger of two counters (a retransmitted or reordered packet never makes one go back). */
+export function maxCounter(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return BigInt(a) >= BigInt(b) ? a : b;
+}
+
+/** Largest Acct-Session-Time the int column keeps. */
+const MAX_SESSION_TIME = 2_147_483_647;
+
+export function clampSessionTime(seconds: number | null): number | null {
+  return seconds === null ? null : Math.min(seconds, MAX_SESSION_TIME);
+}
+
+/** What a packet does to the session it is about, given the session as stored (or null). */
+export type AccountingStep =
+  | { kind: 'ignore' }
+  | { kind: 'insert'; ended: boolean }
+  | { kind: 'update'; ends: boolean }
+  | { kind: 'enforce'; insert: boolean };
+
+/**
+ * Start, Interim-Update and Stop against the stored session. A retransmitted Start changes nothing;
+ * a Stop or Interim without a Start creates the session. An ended session only takes counters. A
+ * Start or Interim of a user who may not be online ends that session (enforcement) once: only while
+ * it is new or still active, so a retransmission writes no second job.
+ */
+export function accountingStep(
+  type: 'Start' | 'Interim-Update' | 'Stop',
+  session: { status: string } | null,
+  userAllowed: boolean,
+): AccountingStep {
+  const reportsUse = type !== 'Stop';
+  if (session === null) {
+    if (reportsUse && !userAllowed) return { kind: 'enforce', insert: true };
+    return { kind: 'insert', ended: type === 'Stop' };
+  }
+  if (session.status !== 'active') return type === 'Start' ? { kind: 'ignore' } : { kind: 'update', ends: false };
+  if (reportsUse && !userAllowed) return { kind: 'enforce', insert: false };
+  if (type === 'Start') return { kind: 'ignore' };
+  return { kind: 'update', ends: type === 'Stop' };
+}

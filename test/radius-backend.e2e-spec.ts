@@ -1,0 +1,411 @@
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
+import { StaleSessionsSweeper } from '../src/radius/stale-sessions.sweeper.js';
+import { SessionEntity } from '../src/sessions/entities/session.entity.js';
+import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
+import { api, USERS_PATH } from './support/api-client.js';
+import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
+import { classUserId, givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
+import { describeEachDatabase } from './support/test-app.js';
+
+const PASSWORD = 'secret-1';
+const INVALID = { 'reply:Reply-Message': { value: 'Invalid username or password', do_xlat: false } };
+const message = (text: string) => ({ 'reply:Reply-Message': { value: text, do_xlat: false } });
+
+let acctSequence = 0;
+/** A unique accounting id, as the stock acct_unique policy would compute one. */
+const uniqueId = () => `acct-${++acctSequence}-${Date.now().toString(36)}`;
+
+/**
+ * The FreeRADIUS back end over HTTP, with bodies shaped as rlm_rest sends them: authorize decides
+ * Accept or Reject in one round trip, accounting fills sessions and devices, post-auth records.
+ */
+describeEachDatabase('RADIUS back end', (current) => {
+  let token: string;
+  let nas: TestNas;
+
+  beforeAll(async () => {
+    token = await current().createToken({ permissions: ['radius'] });
+    nas = await givenNas(current(), 'venue-a');
+  });
+
+  const authorize = (attributes: Record<string, string | number | string[]>, at: Pick<TestNas, 'name' | 'ip'> = nas) =>
+    radiusCall(current(), token, 'authorize', at, rlmBody(attributes));
+  const account = (attributes: Record<string, string | number | string[]>, at: Pick<TestNas, 'name' | 'ip'> = nas) =>
+    radiusCall(current(), token, 'accounting', at, rlmBody(attributes));
+  const sessionsOf = async (userId: string) =>
+    (await current().dataSource.getRepository(SessionEntity).findBy({ userId })).sort((a, b) =>
+      a.id.localeCompare(b.id),
+    );
+  const jobsOf = (userId: string) => current().dataSource.getRepository(UnauthJobEntity).findBy({ userId });
+
+  describe('authorize', () => {
+    it('accepts the right PAP password: Auth-Type Accept, Session-Timeout until expiresAt, the interim interval and Class', async () => {
+      const expiresAt = new Date(Date.now() + 3_600_000);
+      const user = await givenUser(current(), { expiresAt: expiresAt.toISOString() });
+      const response = await authorize({ 'User-Name': user.username!.toUpperCase(), 'User-Password': PASSWORD });
+      expect(response.status).toBe(200);
+      expect(response.body['control:Auth-Type']).toBe('Accept');
+      expect(response.body['reply:Session-Timeout']).toBeGreaterThan(3590);
+      expect(response.body['reply:Session-Timeout']).toBeLessThanOrEqual(3600);
+      expect(response.body['reply:Acct-Interim-Interval']).toBe(300);
+      expect(response.body['reply:Class'].do_xlat).toBe(false);
+      expect(classUserId(response.body['reply:Class'].value)).toBe(user._id);
+    });
+
+    it('caps Session-Timeout at RADIUS_MAX_SESSION_SECONDS for a user without expiresAt', async () => {
+      const user = await givenUser(current());
+      const response = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      expect(response.body['reply:Session-Timeout']).toBe(86_400);
+    });
+
+    it('answers a wrong password and an unknown user with the same 401 message', async () => {
+      const user = await givenUser(current());
+      const wrong = await authorize({ 'User-Name': user.username!, 'User-Password': 'not-it' });
+      const unknown = await authorize({ 'User-Name': 'nobody-at-all', 'User-Password': PASSWORD });
+      expect([wrong.status, unknown.status]).toEqual([401, 401]);
+      expect(wrong.body).toEqual(INVALID);
+      expect(unknown.body).toEqual(INVALID);
+    });
+
+    it('names blocked, expired and another venue only after the right password', async () => {
+      const blocked = await givenUser(current());
+      await api(current()).users.update(blocked._id, { status: 'blocked' }).expect(200);
+      const lapsed = await givenUser(current(), { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+      await current()
+        .dataSource.getRepository(HotspotUserEntity)
+        .update({ id: lapsed._id }, { expiresAt: new Date(Date.now() - 1000) });
+      const elsewhere = await givenUser(current(), { venueIds: ['venue-b'] });
+
+      for (const [user, text] of [
+        [blocked, 'Account blocked'],
+        [lapsed, 'Account expired'],
+        [elsewhere, 'Account not valid at this location'],
+      ] as const) {
+        const right = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD });
+        expect({ status: right.status, body: right.body }).toEqual({ status: 401, body: message(text) });
+        const wrong = await authorize({ 'User-Name': user.username!, 'User-Password': 'not-it' });
+        expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 401, body: INVALID });
+      }
+    });
+
+    it('refuses CHAP with a message that the NAS must use PAP', async () => {
+      const user = await givenUser(current());
+      const response = await authorize({
+        'User-Name': user.username!,
+        'CHAP-Password': '0x0102',
+        'CHAP-Challenge': '0x03',
+      });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(message('Authentication method not supported: the NAS must use PAP'));
+    });
+
+    it('MAC authentication: a guest registered with the MAC, without password or with the MAC repeated', async () => {
+      const { macAddress } = uniqueDevice();
+      const guest = await givenGuest(current(), { macAddress });
+      const dashed = macAddress.replace(/:/g, '-').toLowerCase();
+      const bare = await authorize({ 'User-Name': dashed, 'Calling-Station-Id': macAddress });
+      expect(bare.status).toBe(200);
+      expect(classUserId(bare.body['reply:Class'].value)).toBe(guest._id);
+      await authorize({ 'User-Name': dashed, 'User-Password': dashed, 'Calling-Station-Id': dashed }).expect(200);
+
+      const other = uniqueDevice().macAddress;
+      const unknown = await authorize({ 'User-Name': other, 'Calling-Station-Id': other });
+      expect({ status: unknown.status, body: unknown.body }).toEqual({
+        status: 401,
+        body: message('Device not registered'),
+      });
+    });
+
+    it('repairs a non-ASCII password as rlm_rest encodes it (one code point per UTF-8 byte)', async () => {
+      const user = await givenUser(current(), { password: 'şifre-ğü-josé' });
+      const response = await authorize({ 'User-Name': user.username!, 'User-Password': 'şifre-ğü-josé' });
+      expect(response.status).toBe(200);
+      expect(classUserId(response.body['reply:Class'].value)).toBe(user._id);
+    });
+
+    it('refuses an unknown NAS (name or source address) with a generic message', async () => {
+      const user = await givenUser(current());
+      const attributes = { 'User-Name': user.username!, 'User-Password': PASSWORD };
+      for (const stranger of [
+        { name: 'no-such-nas', ip: nas.ip },
+        { name: nas.name, ip: '192.0.2.1' },
+      ]) {
+        const response = await authorize(attributes, stranger);
+        expect({ status: response.status, body: response.body }).toEqual({
+          status: 401,
+          body: message('Access denied'),
+        });
+      }
+    });
+
+    it('serves only the NASes of a venue-restricted radius token', async () => {
+      const user = await givenUser(current());
+      const restricted = await current().createToken({ permissions: ['radius'], venueIds: ['venue-b'] });
+      const body = rlmBody({ 'User-Name': user.username!, 'User-Password': PASSWORD });
+      const response = await radiusCall(current(), restricted, 'authorize', nas, body);
+      expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: message('Access denied') });
+    });
+
+    it('a read token cannot call it', async () => {
+      const read = await current().createToken({ permissions: ['read'] });
+      await radiusCall(current(), read, 'authorize', nas, rlmBody({ 'User-Name': 'x', 'User-Password': 'y' })).expect(
+        403,
+      );
+    });
+
+    it.each([
+      ['an array body', [1, 2]],
+      ['an attribute that is no object', { 'User-Name': 'alice' }],
+      ['a value longer than an attribute', { 'User-Name': { type: 'string', value: ['x'.repeat(600)] } }],
+      ['too many values', { Class: { type: 'octets', value: Array.from({ length: 65 }, () => '0x00') } }],
+      ['a value of the wrong type', { 'User-Name': { type: 'string', value: [{ nested: true }] } }],
+    ])('answers 400 with the validation body for %s', async (_title, body) => {
+      const response = await radiusCall(current(), token, 'authorize', nas, body);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, message: 'Validation error' });
+      expect(response.body.errors.length).toBeGreaterThan(0);
+    });
+
+    it('control characters and numbers where text belongs are a reject, never a 500', async () => {
+      const control = await authorize({ 'User-Name': 'ali\u0000ce', 'User-Password': 'x\u0007' });
+      expect(control.status).toBe(401);
+      const numbers = await radiusCall(current(), token, 'authorize', nas, {
+        'User-Name': { type: 'string', value: [42] },
+        'User-Password': { type: 'string', value: [7] },
+      });
+      expect(numbers.status).toBe(401);
+    });
+  });
+
+  describe('accounting', () => {
+    it('Start, Interim-Update and Stop make a session and a device, visible in the v1 API', async () => {
+      const user = await givenUser(current());
+      const { macAddress } = uniqueDevice();
+      const id = uniqueId();
+      const common = {
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': id,
+        'Acct-Session-Id': '81a00001',
+        'Calling-Station-Id': macAddress.replace(/:/g, '-'),
+        'Called-Station-Id': 'lobby-ap',
+        'Framed-IP-Address': '10.5.50.23',
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      const afterStart = await api(current()).users.get(user._id).expect(200);
+      expect(afterStart.body.data.devices).toEqual([expect.objectContaining({ macAddress, status: 'active' })]);
+
+      await account({
+        ...common,
+        'Acct-Status-Type': 'Interim-Update',
+        'Acct-Session-Time': 300,
+        'Acct-Input-Octets': 5,
+        'Acct-Input-Gigawords': 1,
+        'Acct-Output-Octets': 1000,
+      }).expect(204);
+      const active = await current()
+        .http.get(`${USERS_PATH}/${user._id}/sessions?status=active`)
+        .set('Authorization', `Bearer ${current().adminToken}`)
+        .expect(200);
+      expect(active.body).toMatchObject({ success: true, pagination: { page: 1, limit: 20, total: 1, pages: 1 } });
+      expect(active.body.data[0]).toMatchObject({
+        venueId: 'venue-a',
+        macAddress,
+        ipAddress: '10.5.50.23',
+        nas: nas.name,
+        status: 'active',
+        endedAt: null,
+        sessionTime: 300,
+        inputOctets: 2 ** 32 + 5,
+        outputOctets: 1000,
+        terminateCause: null,
+      });
+
+      await account({
+        ...common,
+        'Acct-Status-Type': 2,
+        'Acct-Session-Time': 600,
+        'Acct-Terminate-Cause': 'User-Request',
+      }).expect(204);
+      const ended = await current()
+        .http.get(`${USERS_PATH}/${user._id}/sessions?status=ended`)
+        .set('Authorization', `Bearer ${current().adminToken}`)
+        .expect(200);
+      expect(ended.body.data).toEqual([
+        expect.objectContaining({
+          status: 'stopped',
+          sessionTime: 600,
+          terminateCause: 'User-Request',
+          endedAt: expect.any(String),
+        }),
+      ]);
+    });
+
+    it('the same Start sent several times at once records one session', async () => {
+      const user = await givenUser(current());
+      const start = {
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
+      const responses = await Promise.all([1, 2, 3].map(() => account(start)));
+      expect(responses.map((r) => r.status)).toEqual([204, 204, 204]);
+      await account(start).expect(204);
+      expect(await sessionsOf(user._id)).toHaveLength(1);
+    });
+
+    it('a Stop without Start creates the ended session; Class ties it to the user', async () => {
+      const user = await givenUser(current());
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      await account({
+        'Acct-Status-Type': 'Stop',
+        'User-Name': 'whatever-the-nas-says',
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Acct-Session-Time': 42,
+      }).expect(204);
+      expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'stopped', sessionTime: 42 })]);
+    });
+
+    it('drops a packet of an unknown user with 204', async () => {
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': 'nobody-here',
+        'Acct-Unique-Session-Id': uniqueId(),
+      }).expect(204);
+    });
+
+    it('refuses an unknown NAS with 403, so FreeRADIUS does not acknowledge it', async () => {
+      const response = await account(
+        { 'Acct-Status-Type': 'Start', 'User-Name': 'x', 'Acct-Unique-Session-Id': uniqueId() },
+        { name: 'stranger', ip: nas.ip },
+      );
+      expect(response.status).toBe(403);
+    });
+
+    it('Accounting-On ends every open session of that NAS, and only of that NAS', async () => {
+      const other = await givenNas(current(), 'venue-a');
+      const user = await givenUser(current());
+      const start = (at: TestNas) =>
+        account(
+          { 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() },
+          at,
+        ).expect(204);
+      await start(nas);
+      await start(other);
+      await account({ 'Acct-Status-Type': 'Accounting-On', 'NAS-IP-Address': '10.99.0.1' }).expect(204);
+      const sessions = await sessionsOf(user._id);
+      expect(sessions.map((s) => [s.nasClientId, s.status, s.terminateCause]).sort()).toEqual(
+        [
+          [nas.id, 'stopped', 'NAS-Reboot'],
+          [other.id, 'active', null],
+        ].sort(),
+      );
+    });
+
+    it("a blocked user's Interim-Update ends that session with one enforcement job, even when retransmitted", async () => {
+      const user = await givenUser(current());
+      const interim = {
+        'Acct-Status-Type': 'Interim-Update',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
+      await api(current()).users.update(user._id, { status: 'blocked' }).expect(200);
+      const jobsBefore = (await jobsOf(user._id)).length;
+      await account(interim).expect(204);
+      await account(interim).expect(204);
+
+      const [session] = await sessionsOf(user._id);
+      expect(session).toMatchObject({ status: 'expired', terminateCause: 'enforcement', endedAt: expect.any(Date) });
+      const jobs = (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement');
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0].sessions.map((s) => s.id)).toEqual([session.id]);
+      expect((await jobsOf(user._id)).length).toBe(jobsBefore + 1);
+    });
+
+    it("a deleted user's Interim-Update (tied by Class) writes one enforcement job", async () => {
+      const user = await givenUser(current());
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      await api(current()).users.remove(user._id).expect(200);
+      const interim = {
+        'Acct-Status-Type': 'Interim-Update',
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+      };
+      await account(interim).expect(204);
+      await account(interim).expect(204);
+      expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
+    });
+
+    it('the stale sweep ends accounting sessions without a recent update, never CLI sessions', async () => {
+      const user = await givenUser(current());
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+      }).expect(204);
+      await startSession(current(), { userId: user._id, venueId: 'venue-a', ...uniqueDevice() });
+      await current()
+        .dataSource.getRepository(SessionEntity)
+        .update({ userId: user._id, nasClientId: nas.id }, { lastAccountingAt: new Date(Date.now() - 3_600_000) });
+      expect(await current().app.get(StaleSessionsSweeper).sweep()).toBeGreaterThanOrEqual(1);
+      const sessions = await sessionsOf(user._id);
+      expect(
+        sessions.map((s) => [s.nasClientId === null ? 'cli' : 'radius', s.status, s.terminateCause]).sort(),
+      ).toEqual([
+        ['cli', 'active', null],
+        ['radius', 'stopped', 'stale'],
+      ]);
+    });
+
+    it('the list finds a user by a device first seen through accounting', async () => {
+      const user = await givenUser(current());
+      const { macAddress } = uniqueDevice();
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': macAddress,
+      }).expect(204);
+      const list = await api(current())
+        .users.list({ venueId: 'venue-a', macAddress: macAddress.toLowerCase() })
+        .expect(200);
+      expect(list.body.data.map((found) => found._id)).toEqual([user._id]);
+    });
+  });
+
+  describe('post-auth', () => {
+    it('records the outcome and answers 204', async () => {
+      const { macAddress } = uniqueDevice();
+      const username = `attempt-${Date.now().toString(36)}`;
+      await radiusCall(
+        current(),
+        token,
+        'post-auth',
+        nas,
+        rlmBody({ 'User-Name': username, 'Calling-Station-Id': macAddress }),
+        {
+          'X-Radius-Result': 'Access-Reject',
+        },
+      ).expect(204);
+      const rows = await current().dataSource.getRepository(LoginAttemptEntity).findBy({ username });
+      expect(rows).toEqual([
+        expect.objectContaining({ outcome: 'reject', nasClientId: nas.id, venueId: 'venue-a', macAddress }),
+      ]);
+    });
+  });
+
+  describe('GET /hotspot-users/:id/sessions', () => {
+    it('404 for an unknown user, 400 for a bad status or limit', async () => {
+      const get = (path: string) => current().http.get(path).set('Authorization', `Bearer ${current().adminToken}`);
+      await get(`${USERS_PATH}/no-such-user/sessions`).expect(404);
+      const user = await givenUser(current());
+      const badStatus = await get(`${USERS_PATH}/${user._id}/sessions?status=stopped`).expect(400);
+      expect(badStatus.body.errors).toEqual([{ field: 'status', message: 'status must be one of active, ended' }]);
+      await get(`${USERS_PATH}/${user._id}/sessions?limit=101`).expect(400);
+      await get(`${USERS_PATH}/${user._id}/sessions?venueId=venue-b`).expect(404);
+    });
+  });
+});
