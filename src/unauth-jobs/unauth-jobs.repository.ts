@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
-import { UnauthJobEntity, type UnauthJobStatus } from './entities/unauth-job.entity.js';
+import { UnauthJobEntity, type UnauthJobStatus, type UnauthReason } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 
 /**
@@ -52,9 +52,13 @@ export class UnauthJobsRepository {
     await em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes);
   }
 
-  /** Jobs, oldest first, optionally of one user and in one status. */
-  list(em: EntityManager, filter: { userId?: string; status?: UnauthJobStatus }): Promise<UnauthJobEntity[]> {
+  /** Jobs, oldest first, optionally of one user, for one reason and in one status. */
+  list(
+    em: EntityManager,
+    filter: { userId?: string; reason?: UnauthReason; status?: UnauthJobStatus },
+  ): Promise<UnauthJobEntity[]> {
     const where: FindOptionsWhere<UnauthJobEntity> = {};
+    if (filter.reason !== undefined) where.reason = filter.reason;
     if (filter.userId !== undefined) where.userId = filter.userId;
     if (filter.status !== undefined) where.status = filter.status;
     return em.find(UnauthJobEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { UnauthJobEntity, UnauthJobStatus } from './entities/unauth-job.entity.js';
+import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 import {
   claimOf,
   deliveredChanges,
@@ -37,7 +37,7 @@ export class UnauthJobsService {
    * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
    */
   async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
-    const jobs = await em.findBy(UnauthJobEntity, { userId, reason });
+    const jobs = await this.jobs.list(em, { userId, reason });
     return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
   }
 
