@@ -52,6 +52,10 @@ export class UnauthJobsRepository {
     await em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes);
   }
 
+  findById(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    return em.findOneBy(UnauthJobEntity, { id });
+  }
+
   /** Jobs, oldest first, optionally of one user, for one reason and in one status. */
   list(
     em: EntityManager,
