@@ -1,5 +1,5 @@
 import { SessionEntity } from './entities/session.entity.js';
-import { endedByService, newDevice, newSession, stoppedSession } from './session.rules.js';
+import { endedByService, newDevice, newSession, NO_ACCOUNTING, stoppedSession } from './session.rules.js';
 
 const now = new Date('2030-01-01T10:00:00.000Z');
 const later = new Date('2030-01-01T11:00:00.000Z');
@@ -7,7 +7,7 @@ const later = new Date('2030-01-01T11:00:00.000Z');
 describe('session rules', () => {
   const session = newSession({ userId: 'u1', venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:FF' }, 's1', now);
 
-  it('opens a session active, with no IP or NAS unless given', () => {
+  it('opens a session active, with no IP, NAS or accounting data unless given', () => {
     expect(session).toEqual(
       Object.assign(new SessionEntity(), {
         id: 's1',
@@ -19,8 +19,10 @@ describe('session rules', () => {
         status: 'active',
         startedAt: now,
         endedAt: null,
+        ...NO_ACCOUNTING,
       }),
     );
+    expect(Object.values(NO_ACCOUNTING).every((value) => value === null)).toBe(true);
     expect(newSession({ ...session, ipAddress: '10.0.0.5', nasId: 'nas-1' }, 's2', now)).toMatchObject({
       ipAddress: '10.0.0.5',
       nasId: 'nas-1',
