@@ -121,11 +121,12 @@ export function exhausted(deliveries: Deliveries): Deliveries {
   );
 }
 
-/** The job's last error: each delivery's, prefixed with the dispatcher's name. */
+/** The job's last error: each delivery's, prefixed with the dispatcher's name when there are several. */
 export function errorOf(deliveries: Deliveries): string | null {
+  const several = Object.keys(deliveries).length > 1;
   const errors = Object.entries(deliveries)
     .filter(([, delivery]) => delivery.status !== 'done' && delivery.status !== 'skipped' && delivery.lastError !== null)
-    .map(([name, delivery]) => `${name}: ${delivery.lastError}`);
+    .map(([name, delivery]) => (several ? `${name}: ${delivery.lastError}` : String(delivery.lastError)));
   return errors.length === 0 ? null : errors.join(' | ');
 }
 
