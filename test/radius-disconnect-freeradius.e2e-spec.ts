@@ -49,7 +49,12 @@ describe('RFC 5176 packets against FreeRADIUS and radclient', () => {
   });
   afterAll(() => nas?.close());
 
-  const send = (code: number, acctSessionId: string, secret = NAS_SECRET, extra: Array<['Session-Timeout', number]> = []) =>
+  const send = (
+    code: number,
+    acctSessionId: string,
+    secret = NAS_SECRET,
+    extra: Array<['Session-Timeout', number]> = [],
+  ) =>
     exchange({
       host: '127.0.0.1',
       port: nas.coaPort,
@@ -142,7 +147,13 @@ for (const kind of databaseKinds()) {
       const { port } = app.app.getHttpServer().address() as AddressInfo;
       await app.app
         .get(NasService)
-        .add({ venueId: 'venue-a', name: 'loop-nas', ipAddress: '127.0.0.1', secret: NAS_SECRET, coaPort: nas.coaPort });
+        .add({
+          venueId: 'venue-a',
+          name: 'loop-nas',
+          ipAddress: '127.0.0.1',
+          secret: NAS_SECRET,
+          coaPort: nas.coaPort,
+        });
       server = await startFreeRadius({
         apiUrl: `http://127.0.0.1:${port}`,
         token: await app.createToken({ permissions: ['radius'] }),

@@ -86,7 +86,10 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
   });
 
   /** Registers `simulator` as a NAS: as its address, or as the network 127.0.0.0/24 it lies in. */
-  async function registerNas(simulator: NasSimulator, options: { network?: boolean; coaPort?: number; vendor?: 'unifi' } = {}) {
+  async function registerNas(
+    simulator: NasSimulator,
+    options: { network?: boolean; coaPort?: number; vendor?: 'unifi' } = {},
+  ) {
     return testApp.app.get(NasService).add({
       venueId: 'venue-a',
       name: unique('nas'),
@@ -222,7 +225,9 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     nasA.answer = () => 'ack';
     row = await nextAttempt(job.id);
     expect(row).toMatchObject({ status: 'done', attempts: 2, lastError: null });
-    expect(Object.values(row.deliveries!.radius.sessions!)).toEqual([expect.objectContaining({ result: 'acked', attempts: 2 })]);
+    expect(Object.values(row.deliveries!.radius.sessions!)).toEqual([
+      expect.objectContaining({ result: 'acked', attempts: 2 }),
+    ]);
     // The webhook was delivered on the first attempt: not sent again.
     expect(receiver.deliveries.filter((delivery) => delivery.idempotencyKey === job.id)).toHaveLength(1);
   });
@@ -242,7 +247,10 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     expect(nasA.verified).toHaveLength(1);
     expect(nasB.verified).toHaveLength(3);
     expect(row.status).toBe('done');
-    expect(Object.values(row.deliveries!.radius.sessions!).map((outcome) => outcome.result)).toEqual(['acked', 'acked']);
+    expect(Object.values(row.deliveries!.radius.sessions!).map((outcome) => outcome.result)).toEqual([
+      'acked',
+      'acked',
+    ]);
   });
 
   it('a failing webhook is retried without resending the acknowledged Disconnect', async () => {
@@ -276,7 +284,11 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
     expect(row.status).toBe('done');
     expect(nasA.received).toHaveLength(0);
-    expect(Object.values(row.deliveries!.radius.sessions!).map((outcome) => [outcome.result, outcome.detail]).sort()).toEqual([
+    expect(
+      Object.values(row.deliveries!.radius.sessions!)
+        .map((outcome) => [outcome.result, outcome.detail])
+        .sort(),
+    ).toEqual([
       ['skipped', `NAS ${nas.name} has no RFC 5176 listener (CoA port 0)`],
       ['skipped', 'no NAS reported this session (started by the CLI)'],
     ]);

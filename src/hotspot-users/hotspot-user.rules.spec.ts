@@ -254,8 +254,20 @@ describe('callsForCoa (a changed expiresAt reaches the NAS as a CoA)', () => {
     ['the same instant again', active(inAnHour), active(new Date(inAnHour)), 1, false],
     ['no RADIUS session', active(inAnHour), active(inADay), 0, false],
     ['blocked by the same PUT', active(inAnHour), { status: 'blocked' as const, expiresAt: inADay }, 1, false],
-    ['a blocked user', { status: 'blocked' as const, expiresAt: inAnHour }, { status: 'blocked' as const, expiresAt: inADay }, 1, false],
-    ['moved into the past (the user expires instead)', active(inAnHour), active(new Date('2030-01-01T09:00:00.000Z')), 1, false],
+    [
+      'a blocked user',
+      { status: 'blocked' as const, expiresAt: inAnHour },
+      { status: 'blocked' as const, expiresAt: inADay },
+      1,
+      false,
+    ],
+    [
+      'moved into the past (the user expires instead)',
+      active(inAnHour),
+      active(new Date('2030-01-01T09:00:00.000Z')),
+      1,
+      false,
+    ],
   ])('%s: %s', (_, before, after, sessions, expected) => {
     expect(callsForCoa(before, after, sessions, now)).toBe(expected);
   });

@@ -170,7 +170,13 @@ export class NasService implements NasDirectory {
           (address) => address !== null && addressMatches(record.ipAddress, address),
         ) ?? null);
     const { name, vendor, coaPort } = record;
-    return { name, vendor, coaPort, host: host?.replace(/^::ffff:(?=\d+\.)/i, '') ?? null, secret: this.withSecret(record).secret };
+    return {
+      name,
+      vendor,
+      coaPort,
+      host: host?.replace(/^::ffff:(?=\d+\.)/i, '') ?? null,
+      secret: this.withSecret(record).secret,
+    };
   }
 
   /** How the stored secrets stand against the current SECRETS_KEY, for the start-up warning. */

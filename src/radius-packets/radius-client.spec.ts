@@ -6,7 +6,15 @@ import { decodePacket, encodeRequest, RADIUS_CODES, type RadiusPacket } from './
 const SECRET = 'unit-nas-secret';
 
 const request = () =>
-  encodeRequest(RADIUS_CODES.disconnectRequest, 7, [['User-Name', 'alice'], ['Acct-Session-Id', 'A1']], SECRET);
+  encodeRequest(
+    RADIUS_CODES.disconnectRequest,
+    7,
+    [
+      ['User-Name', 'alice'],
+      ['Acct-Session-Id', 'A1'],
+    ],
+    SECRET,
+  );
 
 /** A datagram sent to `port` from a socket of its own (another source port than the NAS's). */
 async function sendFromElsewhere(data: Buffer, port: number): Promise<void> {

@@ -78,7 +78,7 @@ describe('RADIUS packets (RFC 2865, 3579, 5176)', () => {
     expect(JSON.stringify(attributes)).toBe(frozen);
   });
 
-  it('verifies its own requests and radclient\'s, and refuses them with another secret or one bit changed', () => {
+  it("verifies its own requests and radclient's, and refuses them with another secret or one bit changed", () => {
     expect(verifyRequest(disconnect(), 's3cr3t')).toBe(true);
     expect(verifyRequest(Buffer.from(RADCLIENT_COA, 'hex'), 'another secret')).toBe(true);
     expect(verifyRequest(disconnect(), 'wrong')).toBe(false);

@@ -157,7 +157,7 @@ export function decodePacket(data: Buffer): RadiusPacket | null {
   const length = data.readUInt16BE(2);
   if (length < HEADER_LENGTH || length > data.length || length > MAX_PACKET_LENGTH) return null;
   const attributes: RadiusPacket['attributes'] = [];
-  for (let offset = HEADER_LENGTH; offset < length; ) {
+  for (let offset = HEADER_LENGTH; offset < length;) {
     if (offset + 2 > length) return null;
     const attributeLength = data[offset + 1];
     if (attributeLength < 2 || offset + attributeLength > length) return null;

@@ -13,8 +13,18 @@ import type { UnauthJobSession } from './entities/unauth-job.entity.js';
 const T1 = new Date('2030-01-01T00:00:01.000Z');
 const T2 = new Date('2030-01-01T00:00:02.000Z');
 
-const session = (id: string): UnauthJobSession => ({ id, venueId: 'v', macAddress: 'AA:BB:CC:DD:EE:01', ipAddress: null, nasId: 'nas' });
-const result = (sessionId: string, kind: SessionDispatchResult['result'], errorCause: number | null = null): SessionDispatchResult => ({
+const session = (id: string): UnauthJobSession => ({
+  id,
+  venueId: 'v',
+  macAddress: 'AA:BB:CC:DD:EE:01',
+  ipAddress: null,
+  nasId: 'nas',
+});
+const result = (
+  sessionId: string,
+  kind: SessionDispatchResult['result'],
+  errorCause: number | null = null,
+): SessionDispatchResult => ({
   sessionId,
   result: kind,
   errorCause,
@@ -24,14 +34,32 @@ const result = (sessionId: string, kind: SessionDispatchResult['result'], errorC
 
 describe('delivery rules', () => {
   it('a whole-job dispatcher is done when it resolves, pending with its error when it rejects', () => {
-    expect(deliveryAfter(undefined, { results: null }, T1)).toEqual({ status: 'done', attempts: 1, lastError: null, at: T1.toISOString() });
+    expect(deliveryAfter(undefined, { results: null }, T1)).toEqual({
+      status: 'done',
+      attempts: 1,
+      lastError: null,
+      at: T1.toISOString(),
+    });
     const failed = deliveryAfter(undefined, { error: 'webhook answered HTTP 500' }, T1);
-    expect(failed).toEqual({ status: 'pending', attempts: 1, lastError: 'webhook answered HTTP 500', at: T1.toISOString() });
-    expect(deliveryAfter(failed, { results: null }, T2)).toMatchObject({ status: 'done', attempts: 2, lastError: null });
+    expect(failed).toEqual({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'webhook answered HTTP 500',
+      at: T1.toISOString(),
+    });
+    expect(deliveryAfter(failed, { results: null }, T2)).toMatchObject({
+      status: 'done',
+      attempts: 2,
+      lastError: null,
+    });
   });
 
   it('per session: ACK, NAK 503 and skipped are done; a retry keeps the delivery pending', () => {
-    const first = deliveryAfter(undefined, { results: [result('s1', 'acked'), result('s2', 'retry'), result('s3', 'skipped')] }, T1);
+    const first = deliveryAfter(
+      undefined,
+      { results: [result('s1', 'acked'), result('s2', 'retry'), result('s3', 'skipped')] },
+      T1,
+    );
     expect(first.status).toBe('pending');
     expect(first.lastError).toBe('session s2: retry detail');
     expect(unsettledSessions([session('s1'), session('s2'), session('s3')], first).map((s) => s.id)).toEqual(['s2']);
@@ -41,7 +69,14 @@ describe('delivery rules', () => {
     expect(second.sessions).toEqual({
       s1: { result: 'acked', errorCause: null, detail: null, nas: 'nas-a', attempts: 1, at: T1.toISOString() },
       s2: { result: 'gone', errorCause: 503, detail: null, nas: 'nas-a', attempts: 2, at: T2.toISOString() },
-      s3: { result: 'skipped', errorCause: null, detail: 'skipped detail', nas: 'nas-a', attempts: 1, at: T1.toISOString() },
+      s3: {
+        result: 'skipped',
+        errorCause: null,
+        detail: 'skipped detail',
+        nas: 'nas-a',
+        attempts: 1,
+        at: T1.toISOString(),
+      },
     });
   });
 
@@ -63,13 +98,20 @@ describe('delivery rules', () => {
     expect(jobVerdict({ radius: done, webhook: skipped })).toBe('done');
     expect(jobVerdict({ radius: failed, webhook: pending })).toBe('retry');
     expect(jobVerdict({ radius: failed, webhook: done })).toBe('failed');
-    expect(exhausted({ radius: done, webhook: pending })).toEqual({ radius: done, webhook: { ...pending, status: 'failed' } });
+    expect(exhausted({ radius: done, webhook: pending })).toEqual({
+      radius: done,
+      webhook: { ...pending, status: 'failed' },
+    });
     expect(errorOf({ radius: failed, webhook: pending, log: done })).toBe('radius: y | webhook: x');
     expect(errorOf({ webhook: pending })).toBe('x');
   });
 
   it('summarises deliveries on one line', () => {
-    const radius = deliveryAfter(undefined, { results: [result('s1', 'acked'), result('s2', 'acked'), result('s3', 'retry')] }, T1);
+    const radius = deliveryAfter(
+      undefined,
+      { results: [result('s1', 'acked'), result('s2', 'acked'), result('s3', 'retry')] },
+      T1,
+    );
     expect(deliverySummary({ radius, webhook: { status: 'done', attempts: 1, lastError: null, at: '' } })).toBe(
       'radius pending (acked 2, retry 1), webhook done',
     );

@@ -58,7 +58,10 @@ export function isSettled(outcome: SessionOutcome | undefined): boolean {
 }
 
 /** The sessions a per-session dispatcher still has to send: those without a settled outcome. */
-export function unsettledSessions(sessions: readonly UnauthJobSession[], delivery: Delivery | undefined): UnauthJobSession[] {
+export function unsettledSessions(
+  sessions: readonly UnauthJobSession[],
+  delivery: Delivery | undefined,
+): UnauthJobSession[] {
   return sessions.filter((session) => !isSettled(delivery?.sessions?.[session.id]));
 }
 
@@ -125,7 +128,9 @@ export function exhausted(deliveries: Deliveries): Deliveries {
 export function errorOf(deliveries: Deliveries): string | null {
   const several = Object.keys(deliveries).length > 1;
   const errors = Object.entries(deliveries)
-    .filter(([, delivery]) => delivery.status !== 'done' && delivery.status !== 'skipped' && delivery.lastError !== null)
+    .filter(
+      ([, delivery]) => delivery.status !== 'done' && delivery.status !== 'skipped' && delivery.lastError !== null,
+    )
     .map(([name, delivery]) => (several ? `${name}: ${delivery.lastError}` : String(delivery.lastError)));
   return errors.length === 0 ? null : errors.join(' | ');
 }
@@ -134,7 +139,8 @@ export function errorOf(deliveries: Deliveries): string | null {
 export function sessionCounts(deliveries: Deliveries | null): Partial<Record<SessionResult, number>> {
   const counts: Partial<Record<SessionResult, number>> = {};
   for (const delivery of Object.values(deliveries ?? {})) {
-    for (const outcome of Object.values(delivery.sessions ?? {})) counts[outcome.result] = (counts[outcome.result] ?? 0) + 1;
+    for (const outcome of Object.values(delivery.sessions ?? {}))
+      counts[outcome.result] = (counts[outcome.result] ?? 0) + 1;
   }
   return counts;
 }

@@ -41,7 +41,8 @@ function trackedJob(): UnauthJobEntity {
   const job = jobEntity();
   job.sessions = [...job.sessions, { ...job.sessions[0], id: 's-2', nasId: 'nas-b' }];
   job.status = 'failed';
-  job.lastError = 'radius: session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404 | webhook: webhook answered HTTP 500';
+  job.lastError =
+    'radius: session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404 | webhook: webhook answered HTTP 500';
   job.deliveries = {
     radius: {
       status: 'failed',
@@ -49,7 +50,14 @@ function trackedJob(): UnauthJobEntity {
       lastError: 'session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404',
       at: '2030-01-01T00:00:02.000Z',
       sessions: {
-        's-1': { result: 'acked', errorCause: null, detail: null, nas: 'nas-a', attempts: 1, at: '2030-01-01T00:00:02.000Z' },
+        's-1': {
+          result: 'acked',
+          errorCause: null,
+          detail: null,
+          nas: 'nas-a',
+          attempts: 1,
+          at: '2030-01-01T00:00:02.000Z',
+        },
         's-2': {
           result: 'failed',
           errorCause: 404,
@@ -121,7 +129,9 @@ describe('hotspot jobs', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^job-1\s+failed/);
-    expect(lines).toContain('  radius: failed, 1 attempt(s), at 2030-01-01T00:00:02.000Z - session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404');
+    expect(lines).toContain(
+      '  radius: failed, 1 attempt(s), at 2030-01-01T00:00:02.000Z - session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404',
+    );
     expect(lines).toContain('    session s-1: acked, NAS nas-a, 1 attempt(s), at 2030-01-01T00:00:02.000Z');
     expect(lines).toContain(
       '    session s-2: failed Error-Cause 404, NAS nas-b, 1 attempt(s), at 2030-01-01T00:00:02.000Z - NAS nas-b answered Disconnect-NAK with Error-Cause 404',

@@ -61,7 +61,8 @@ export class RadiusDispatcher implements UnauthDispatcher {
       errorCause: number | null = null,
     ): SessionDispatchResult => ({ sessionId: session.id, result: kind, errorCause, detail, nas });
 
-    if (!session.nasClientId) return result('skipped', 'no NAS reported this session (started by the CLI)', session.nasId);
+    if (!session.nasClientId)
+      return result('skipped', 'no NAS reported this session (started by the CLI)', session.nasId);
     const target = await directory.disconnectTarget(session.nasClientId, {
       nasSourceIp: session.nasSourceIp ?? null,
       nasIpAddress: session.nasIpAddress ?? null,
@@ -71,7 +72,11 @@ export class RadiusDispatcher implements UnauthDispatcher {
       return result('skipped', `NAS ${target.name} has no RFC 5176 listener (CoA port 0)`, target.name);
     }
     if (target.host === null) {
-      return result('skipped', `no address of NAS ${target.name} was recorded inside its registered network`, target.name);
+      return result(
+        'skipped',
+        `no address of NAS ${target.name} was recorded inside its registered network`,
+        target.name,
+      );
     }
     if (!payload.username && !session.acctSessionId) {
       return result('failed', 'neither User-Name nor Acct-Session-Id is known to identify the session', target.name);
@@ -101,7 +106,11 @@ export class RadiusDispatcher implements UnauthDispatcher {
     }
     const what = coa ? 'CoA' : 'Disconnect';
     if (answer.response === null) {
-      return result('retry', `no answer from NAS ${target.name} after ${answer.transmissions} ${what}-Request(s)`, target.name);
+      return result(
+        'retry',
+        `no answer from NAS ${target.name} after ${answer.transmissions} ${what}-Request(s)`,
+        target.name,
+      );
     }
     const cause = attributeValue(answer.response, 'Error-Cause') as number | null;
     if (answer.response.code === ANSWER_CODES[code][0]) return result('acked', null, target.name, cause);
