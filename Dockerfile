@@ -5,12 +5,13 @@
 #   docker run -p 3000:3000 -e DATABASE_URL=mysql://user:pass@db:3306/hotspot -e BOOTSTRAP_TOKEN=... hotspot-user-service
 # Without DATABASE_URL the embedded SQLite database lives in /app/data: mount a volume there
 # (-v hotspot-data:/app/data) to keep it.
-# The hotspot command line inside a container (the image has no TypeScript compiler, so not `npm run token`):
+# The hotspot command line inside a container (it runs the compiled code; `npm run -s token -- …` works too):
 #   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
 #   docker compose exec app node dist/src/cli/main.js --help
 
-# Node 22 (maintenance LTS) satisfies the engines of the project (>=20.19), TypeORM
-# (^20.19 || ^22.13 || >=24.11) and better-sqlite3 12. Override with --build-arg NODE_VERSION=20|24.
+# Node 22, a maintained LTS line (Node 20 reached its end of life in April 2026), satisfies the engines
+# of the project (>=20.19), TypeORM (^20.19 || ^22.13 || >=24.11) and better-sqlite3 12.
+# Override with --build-arg NODE_VERSION=24 (the newer LTS line).
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -20,6 +21,8 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci runs the `prepare` script, which builds only where there are sources: not yet (see below).
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -40,6 +43,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The FreeRADIUS templates `hotspot radius-config` fills in.
 COPY deploy/freeradius ./deploy/freeradius
+# The npm scripts of the command line (`npm run -s token -- list`) check the build through it.
+COPY --from=build /app/scripts ./scripts
 # 0700: the SQLite database is private to the app's user (a new named volume takes this mode too).
 # radius-config: where the FreeRADIUS configuration is written (a volume shared with the freeradius service).
 RUN mkdir -p -m 0700 /app/data /app/radius-config && chown node:node /app/data /app/radius-config

@@ -1,12 +1,13 @@
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import compression from 'compression';
 import helmet from 'helmet';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
-import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
+import { createPino, PinoLoggerService, type LogOutput } from './common/logging/pino-logger.js';
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
@@ -15,23 +16,25 @@ import { setUpOpenApi } from './common/swagger/openapi.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
+/** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
-/** The service's logger: JSON lines through pino, to stdout unless a destination is given. */
-export function createLogger(level: LogLevel, destination?: DestinationStream): LoggerService {
-  return new PinoLoggerService(createPino(level, destination));
+/** The service's logger through pino: to stdout unless told otherwise, pretty or JSON (LOG_FORMAT). */
+export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerService {
+  return new PinoLoggerService(createPino(level, output));
 }
 
 /**
  * Builds the application exactly as it serves: main.ts and the e2e tests both go through here.
  * The order of the Express middleware matters: request id first (every response and log line
- * carries it), the request log, security headers, then the JSON body checks around the parser,
+ * carries it), the request log, security headers, compression, then the JSON body checks around the parser,
  * then Nest's routing. The HTTP server gets its timeouts and connection limit here too.
  */
 export async function createApp(
   config: AppConfig,
   options: { logDestination?: DestinationStream } = {},
 ): Promise<NestExpressApplication> {
-  const pino = createPino(config.logLevel, options.logDestination);
+  const pino = createPino(config.logLevel, { format: config.logFormat, destination: options.logDestination });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     abortOnError: false,
@@ -55,6 +58,8 @@ export async function createApp(
       },
     }),
   );
+  // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,

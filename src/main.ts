@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { createApp } from './app.setup.js';
+import { BootstrapTokenService } from './auth/bootstrap-token.service.js';
+import { describeDatabase, generatedTokenBanner, missingTokenMessage } from './common/logging/startup-banner.js';
 import { exitGracefullyOnSignals } from './common/shutdown.js';
+import { DOCS_PATH } from './common/swagger/openapi.js';
 import { readProcessConfig } from './config/environment.js';
 
 async function main(): Promise<void> {
@@ -25,10 +28,20 @@ async function main(): Promise<void> {
     config.shutdownTimeoutMs,
     logger,
   );
-  const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
-  logger.log(
-    `Hotspot API listening on http://${shownHost}:${config.port}/api/v1 (docs: /api/docs, database: ${config.database.type})`,
-  );
+  const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const origin = `http://${shownHost}:${config.port}`;
+  const database = describeDatabase(config.database);
+  logger.log(`Hotspot API listening on ${origin}/api/v1 (docs: /${DOCS_PATH}, database: ${database})`);
+
+  // Last, so that it is what a first start leaves on the screen.
+  const outcome = app.get(BootstrapTokenService).takeOutcome();
+  if (outcome?.kind === 'generated') {
+    process.stdout.write(
+      generatedTokenBanner({ token: outcome.token, apiUrl: `${origin}/api/v1`, docsUrl: `${origin}/${DOCS_PATH}`, database }),
+    );
+  } else if (outcome?.kind === 'missing' && config.database.type !== 'sqlite') {
+    logger.warn(missingTokenMessage(config.database));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = readProcessConfig();
   const workerConfig = { ...config, unauthJobs: { ...config.unauthJobs, workerEnabled: true } };
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(workerConfig), {
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, { format: config.logFormat }),
     abortOnError: false,
   });
   exitGracefullyOnSignals(() => context.close(), config.shutdownTimeoutMs, new Logger('Worker'));

@@ -1,5 +1,5 @@
-import { jest } from '@jest/globals';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
+import { BootstrapTokenService } from '../src/auth/bootstrap-token.service.js';
 import { hashTokenValue } from '../src/auth/token-value.js';
 import { createTestDatabase, databaseKinds } from './support/databases.js';
 import { ADMIN_TOKEN, describeEachDatabase, startTestApp, type TestApp } from './support/test-app.js';
@@ -224,20 +224,17 @@ describe.each(databaseKinds())('bootstrap token [%s]', (kind) => {
   });
 
   if (kind === 'sqlite') {
-    it('without BOOTSTRAP_TOKEN on SQLite, generates one token, prints it once, and not again on restart', async () => {
+    it('without BOOTSTRAP_TOKEN on SQLite, generates one token, hands it over once to be shown, and not again on restart', async () => {
       const database = await createTestDatabase(kind);
-      const printed: string[] = [];
-      const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-        printed.push(String(chunk));
-        return true;
-      });
       try {
+        // The entry point (main.ts) prints what takeOutcome hands over, once it listens.
         const first = await startTestApp(kind, { BOOTSTRAP_TOKEN: '' }, { database });
         let value: string;
         try {
-          const values = printed.join('').match(/hsp_[A-Za-z0-9_-]{43}/g) ?? [];
-          expect(values).toHaveLength(1);
-          value = values[0] ?? '';
+          const outcome = first.app.get(BootstrapTokenService).takeOutcome();
+          value = outcome?.kind === 'generated' ? outcome.token : '';
+          expect(value).toMatch(/^hsp_[A-Za-z0-9_-]{43}$/);
+          expect(first.app.get(BootstrapTokenService).takeOutcome()).toBeNull();
           const rows = await tokenRows(first);
           expect(rows).toHaveLength(1);
           expect(rows[0]).toMatchObject({ name: 'bootstrap', token_hash: hashTokenValue(value), venue_ids: null });
@@ -247,17 +244,15 @@ describe.each(databaseKinds())('bootstrap token [%s]', (kind) => {
           await first.close();
         }
 
-        printed.length = 0;
         const second = await startTestApp(kind, { BOOTSTRAP_TOKEN: '' }, { database });
         try {
           expect(await tokenRows(second)).toHaveLength(1);
-          expect(printed.join('')).not.toMatch(/hsp_/);
+          expect(second.app.get(BootstrapTokenService).takeOutcome()).toBeNull();
           await second.http.get('/api/v1').set('Authorization', `Bearer ${value}`).expect(200);
         } finally {
           await second.close();
         }
       } finally {
-        write.mockRestore();
         await database.drop();
       }
     });
@@ -266,6 +261,8 @@ describe.each(databaseKinds())('bootstrap token [%s]', (kind) => {
       const testApp = await startTestApp(kind, { BOOTSTRAP_TOKEN: '' });
       try {
         expect(await tokenRows(testApp)).toEqual([]);
+        // The entry point then logs the command that creates one.
+        expect(testApp.app.get(BootstrapTokenService).takeOutcome()).toEqual({ kind: 'missing' });
         expectUnauthorized(await testApp.http.get('/api/v1'));
       } finally {
         await testApp.close();

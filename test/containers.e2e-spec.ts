@@ -233,6 +233,24 @@ describe('Dockerfile', () => {
     expect(finalSteps.some((step) => step.keyword === 'RUN' && /\/app\/radius-config/.test(step.args))).toBe(true);
   });
 
+  it('builds on a maintained Node LTS line (22 or 24), not Node 20 (end of life in April 2026)', () => {
+    const from = all.filter((step) => step.keyword === 'FROM').map((step) => step.args);
+    const defaultVersion = /^ARG\s+NODE_VERSION=(\d+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
+    for (const image of from) {
+      const version = /^node:(\$\{NODE_VERSION\}|\d+)/.exec(image)?.[1];
+      expect(version).toBeDefined();
+      expect(['22', '24']).toContain(version === '${NODE_VERSION}' ? defaultVersion : version);
+    }
+  });
+
+  it('has scripts/ in place before npm ci, whose prepare script runs it', () => {
+    const buildSteps = built[0].steps;
+    const copyAt = buildSteps.findIndex((step) => step.keyword === 'COPY' && /^scripts\b/.test(step.args));
+    const ciAt = buildSteps.findIndex((step) => step.keyword === 'RUN' && /\bnpm ci\b/.test(step.args));
+    expect(copyAt).toBeGreaterThan(-1);
+    expect(copyAt).toBeLessThan(ciAt);
+  });
+
   it('starts the compiled service: CMD runs dist/src/main.js', () => {
     const cmds = finalSteps.filter((step) => step.keyword === 'CMD');
     expect(cmds.length).toBeGreaterThan(0);

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from './support/build.js';
+import { freePort, startService, type Service } from './support/service-process.js';
 import { ADMIN_TOKEN } from './support/test-app.js';
 
 /**
@@ -17,64 +16,6 @@ import { ADMIN_TOKEN } from './support/test-app.js';
 const MAIN = join(ROOT, 'dist/src/main.js');
 const WORKER = join(ROOT, 'dist/src/worker.js');
 const SHUTDOWN_TIMEOUT_SECONDS = 3;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/** A spawned service process with its output collected. */
-interface Service {
-  child: ChildProcess;
-  output: () => string;
-  /** Waits until the output matches, at most `timeoutMs`. */
-  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  /** Resolves with the exit code (or the signal that ended it), or rejects after `timeoutMs`. */
-  exited(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; afterMs: number }>;
-}
-
-function startService(entry: string, env: Record<string, string>, cwd: string): Service {
-  const child = spawn(process.execPath, [entry], {
-    cwd,
-    // Only what the test sets (and PATH): nothing from the developer's environment leaks in.
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal, at: Date.now() })),
-  );
-  return {
-    child,
-    output: () => text,
-    async waitForOutput(pattern, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(text)) {
-        if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before printing ${pattern}:\n${text}`);
-        if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${text}`);
-        await new Promise((wait) => setTimeout(wait, 20));
-      }
-    },
-    async exited(timeoutMs) {
-      const from = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_done, fail) => {
-        timer = setTimeout(() => fail(new Error(`process still running after ${timeoutMs} ms:\n${text}`)), timeoutMs);
-      });
-      try {
-        const { code, signal, at } = await Promise.race([exit, timeout]);
-        return { code, signal, afterMs: at - from };
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
-}
 
 /** A JSON request with a body that is sent only when `send()` is called; `Expect: 100-continue` tells when the server took the headers. */
 function heldRequest(
@@ -258,6 +199,10 @@ describe('graceful shutdown of the compiled service', () => {
     expect(afterMs).toBeGreaterThanOrEqual(900);
     expect(afterMs).toBeLessThan(3000);
     expect(service.output()).toMatch(/Shutdown took longer than 1000 ms/);
+    expect(JSON.parse(service.output().trimEnd().split('\n').at(-1) ?? '')).toMatchObject({
+      level: 'error',
+      msg: 'Stopped with exit code 1',
+    });
   }, 20_000);
 
   it('the worker process (dist/src/worker.js) also exits 0 on SIGTERM', async () => {
@@ -274,5 +219,7 @@ describe('graceful shutdown of the compiled service', () => {
     expect(code).toBe(0);
     expect(afterMs).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS * 1000);
     expect(worker.output()).toMatch(/SIGTERM received/);
+    // The last line says so.
+    expect(JSON.parse(worker.output().trimEnd().split('\n').at(-1) ?? '')).toMatchObject({ context: 'Worker', msg: 'Stopped' });
   }, 20_000);
 });

@@ -6,14 +6,19 @@ import { ApiTokenService } from './api-token.service.js';
 
 export const BOOTSTRAP_TOKEN_NAME = 'bootstrap';
 
+/** What start-up found: a token was generated (its value, to show once), or none exists and none could be made. */
+export type BootstrapOutcome = { kind: 'generated'; token: string } | { kind: 'missing' } | null;
+
 /**
  * Makes a fresh installation usable: when no token exists, BOOTSTRAP_TOKEN is stored as an
- * unrestricted delete-level token; on the embedded database without it, one is generated and
- * printed once (to stdout, never through the logger).
+ * unrestricted delete-level token; on the embedded database without it, one is generated. The
+ * process entry point tells the operator (takeOutcome) once the service listens: the generated
+ * value is printed once, to stdout, never through the logger.
  */
 @Injectable()
 export class BootstrapTokenService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
+  private outcome: BootstrapOutcome = null;
 
   constructor(
     private readonly tokens: ApiTokenService,
@@ -25,9 +30,7 @@ export class BootstrapTokenService implements OnApplicationBootstrap {
     const configured = this.config.get('bootstrapToken', { infer: true });
     const embedded = this.config.get('database', { infer: true }).type === 'sqlite';
     if (configured === null && !embedded) {
-      this.logger.warn(
-        'No API token exists. Create one with: npm run token -- create --name admin --permissions read,write,delete',
-      );
+      this.outcome = { kind: 'missing' };
       return;
     }
     const input = { name: BOOTSTRAP_TOKEN_NAME, permissions: ['delete' as const], venueIds: null, expiresAt: null };
@@ -36,15 +39,18 @@ export class BootstrapTokenService implements OnApplicationBootstrap {
       if (configured !== null) {
         this.logger.log('Stored BOOTSTRAP_TOKEN as an unrestricted token with the delete permission');
       } else {
-        process.stdout.write(
-          `\nNo API token existed, so one was created (delete permission, all venues). It is shown only once:\n\n` +
-            `    ${value}\n\n` +
-            `Use it as: Authorization: Bearer <token>\n\n`,
-        );
+        this.outcome = { kind: 'generated', token: value };
       }
     } catch (error) {
       // Another instance stored the same BOOTSTRAP_TOKEN at the same moment.
       if (!isUniqueViolation(error)) throw error;
     }
+  }
+
+  /** The start-up's outcome, once: the generated value is not kept in memory after it was shown. */
+  takeOutcome(): BootstrapOutcome {
+    const outcome = this.outcome;
+    this.outcome = null;
+    return outcome;
   }
 }

@@ -9,7 +9,6 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { format } from 'node:util';
-import { pino } from 'pino';
 import { createLogger } from '../app.setup.js';
 import { CommonModule } from '../common/common.module.js';
 import { appConfigModule } from '../config/app-config.module.js';
@@ -24,8 +23,8 @@ import { CommandFailure, type CliRuntime, type ServiceNeed } from './command.js'
  */
 function createCliLogger(config: AppConfig): LoggerService {
   const level: LogLevel = config.logLevel === 'info' ? 'warn' : config.logLevel;
-  // File descriptor 2: every log line of a command goes to stderr, as JSON like the service's.
-  return createLogger(level, pino.destination(2));
+  // File descriptor 2: every log line of a command goes to stderr, in the service's format (LOG_FORMAT).
+  return createLogger(level, { format: config.logFormat, fd: 2 });
 }
 
 /**

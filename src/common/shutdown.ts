@@ -2,7 +2,8 @@ import type { LoggerService } from '@nestjs/common';
 
 /**
  * On SIGTERM or SIGINT runs `shutdown` once, then exits; if it takes longer than `timeoutMs` the
- * process exits anyway with code 1, so an orchestrator never waits on a stuck shutdown.
+ * process exits anyway with code 1, so an orchestrator never waits on a stuck shutdown. The last
+ * log line says the process stopped, and how.
  */
 export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs: number, logger: LoggerService): void {
   let started = false;
@@ -10,15 +11,20 @@ export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs
     if (started) return;
     started = true;
     logger.log(`${signal} received: shutting down (at most ${timeoutMs} ms)`);
+    const stopped = (code: 0 | 1): never => {
+      if (code === 0) logger.log('Stopped');
+      else logger.error('Stopped with exit code 1');
+      process.exit(code);
+    };
     setTimeout(() => {
       logger.error(`Shutdown took longer than ${timeoutMs} ms: exiting now`);
-      process.exit(1);
+      stopped(1);
     }, timeoutMs).unref();
     shutdown().then(
-      () => process.exit(0),
+      () => stopped(0),
       (error: unknown) => {
         logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
+        stopped(1);
       },
     );
   };

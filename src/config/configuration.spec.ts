@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       migrationsRun: true,
       bootstrapToken: null,
       logLevel: 'info',
+      logFormat: null,
       tokenCacheTtlMs: 10_000,
       unauthJobs: {
         workerEnabled: true,
@@ -62,6 +63,15 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  describe('LOG_FORMAT', () => {
+    it('is pretty or json, in any case; unset or blank leaves the choice to the terminal', () => {
+      expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+      expect(loadConfig({ LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
+      expect(loadConfig({ LOG_FORMAT: ' ' }).logFormat).toBeNull();
+      expect(loadConfig({}).logFormat).toBeNull();
+    });
+  });
+
   it('reads every variable when it is valid, trimming surrounding blanks', () => {
     const config = loadConfig({
       PORT: ' 8080 ',
@@ -70,6 +80,7 @@ describe('loadConfig', () => {
       MIGRATIONS_RUN: 'false',
       BOOTSTRAP_TOKEN: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
       LOG_LEVEL: 'DEBUG',
+      LOG_FORMAT: 'json',
       TOKEN_CACHE_TTL_SECONDS: '30',
       WORKER_ENABLED: 'false',
       UNAUTH_DISPATCHER: 'webhook',
@@ -109,6 +120,7 @@ describe('loadConfig', () => {
       migrationsRun: false,
       bootstrapToken: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
       logLevel: 'debug',
+      logFormat: 'json',
       tokenCacheTtlMs: 30_000,
       unauthJobs: {
         workerEnabled: false,
@@ -229,6 +241,7 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_TOKEN', `${'a'.repeat(40)} ${'b'.repeat(10)}`],
     ['BOOTSTRAP_TOKEN', 'x'.repeat(257)],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'text'],
     ['TOKEN_CACHE_TTL_SECONDS', '-1'],
     ['TOKEN_CACHE_TTL_SECONDS', '3601'],
     ['TOKEN_CACHE_TTL_SECONDS', '1.5'],
@@ -310,6 +323,7 @@ describe('loadConfig', () => {
     [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN', 'must be true or false'],
     [{ BOOTSTRAP_TOKEN: 'short' }, 'BOOTSTRAP_TOKEN', 'must be 32-256 characters of letters, digits and ._~+/=-'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, verbose'],
+    [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT', 'must be one of pretty, json'],
     [{ TOKEN_CACHE_TTL_SECONDS: '3601' }, 'TOKEN_CACHE_TTL_SECONDS', 'must be an integer from 0 to 3600'],
     [{ WORKER_ENABLED: 'soon' }, 'WORKER_ENABLED', 'must be true or false'],
     [{ UNAUTH_DISPATCHER: 'Webhook' }, 'UNAUTH_DISPATCHER', 'must be one of log, webhook'],

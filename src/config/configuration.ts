@@ -3,6 +3,8 @@ import { parseSecretsKey } from './secrets-key.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string; database: string };
@@ -84,6 +86,12 @@ const service = z.object({
     .toLowerCase()
     .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }))
     .default('info'),
+  // Unset: pretty when the log goes to a terminal, JSON lines otherwise.
+  LOG_FORMAT: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }))
+    .optional(),
   TOKEN_CACHE_TTL_SECONDS: integer(0, 3600).default(10),
   WORKER_ENABLED: flag.default(true),
 });
@@ -182,6 +190,8 @@ export const configSchema = z
       migrationsRun: env.MIGRATIONS_RUN,
       bootstrapToken: env.BOOTSTRAP_TOKEN ?? null,
       logLevel: env.LOG_LEVEL,
+      /** How log lines are written; null: pretty on a terminal, JSON otherwise. */
+      logFormat: env.LOG_FORMAT ?? null,
       /** How long a verified token is trusted without asking the database again. */
       tokenCacheTtlMs: env.TOKEN_CACHE_TTL_SECONDS * 1000,
       unauthJobs: {

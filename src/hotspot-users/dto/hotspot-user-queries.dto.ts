@@ -15,7 +15,7 @@ export class NoQueryDto {}
 
 /** `?venueId=` on get, update and delete; the body of POST expire. */
 export class VenueContextDto {
-  @ApiPropertyOptional({ example: 'istanbul-lobby', description: 'Must be one of the token\'s venues and of the user\'s' })
+  @ApiPropertyOptional({ description: 'Must be one of the token\'s venues and of the user\'s, e.g. istanbul-lobby' })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -24,10 +24,7 @@ export class VenueContextDto {
 }
 
 export class ListHotspotUsersQueryDto {
-  @ApiPropertyOptional({
-    example: 'istanbul-lobby',
-    description: 'Required unless the token is restricted to exactly one venue',
-  })
+  @ApiPropertyOptional({ description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby' })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -39,19 +36,19 @@ export class ListHotspotUsersQueryDto {
   @IsIn(USER_STATUSES, { message: 'status must be one of active, blocked, expired' })
   status?: UserStatus;
 
-  @ApiPropertyOptional({ example: 'AA:BB:CC:DD:EE:FF', description: 'Any accepted MAC form; matches the user or its devices' })
+  @ApiPropertyOptional({ description: 'Any accepted MAC form, e.g. AA:BB:CC:DD:EE:FF; matches the user or its devices' })
   @IsOptional()
   @IsString({ message: 'macAddress must be a single string' })
   @IsSafeText()
   @IsMacAddress()
   macAddress?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: '1' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE })
   @IsOptional()
   @IsIntegerString(1, MAX_PAGE)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: '20' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
   @IsIntegerString(1, MAX_LIMIT)
   limit?: string;

@@ -1,0 +1,174 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { ensureBuilt, ROOT } from './support/build.js';
+import { CLI_MAIN } from './support/cli-io.js';
+import { createTestDatabase } from './support/databases.js';
+import { freePort, startService, type Service } from './support/service-process.js';
+
+/**
+ * What an operator sees when starting the compiled service (`node dist/src/main.js`) for the first
+ * time, its output piped as under a process manager: the service's own lines only (Nest's start-up
+ * lines are debug), then the listening line naming the database, then the generated token last;
+ * on SIGTERM a final "Stopped" line. LOG_FORMAT picks pretty or JSON lines.
+ */
+
+const MAIN = join(ROOT, 'dist/src/main.js');
+const FRAMEWORK_CONTEXTS = ['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'];
+
+interface LogLine {
+  level: string;
+  msg?: unknown;
+  context?: string;
+  [field: string]: unknown;
+}
+
+/** The JSON log lines in the output, in order (the banner's plain lines are not log lines). */
+function jsonLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+describe('first start of the compiled service', () => {
+  let dir: string;
+  let port: number;
+  const services: Service[] = [];
+
+  beforeAll(() => {
+    ensureBuilt([MAIN, CLI_MAIN]);
+  }, 120_000);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hotspot-first-run-'));
+    port = await freePort();
+  });
+
+  afterEach(() => {
+    for (const service of services.splice(0)) {
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(env: Record<string, string>): Service {
+    const service = startService(MAIN, { PORT: String(port), HOST: '127.0.0.1', ...env }, dir);
+    services.push(service);
+    return service;
+  }
+
+  it('JSON when piped: no framework lines at info, the token banner after the listening line, "Stopped" last', async () => {
+    const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
+    await service.waitForOutput(/curl -H "Authorization: Bearer hsp_[^"]+" \S+\n-+\n/, 20_000);
+
+    const output = service.output();
+    const lines = jsonLines(output);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(typeof line.msg).toBe('string');
+    expect(lines.filter((line) => FRAMEWORK_CONTEXTS.includes(String(line.context)))).toEqual([]);
+
+    const listening = output.indexOf('Hotspot API listening on');
+    const banner = output.indexOf('No API token existed, so one was created');
+    expect(listening).toBeGreaterThan(-1);
+    expect(banner).toBeGreaterThan(listening);
+    // Nothing but the banner after the listening line.
+    expect(output.slice(output.indexOf('\n', listening) + 1).trimStart().startsWith('-')).toBe(true);
+    const sqlitePath = join(dir, 'data/hotspot.sqlite');
+    expect(lines.at(-1)).toMatchObject({ level: 'info', context: 'Main' });
+    expect(String(lines.at(-1)?.msg)).toContain(`database: SQLite file ${sqlitePath}`);
+    expect(output.slice(banner)).toContain(`Database: SQLite file ${sqlitePath}`);
+
+    // The token shown works.
+    const token = /^ {4}(hsp_\S+)$/m.exec(output.slice(banner))?.[1];
+    const status = await fetch(`http://127.0.0.1:${port}/api/v1`, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(status.status).toBe(200);
+
+    service.child.kill('SIGTERM');
+    expect((await service.exited(15_000)).code).toBe(0);
+    expect(jsonLines(service.output()).at(-1)).toMatchObject({ level: 'info', context: 'Main', msg: 'Stopped' });
+  }, 40_000);
+
+  it("shows Nest's start-up lines at LOG_LEVEL=debug, as debug lines", async () => {
+    const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite', LOG_LEVEL: 'debug', BOOTSTRAP_TOKEN: 'hsp_' + 'a'.repeat(40) });
+    await service.waitForOutput(/Hotspot API listening on/, 20_000);
+    const framework = jsonLines(service.output()).filter((line) => FRAMEWORK_CONTEXTS.includes(String(line.context)));
+    expect(framework.map((line) => line.msg)).toEqual(expect.arrayContaining(['AppModule dependencies initialized']));
+    expect(new Set(framework.map((line) => line.level))).toEqual(new Set(['debug']));
+  }, 40_000);
+
+  it('LOG_FORMAT=pretty writes human-readable lines, even when piped', async () => {
+    const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite', LOG_FORMAT: 'pretty' });
+    await service.waitForOutput(/curl -H/, 20_000);
+    service.child.kill('SIGTERM');
+    expect((await service.exited(15_000)).code).toBe(0);
+    const output = service.output();
+    expect(output).not.toMatch(/^\{/m);
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Hotspot API listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/m);
+    expect(output.trimEnd()).toMatch(/\n\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Stopped$/);
+  }, 40_000);
+
+  it('refuses an unknown LOG_FORMAT at start-up, naming the variable', async () => {
+    const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite', LOG_FORMAT: 'text' });
+    expect((await service.exited(15_000)).code).toBe(1);
+    expect(service.output()).toContain('LOG_FORMAT: must be one of pretty, json');
+  }, 20_000);
+
+  const onMysql = process.env.TEST_MYSQL_URL ? it : it.skip;
+  onMysql('on MySQL without a token, logs the exact command that creates one, password masked; it works as shown', async () => {
+    const database = await createTestDatabase('mysql');
+    const server = new URL(String(process.env.TEST_MYSQL_URL));
+    const admin = await mysql.createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    });
+    const user = `hotspot_fr_${randomBytes(4).toString('hex')}`;
+    const password = `pw-${randomBytes(6).toString('hex')}&x`;
+    try {
+      await admin.query('CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]);
+      await admin.query(`GRANT ALL PRIVILEGES ON \`${new URL(database.url).pathname.slice(1)}\`.* TO ?@?`, [user, '%']);
+      const url = new URL(database.url);
+      url.username = user;
+      url.password = encodeURIComponent(password);
+      const service = start({ DATABASE_URL: url.toString() });
+      await service.waitForOutput(/No API token exists/, 20_000);
+      const lines = jsonLines(service.output());
+      const warning = lines.at(-1);
+      expect(warning).toMatchObject({ level: 'warn', context: 'Main' });
+      expect(String(lines.at(-2)?.msg)).toMatch(/Hotspot API listening on .*database: (MySQL|MariaDB) database hotspot_test_/);
+      const message = String(warning?.msg);
+      expect(message).not.toContain(password);
+      expect(message).not.toContain(encodeURIComponent(password));
+      const command = /: (DATABASE_URL=.* node dist\/src\/cli\/main\.js token create --name admin --permissions read,write,delete);/.exec(
+        message,
+      )?.[1];
+      expect(command).toContain(`${user}:****@`);
+
+      // The command as shown, run from the service's folder with the password put in.
+      const run = spawnSync('sh', ['-c', String(command).replace('****', encodeURIComponent(password))], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).not.toMatch(/error/i);
+      expect(run.status).toBe(0);
+      expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^hsp_\S{43}$/);
+
+      service.child.kill('SIGTERM');
+      expect((await service.exited(15_000)).code).toBe(0);
+    } finally {
+      await admin.query('DROP USER IF EXISTS ?@?', [user, '%']).catch(() => undefined);
+      await admin.end();
+      await database.drop();
+    }
+  }, 60_000);
+});
