@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nest
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 import { SESSION_STATUSES, type SessionStatus } from '../../sessions/entities/session.entity.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT } from './hotspot-user-queries.dto.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE } from './hotspot-user-queries.dto.js';
 import { PaginationDto } from './hotspot-user.response.js';
 import { DATE_TIME_OUTPUT, MAC_OUTPUT, NULLABLE, VENUE_ID_SCHEMA } from './field-schemas.js';
 
@@ -11,10 +11,7 @@ export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
 export class ListUserSessionsQueryDto {
-  @ApiPropertyOptional({
-    example: 'istanbul-lobby',
-    description: "Must be one of the token's venues and of the user's",
-  })
+  @ApiPropertyOptional({ ...VENUE_ID_SCHEMA, description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby" })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -26,12 +23,12 @@ export class ListUserSessionsQueryDto {
   @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
   status?: SessionFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: '1' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()
-  @IsIntegerString(1, 1_000_000)
+  @IsIntegerString(1, MAX_PAGE)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: '20' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
   @IsIntegerString(1, MAX_LIMIT)
   limit?: string;
