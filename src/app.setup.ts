@@ -41,6 +41,9 @@ export async function createApp(
     logger: new PinoLoggerService(pino),
   });
   app.disable('x-powered-by');
+  // Express would add a weak ETag of every body (errors too) and answer 304 to a matching If-None-Match:
+  // neither is part of the API.
+  app.set('etag', false);
   // Client addresses (rate limits per IP) come from X-Forwarded-For only through this many proxies.
   app.set('trust proxy', config.trustProxyHops);
   app.use(requestIdMiddleware);

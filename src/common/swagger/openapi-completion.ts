@@ -100,10 +100,11 @@ const GENERIC: Record<string, { description: string; example: ErrorBody }> = {
 };
 
 /**
- * What an unknown path, or a method a path does not have, answers (with or without a token). No
- * operation owns it, so it is an extension of the document rather than an unused component.
+ * What an unknown path, or a method a path does not have, answers (with or without a token): 404,
+ * unless the body parser, which runs before routing, refused the body first. No operation owns these
+ * responses, so they are an extension of the document rather than unused components.
  */
-export const UNKNOWN_ROUTE_RESPONSE = 'x-unknown-route-response';
+export const UNKNOWN_ROUTE_RESPONSES = 'x-unknown-route-responses';
 
 /** The statuses an operation can answer besides its own: which middleware, guard or filter sends them. */
 function sharedStatuses(method: string, operation: Operation): string[] {
@@ -119,12 +120,15 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   const components = document.components ?? {};
   document.components = components;
   components.headers = { ...components.headers, ...HEADERS };
-  (document as OpenAPIObject & Record<string, unknown>)[UNKNOWN_ROUTE_RESPONSE] = {
-    status: 404,
-    description: 'Not Found: no such path, or not this method on it',
-    headers: { 'X-Request-Id': ref('X-Request-Id') },
-    content: { 'application/json': { schema: ERROR_SCHEMA, example: error(ERROR_MESSAGES.notFound) } },
+  const unknownRoute: Record<string, Response> = {
+    '404': { description: 'Not Found: no such path, or not this method on it' },
+    '400': { description: GENERIC['400'].description },
+    '413': { description: GENERIC['413'].description },
+    '415': { description: GENERIC['415'].description },
   };
+  for (const [status, response] of Object.entries(unknownRoute)) completeResponse(status, response, false);
+  unknownRoute['404'].content!['application/json'].example = error(ERROR_MESSAGES.notFound);
+  (document as OpenAPIObject & Record<string, unknown>)[UNKNOWN_ROUTE_RESPONSES] = unknownRoute;
   for (const item of Object.values(document.paths)) {
     for (const [method, value] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'delete', 'patch'].includes(method)) continue;
