@@ -37,7 +37,8 @@ export const HEADERS: Record<string, Header> = {
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'X-RateLimit-Limit': {
-    description: 'Requests allowed per minute to this token (or, without a valid token, this client IP); sent while a limit applies',
+    description:
+      'Requests allowed per minute to this token (or, without a valid token, this client IP); sent while a limit applies',
     schema: { type: 'integer', minimum: 1 },
   },
   'X-RateLimit-Remaining': {
@@ -78,21 +79,34 @@ const GENERIC: Record<string, { description: string; example: ErrorBody }> = {
     example: error(ERROR_MESSAGES.unauthorized),
   },
   '403': {
-    description: "Forbidden: the token lacks the permission, or a venue lies outside the token's venues (`errors` names the field)",
+    description:
+      "Forbidden: the token lacks the permission, or a venue lies outside the token's venues (`errors` names the field)",
     example: error(ERROR_MESSAGES.forbidden),
   },
-  '404': { description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token', example: error(ERROR_MESSAGES.userNotFound) },
+  '404': {
+    description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token',
+    example: error(ERROR_MESSAGES.userNotFound),
+  },
   '409': {
     description: 'Conflict',
-    example: error(ERROR_MESSAGES.conflict, [{ field: 'username', message: 'username already used in venue istanbul-lobby' }]),
+    example: error(ERROR_MESSAGES.conflict, [
+      { field: 'username', message: 'username already used in venue istanbul-lobby' },
+    ]),
   },
   '413': { description: 'Payload Too Large: the body exceeds 100 KiB', example: error(ERROR_MESSAGES.payloadTooLarge) },
   '415': {
-    description: 'Unsupported Media Type: a body that is not application/json (or application/*+json), or one without Content-Type',
+    description:
+      'Unsupported Media Type: a body that is not application/json (or application/*+json), or one without Content-Type',
     example: error(ERROR_MESSAGES.unsupportedMediaType),
   },
-  '429': { description: 'Too Many Requests: the rate limit is used up; repeat after Retry-After', example: error(ERROR_MESSAGES.tooManyRequests) },
-  '500': { description: 'Internal server error (nothing internal in the body)', example: error(ERROR_MESSAGES.internal) },
+  '429': {
+    description: 'Too Many Requests: the rate limit is used up; repeat after Retry-After',
+    example: error(ERROR_MESSAGES.tooManyRequests),
+  },
+  '500': {
+    description: 'Internal server error (nothing internal in the body)',
+    example: error(ERROR_MESSAGES.internal),
+  },
   '503': {
     description: 'Service Unavailable: the database cannot be reached or stayed contended; repeat after Retry-After',
     example: error(ERROR_MESSAGES.serviceUnavailable),

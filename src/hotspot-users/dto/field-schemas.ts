@@ -9,7 +9,12 @@ import { MAX_VENUES_PER_USER, USERNAME_PATTERN, VENUE_ID_PATTERN } from '../../c
  */
 
 /** One value of venueIds or a venueId parameter. */
-export const VENUE_ID_SCHEMA = { type: 'string', pattern: VENUE_ID_PATTERN.source, minLength: 1, maxLength: 64 } as const;
+export const VENUE_ID_SCHEMA = {
+  type: 'string',
+  pattern: VENUE_ID_PATTERN.source,
+  minLength: 1,
+  maxLength: 64,
+} as const;
 
 export const VENUE_IDS: ApiPropertyOptions = {
   type: 'array',
