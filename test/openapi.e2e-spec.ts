@@ -54,10 +54,15 @@ describe('OpenAPI document', () => {
     ['get', '/api/v1/hotspot-users', 'read', ['200', '400', '401', '403', '413', '429', '500', '503']],
     ['get', '/api/v1/hotspot-users/{id}', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
     ['get', '/api/v1/hotspot-users/{id}/sessions', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
-    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '429', '500', '503']],
-    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']],
-    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
-    ['post', '/api/v1/hotspot-users/{id}/expire', 'write', ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']],
+    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503']],
+    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '412', '413', '429', '500', '503']],
+    [
+      'post',
+      '/api/v1/hotspot-users/{id}/expire',
+      'write',
+      ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503'],
+    ],
   ])('documents %s %s: its permission (%s), body schemas and every status it can answer', async (method, path, permission, statuses) => {
     const document = (await current().http.get('/api/docs-json').expect(200)).body;
     const operation = document.paths[path][method];

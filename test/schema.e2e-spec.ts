@@ -10,6 +10,7 @@ const APP_TABLES = [
   'devices',
   'hotspot_user_venues',
   'hotspot_users',
+  'idempotency_keys',
   'login_attempts',
   'nas_clients',
   'sessions',

@@ -3,6 +3,7 @@ import { InitialSchema1795305600000 } from './1795305600000-InitialSchema.js';
 import { PublicTokenPrefixes1795420800000 } from './1795420800000-PublicTokenPrefixes.js';
 import { NasClients1795507200000 } from './1795507200000-NasClients.js';
 import { RadiusAccounting1795680000000 } from './1795680000000-RadiusAccounting.js';
+import { SafeRetries1795766400000 } from './1795766400000-SafeRetries.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -10,4 +11,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   PublicTokenPrefixes1795420800000,
   NasClients1795507200000,
   RadiusAccounting1795680000000,
+  SafeRetries1795766400000,
 ];

@@ -3,6 +3,7 @@ import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-v
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
+import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
@@ -16,4 +17,5 @@ export const ENTITIES = [
   UnauthJobEntity,
   NasClientEntity,
   LoginAttemptEntity,
+  IdempotencyKeyEntity,
 ];

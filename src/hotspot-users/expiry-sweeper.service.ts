@@ -1,12 +1,18 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/configuration.js';
+import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 
 /** Users expired per transaction round; a long backlog is worked through on the next ticks. */
 const SWEEP_BATCH_SIZE = 100;
+/** Idempotency-Keys deleted per tick: more than a busy integrator creates in one interval. */
+const KEY_SWEEP_BATCH_SIZE = 500;
 
-/** Every EXPIRY_SWEEP_INTERVAL seconds, expires the users whose expiresAt has passed. */
+/**
+ * Every EXPIRY_SWEEP_INTERVAL seconds, expires the users whose expiresAt has passed, and deletes
+ * Idempotency-Keys older than 24 hours (requests ignore those anyway).
+ */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ExpirySweeper.name);
@@ -16,6 +22,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly users: HotspotUsersService,
+    private readonly idempotency: IdempotencyService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.intervalMs = config.get('expirySweepIntervalMs', { infer: true });
@@ -37,8 +44,9 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
     if (this.running !== null) return;
     this.running = this.users
       .expireDue(SWEEP_BATCH_SIZE)
-      .then((count) => {
+      .then(async (count) => {
         if (count > 0) this.logger.log(`Expired ${count} user(s) whose expiresAt had passed`);
+        await this.idempotency.forgetExpired(KEY_SWEEP_BATCH_SIZE);
       })
       .catch((error: unknown) => this.logger.warn(`Expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {

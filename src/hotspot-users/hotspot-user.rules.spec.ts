@@ -110,7 +110,12 @@ describe('expiry', () => {
 
   it('expires a user without changing the one given', () => {
     const active = user();
-    expect(expiredUser(active, later)).toMatchObject({ status: 'expired', updatedAt: later, username: 'Room-1204' });
+    expect(expiredUser(active, later)).toMatchObject({
+      status: 'expired',
+      updatedAt: later,
+      username: 'Room-1204',
+      version: 2,
+    });
     expect(active.status).toBe('active');
   });
 });
@@ -118,6 +123,7 @@ describe('expiry', () => {
 describe('creation and PUT changes', () => {
   it('creates users active, created and updated now', () => {
     expect(user()).toMatchObject({ id: 'u1', status: 'active', passwordHash: 'hash', createdAt: now, updatedAt: now });
+    expect(user().version).toBe(1);
   });
 
   it('refuses removing the username of a username_password user, but not of a guest', () => {
@@ -146,15 +152,16 @@ describe('creation and PUT changes', () => {
       metadata: { room: '1204' },
       status: 'blocked',
       updatedAt: later,
+      version: 2,
     });
     expect(stored.email).toBe('Ayse@Example.com');
-    expect(appliedUpdate(stored, {}, later).user).toEqual({ ...stored, updatedAt: later });
+    expect(appliedUpdate(stored, {}, later).user).toEqual({ ...stored, updatedAt: later, version: 2 });
   });
 
   it('never writes columns a PUT cannot change', () => {
     const { changes } = appliedUpdate(user(), { name: 'B' }, later);
     expect(Object.keys(changes).sort()).toEqual(
-      ['email', 'expiresAt', 'metadata', 'name', 'phone', 'status', 'updatedAt', 'username'].sort(),
+      ['email', 'expiresAt', 'metadata', 'name', 'phone', 'status', 'updatedAt', 'username', 'version'].sort(),
     );
   });
 });

@@ -75,6 +75,7 @@ export function expiredUser(user: HotspotUserEntity, now: Date): HotspotUserEnti
   return Object.assign(new HotspotUserEntity(), user, {
     status: 'expired',
     updatedAt: now,
+    version: user.version + 1,
   } satisfies Partial<HotspotUserEntity>);
 }
 
@@ -95,6 +96,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     metadata: input.metadata,
     createdAt: now,
     updatedAt: now,
+    version: 1,
   } satisfies HotspotUserEntity);
 }
 
@@ -125,6 +127,7 @@ export function appliedUpdate(
     metadata: input.metadata ?? user.metadata,
     status: input.status ?? user.status,
     updatedAt: now,
+    version: user.version + 1,
   } satisfies Partial<HotspotUserEntity>;
   return { user: Object.assign(new HotspotUserEntity(), user, changes), changes };
 }

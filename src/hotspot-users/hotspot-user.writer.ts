@@ -43,7 +43,7 @@ export class HotspotUserWriter {
 
   /** The move into expired: expired users hold no keys, so nothing can clash. */
   async updateExpired(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
-    await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt });
+    await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt, version: user.version });
     await this.writeVenueRows(em, user, venueIds, venueIds);
   }
 

@@ -1,18 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiPreconditionFailedResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
+import { ApiError } from '../common/errors/api-error.js';
 import { ApiStandardErrors, ErrorResponseDto } from '../common/swagger/error-response.dto.js';
+import { CurrentIdempotencyClaim, Idempotent, REPLAYED_RESPONSE_HEADER } from '../idempotency/idempotency.decorators.js';
+import type { HttpAnswer } from '../idempotency/idempotency.rules.js';
+import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import {
@@ -30,8 +37,14 @@ import {
   UserSessionListResponseDto,
   type UserSessionDto,
 } from './dto/hotspot-user-sessions.dto.js';
+import { etagOf, IF_MATCH_PROBLEM, parseIfMatch, PRECONDITION_FAILED } from './hotspot-user.etag.js';
 import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './hotspot-user.inputs.js';
-import { HotspotUsersService, type ExpireResult } from './hotspot-users.service.js';
+import {
+  HotspotUsersService,
+  type ExpireResult,
+  type Precondition,
+  type Versioned,
+} from './hotspot-users.service.js';
 
 export const SUCCESS_MESSAGES = {
   created: 'Hotspot kullanıcısı başarıyla oluşturuldu',
@@ -45,6 +58,22 @@ const VALIDATION = { description: 'Validation error: `errors` names each field',
 const NOT_FOUND = { description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token', type: ErrorResponseDto };
 const SCOPE =
   'A venue-restricted token gets 403 for a venue outside its venues and for a user it does not fully cover.';
+const ETAG_HEADER = {
+  ETag: { description: 'Strong validator of the user, e.g. `"v3"`; send it back as If-Match', schema: { type: 'string' } },
+};
+const LOCATION_HEADER = {
+  Location: { description: 'The new user: `/api/v1/hotspot-users/<id>`', schema: { type: 'string' } },
+};
+const IF_MATCH = {
+  name: 'If-Match',
+  required: false,
+  description:
+    'Change only if the user still has this ETag (`*`: if it exists); otherwise 412 and nothing changes. ' +
+    'Malformed: 400.',
+  schema: { type: 'string' },
+};
+const PRECONDITION = { description: `${PRECONDITION_FAILED}: the user changed since the If-Match ETag`, type: ErrorResponseDto };
+const IN_PROGRESS = 'a request with the same Idempotency-Key is in progress';
 
 @ApiTags('hotspot-users')
 @ApiStandardErrors({ body: false })
@@ -69,15 +98,18 @@ export class HotspotUsersController {
   @RequirePermission('read')
   @ApiOperation({ summary: 'Get one user, with its devices' })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: HotspotUserResponseDto })
+  @ApiOkResponse({ type: HotspotUserResponseDto, headers: ETAG_HEADER })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
   async get(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
     @Query() query: VenueContextDto,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; data: HotspotUserDto }> {
-    return { success: true, data: await this.users.get(token, id, query) };
+    const { data, version } = await this.users.get(token, id, query);
+    response.setHeader('ETag', etagOf(version));
+    return { success: true, data };
   }
 
   @Get(':id/sessions')
@@ -104,15 +136,25 @@ export class HotspotUsersController {
   @ApiStandardErrors({ body: true })
   @RequirePermission('write')
   @ApiOperation({ summary: 'Create a user', description: `Status starts active, devices empty. ${SCOPE}` })
-  @ApiCreatedResponse({ type: HotspotUserMessageResponseDto })
+  @Idempotent()
+  @ApiCreatedResponse({
+    type: HotspotUserMessageResponseDto,
+    headers: { ...LOCATION_HEADER, ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER },
+  })
   @ApiBadRequestResponse(VALIDATION)
-  @ApiConflictResponse({ description: 'username, email or phone already used in one of the venues', type: ErrorResponseDto })
+  @ApiConflictResponse({
+    description: `username, email or phone already used in one of the venues; or ${IN_PROGRESS}`,
+    type: ErrorResponseDto,
+  })
   async create(
     @CurrentToken() token: AuthenticatedToken,
     @Query() _query: NoQueryDto,
     @Body() body: CreateHotspotUserDto,
+    @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    return { success: true, message: SUCCESS_MESSAGES.created, data: await this.users.create(token, toCreateInput(body)) };
+    const created = await this.users.create(token, toCreateInput(body), idempotent(claim, createdAnswer));
+    return sent(response, createdAnswer(created));
   }
 
   @Put(':id')
@@ -125,32 +167,41 @@ export class HotspotUsersController {
       SCOPE,
   })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: HotspotUserMessageResponseDto })
+  @ApiHeader(IF_MATCH)
+  @ApiOkResponse({ type: HotspotUserMessageResponseDto, headers: ETAG_HEADER })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse({ description: 'Expired users cannot be edited, or a uniqueness clash', type: ErrorResponseDto })
+  @ApiPreconditionFailedResponse(PRECONDITION)
   async update(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
     @Query() query: VenueContextDto,
     @Body() body: UpdateHotspotUserDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    return { success: true, message: SUCCESS_MESSAGES.updated, data: await this.users.update(token, id, query, toUpdateInput(body)) };
+    const { data, version } = await this.users.update(token, id, query, toUpdateInput(body), precondition(ifMatch));
+    response.setHeader('ETag', etagOf(version));
+    return { success: true, message: SUCCESS_MESSAGES.updated, data };
   }
 
   @Delete(':id')
   @RequirePermission('delete')
   @ApiOperation({ summary: 'Delete a user', description: `Active sessions are ended with an unauth job first. ${SCOPE}` })
   @ApiParam(ID_PARAM)
+  @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: DeleteResponseDto })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
+  @ApiPreconditionFailedResponse(PRECONDITION)
   async remove(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
     @Query() query: VenueContextDto,
+    @Headers('if-match') ifMatch: string | undefined,
   ): Promise<{ success: true; message: string }> {
-    await this.users.remove(token, id, query);
+    await this.users.remove(token, id, query, precondition(ifMatch));
     return { success: true, message: SUCCESS_MESSAGES.deleted };
   }
 
@@ -163,15 +214,68 @@ export class HotspotUsersController {
     description: `Ends the active sessions in every venue; idempotent. The body is optional. ${SCOPE}`,
   })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: ExpireResponseDto })
+  @Idempotent()
+  @ApiHeader(IF_MATCH)
+  @ApiOkResponse({ type: ExpireResponseDto, headers: { ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER } })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
+  @ApiConflictResponse({ description: `Only when ${IN_PROGRESS}`, type: ErrorResponseDto })
+  @ApiPreconditionFailedResponse(PRECONDITION)
   async expire(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
     @Query() _query: NoQueryDto,
     @Body() body: VenueContextDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: ExpireResult }> {
-    return { success: true, message: SUCCESS_MESSAGES.expired, data: await this.users.expire(token, id, body) };
+    const expired = await this.users.expire(token, id, body, precondition(ifMatch), idempotent(claim, expiredAnswer));
+    return sent(response, expiredAnswer(expired));
   }
+}
+
+/** An answer with its body typed as the route returns it. */
+type RouteAnswer<B> = HttpAnswer & { body: B };
+
+function createdAnswer({ data, version }: Versioned<HotspotUserDto>): RouteAnswer<{
+  success: true;
+  message: string;
+  data: HotspotUserDto;
+}> {
+  return {
+    status: HttpStatus.CREATED,
+    headers: { Location: `/${API_V1}/hotspot-users/${data._id}`, ETag: etagOf(version) },
+    body: { success: true, message: SUCCESS_MESSAGES.created, data },
+  };
+}
+
+function expiredAnswer({ data, version }: Versioned<ExpireResult>): RouteAnswer<{
+  success: true;
+  message: string;
+  data: ExpireResult;
+}> {
+  return {
+    status: HttpStatus.OK,
+    headers: { ETag: etagOf(version) },
+    body: { success: true, message: SUCCESS_MESSAGES.expired, data },
+  };
+}
+
+/** The answer's headers on the response, its body to return (the route's HTTP code is the answer's status). */
+function sent<B>(response: Response, answer: RouteAnswer<B>): B {
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  return answer.body;
+}
+
+function idempotent<T>(claim: IdempotencyClaim | null, answer: (result: T) => HttpAnswer): IdempotentCall<T> | null {
+  return claim === null ? null : { claim, answer };
+}
+
+/** The If-Match header, parsed; a malformed one is a 400 naming it, rather than a condition that never holds. */
+function precondition(ifMatch: string | undefined): Precondition {
+  if (ifMatch === undefined) return null;
+  const parsed = parseIfMatch(ifMatch);
+  if (parsed === null) throw ApiError.validation([{ field: 'If-Match', message: IF_MATCH_PROBLEM }]);
+  return parsed;
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { ExpirySweeper } from './expiry-sweeper.service.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
@@ -8,7 +9,7 @@ import { PasswordHasher } from './password-hasher.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule],
+  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule],
   controllers: [HotspotUsersController],
   providers: [HotspotUsersService, HotspotUserWriter, PasswordHasher, ExpirySweeper],
 })

@@ -2,6 +2,8 @@ import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { DatabaseService } from '../database/database.service.js';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository.js';
+import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { DevicesRepository } from '../sessions/devices.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -75,20 +77,26 @@ describe('HotspotUsersService', () => {
       sessionsOnly,
       jobs,
       fakeHasher,
+      new IdempotencyService(database, clock, new IdempotencyRepository()),
     );
   });
+
+  // The use cases' results without their versions, which only the ETag tests below read.
+  const create = async (...args: Parameters<HotspotUsersService['create']>) => (await service.create(...args)).data;
+  const update = async (...args: Parameters<HotspotUsersService['update']>) => (await service.update(...args)).data;
+  const expire = async (...args: Parameters<HotspotUsersService['expire']>) => (await service.expire(...args)).data;
 
   afterEach(() => close());
 
   describe('create', () => {
     it('starts active with no devices and keeps venue order without repeats', async () => {
-      const user = await service.create(unrestricted, body({ venueIds: ['b', 'a', 'b'] }));
+      const user = await create(unrestricted, body({ venueIds: ['b', 'a', 'b'] }));
       expect(user).toMatchObject({ status: 'active', devices: [], venueIds: ['b', 'a'], metadata: {} });
     });
 
     it('refuses expiresAt for a guest and in the past', async () => {
       const guest = await rejection(
-        service.create(
+        create(
           unrestricted,
           body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' }),
         ),
@@ -96,20 +104,20 @@ describe('HotspotUsersService', () => {
       expect(guest.body.errors).toEqual([
         { field: 'expiresAt', message: 'expiresAt applies to username_password users only' },
       ]);
-      const past = await rejection(service.create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
+      const past = await rejection(create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
       expect(past.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt must lie in the future' }]);
     });
 
     it('refuses venues outside the token with 403 naming venueIds', async () => {
-      const error = await rejection(service.create(venueAOnly, body({ venueIds: ['venue-a', 'venue-b'] })));
+      const error = await rejection(create(venueAOnly, body({ venueIds: ['venue-a', 'venue-b'] })));
       expect(error.getStatus()).toBe(403);
       expect(error.body.errors?.[0].field).toBe('venueIds');
     });
 
     it('names every clash, per field and venue, case-insensitively', async () => {
-      await service.create(unrestricted, body({ username: 'Alice', email: 'A@x.com', venueIds: ['v1', 'v2'] }));
+      await create(unrestricted, body({ username: 'Alice', email: 'A@x.com', venueIds: ['v1', 'v2'] }));
       const error = await rejection(
-        service.create(unrestricted, body({ username: 'alice', email: 'a@X.COM', venueIds: ['v2', 'v1'] })),
+        create(unrestricted, body({ username: 'alice', email: 'a@X.COM', venueIds: ['v2', 'v1'] })),
       );
       expect(error.getStatus()).toBe(409);
       expect(error.body.errors).toEqual([
@@ -123,15 +131,15 @@ describe('HotspotUsersService', () => {
 
   describe('update', () => {
     it('blocking ends sessions, expires devices and writes one job even without sessions', async () => {
-      const quiet = await service.create(unrestricted, body());
-      await service.update(unrestricted, quiet._id, {}, toUpdateInput({ status: 'blocked' }));
+      const quiet = await create(unrestricted, body());
+      await update(unrestricted, quiet._id, {}, toUpdateInput({ status: 'blocked' }));
       expect(await jobs.list({ userId: quiet._id })).toEqual([
         expect.objectContaining({ reason: 'blocked', sessions: [], status: 'pending' }),
       ]);
 
-      const busy = await service.create(unrestricted, body());
+      const busy = await create(unrestricted, body());
       const session = await sessions.start({ userId: busy._id, venueId: 'venue-a', macAddress: 'aabbccddeeff' });
-      const blocked = await service.update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }));
+      const blocked = await update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }));
       expect(blocked.devices).toEqual([
         expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' }),
       ]);
@@ -142,41 +150,41 @@ describe('HotspotUsersService', () => {
     });
 
     it('writes no job for the same status or for unblocking', async () => {
-      const user = await service.create(unrestricted, body());
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
+      const user = await create(unrestricted, body());
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
       expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['blocked']);
     });
 
     it('refuses any edit of an expired user with 409', async () => {
-      const user = await service.create(unrestricted, body());
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
-      const error = await rejection(service.update(unrestricted, user._id, {}, toUpdateInput({})));
+      const user = await create(unrestricted, body());
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
+      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({})));
       expect(error.getStatus()).toBe(409);
       expect(error.body).toEqual({ success: false, message: 'Expired users cannot be edited' });
     });
 
     it('refuses removing the username of a username_password user', async () => {
-      const user = await service.create(unrestricted, body());
-      const error = await rejection(service.update(unrestricted, user._id, {}, toUpdateInput({ username: '' })));
+      const user = await create(unrestricted, body());
+      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({ username: '' })));
       expect(error.body.errors?.[0].field).toBe('username');
     });
 
     it('refreshes updatedAt on an empty update', async () => {
-      const user = await service.create(unrestricted, body());
+      const user = await create(unrestricted, body());
       clock.advance(1500);
-      const updated = await service.update(unrestricted, user._id, {}, toUpdateInput({}));
+      const updated = await update(unrestricted, user._id, {}, toUpdateInput({}));
       expect(Date.parse(updated.updatedAt) - Date.parse(user.updatedAt)).toBe(1500);
     });
 
     it('releases the uniqueness keys of an expired user', async () => {
-      const user = await service.create(unrestricted, body({ username: 'reused' }));
-      await service.update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
+      const user = await create(unrestricted, body({ username: 'reused' }));
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
       const rows = await database.run((em) => em.findBy(HotspotUserVenueEntity, { userId: user._id }));
       expect(rows).toEqual([expect.objectContaining({ usernameKey: null, userStatus: 'expired' })]);
-      await expect(service.create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({
+      await expect(create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({
         username: 'reused',
       });
     });
@@ -184,22 +192,22 @@ describe('HotspotUsersService', () => {
 
   describe('venue scope of changes', () => {
     it('is 404 with no venue in common and 403 with partial cover', async () => {
-      const elsewhere = await service.create(unrestricted, body({ venueIds: ['venue-b'] }));
+      const elsewhere = await create(unrestricted, body({ venueIds: ['venue-b'] }));
       expect((await rejection(service.remove(venueAOnly, elsewhere._id, {}))).getStatus()).toBe(404);
-      const shared = await service.create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
-      expect((await rejection(service.expire(venueAOnly, shared._id, {}))).getStatus()).toBe(403);
+      const shared = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
+      expect((await rejection(expire(venueAOnly, shared._id, {}))).getStatus()).toBe(403);
     });
   });
 
   describe('expire', () => {
     it('counts the sessions it ends, writes a job only when there were some, and can be repeated', async () => {
-      const user = await service.create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
+      const user = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
       await sessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
       await sessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:02' });
-      const first = await service.expire(unrestricted, user._id, {});
+      const first = await expire(unrestricted, user._id, {});
       expect(first.expiredSessions).toBe(2);
       expect(first.user.status).toBe('expired');
-      const again = await service.expire(unrestricted, user._id, {});
+      const again = await expire(unrestricted, user._id, {});
       expect(again.expiredSessions).toBe(0);
       expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['expired']);
     });
@@ -207,11 +215,11 @@ describe('HotspotUsersService', () => {
 
   describe('remove', () => {
     it('writes a deleted job that outlives the user only when sessions were active', async () => {
-      const idle = await service.create(unrestricted, body());
+      const idle = await create(unrestricted, body());
       await service.remove(unrestricted, idle._id, {});
       expect(await jobs.list({ userId: idle._id })).toEqual([]);
 
-      const online = await service.create(unrestricted, body());
+      const online = await create(unrestricted, body());
       await sessions.start({ userId: online._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:03' });
       await service.remove(unrestricted, online._id, {});
       expect((await jobs.list({ userId: online._id })).map((job) => job.reason)).toEqual(['deleted']);
@@ -219,10 +227,39 @@ describe('HotspotUsersService', () => {
     });
   });
 
+  describe('versions and If-Match', () => {
+    it('starts at 1 and counts every change of the user: PUT, expire', async () => {
+      const user = await service.create(unrestricted, body());
+      expect(user.version).toBe(1);
+      expect((await service.update(unrestricted, user.data._id, {}, toUpdateInput({ name: 'x' }))).version).toBe(2);
+      expect((await service.expire(unrestricted, user.data._id, {})).version).toBe(3);
+      expect((await service.get(unrestricted, user.data._id, {})).version).toBe(3);
+    });
+
+    it('refuses a change with a stale If-Match with 412 and changes nothing; * and the current tag go ahead', async () => {
+      const { data } = await service.create(unrestricted, body({ name: 'before' }));
+      const stale = [{ weak: false, tag: '"v0"' }];
+      for (const change of [
+        service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), stale),
+        service.expire(unrestricted, data._id, {}, stale),
+        service.remove(unrestricted, data._id, {}, stale),
+      ]) {
+        const error = await rejection(change);
+        expect(error.getStatus()).toBe(412);
+        expect(error.body).toEqual({ success: false, message: 'Precondition Failed' });
+      }
+      expect(await service.get(unrestricted, data._id, {})).toMatchObject({ data: { name: 'before' }, version: 1 });
+
+      await service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), [{ weak: false, tag: '"v1"' }]);
+      await service.remove(unrestricted, data._id, {}, '*');
+      expect((await rejection(service.get(unrestricted, data._id, {}))).getStatus()).toBe(404);
+    });
+  });
+
   describe('list', () => {
     it('pages newest first with ceil(total / limit) pages', async () => {
       for (let i = 0; i < 5; i++) {
-        await service.create(unrestricted, body({ name: `n${i}` }));
+        await create(unrestricted, body({ name: `n${i}` }));
         clock.advance(1000);
       }
       const page = await service.list(unrestricted, toListQuery({ venueId: 'venue-a', limit: '2', page: '3' }));

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
@@ -6,12 +6,14 @@ import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
+import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import type { HotspotUserDto, PaginationDto } from './dto/hotspot-user.response.js';
 import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import { ifMatchAllows, PRECONDITION_FAILED, type IfMatch } from './hotspot-user.etag.js';
 import type { CreateUserInput, ListUsersQuery, SessionsQuery, UpdateUserInput } from './hotspot-user.inputs.js';
 import { toHotspotUserDto, toUserSessionDto } from './hotspot-user.mapper.js';
 import * as rules from './hotspot-user.rules.js';
@@ -29,6 +31,15 @@ export interface ExpireResult {
   user: HotspotUserDto;
 }
 
+/** A result with the version of the user it is about (its ETag). */
+export interface Versioned<T> {
+  data: T;
+  version: number;
+}
+
+/** The If-Match of a change, parsed; null when the request has none. */
+export type Precondition = IfMatch | null;
+
 /**
  * The hotspot users use cases. Each change is one transaction holding the user's row, its venue
  * rows (with the uniqueness keys the database enforces), the sessions it ends and the unauth job
@@ -45,6 +56,7 @@ export class HotspotUsersService {
     private readonly sessions: SessionsService,
     private readonly unauthJobs: UnauthJobsService,
     private readonly passwords: PasswordHasher,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   async list(token: AuthenticatedToken, query: ListUsersQuery): Promise<UserPage> {
@@ -58,7 +70,7 @@ export class HotspotUsersService {
     });
   }
 
-  async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<HotspotUserDto> {
+  async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
     this.assertContextInScope(token, context);
     return this.database.run(async (em) => {
       const record = await this.users.findRecord(em, id);
@@ -66,7 +78,7 @@ export class HotspotUsersService {
         throw ApiError.userNotFound();
       }
       const [dto] = await this.toDtos(em, [record]);
-      return dto;
+      return { data: dto, version: record.user.version };
     });
   }
 
@@ -88,7 +100,15 @@ export class HotspotUsersService {
     });
   }
 
-  async create(token: AuthenticatedToken, input: CreateUserInput): Promise<HotspotUserDto> {
+  /**
+   * With an Idempotency-Key (`idempotency`), the key is taken first in the transaction and the answer
+   * written last, so the user, the key and its answer commit together.
+   */
+  async create(
+    token: AuthenticatedToken,
+    input: CreateUserInput,
+    idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
+  ): Promise<Versioned<HotspotUserDto>> {
     const now = this.clock.now();
     const errors = rules.expiryErrors(input.loginMethod, input.expiresAt, now);
     if (errors.length > 0) throw ApiError.validation(errors);
@@ -96,10 +116,15 @@ export class HotspotUsersService {
     // Hashing is slow by design: it runs before the transaction, never inside it.
     const passwordHash = input.password === null ? null : await this.passwords.hash(input.password);
     const user = rules.newUser(input, newId(), passwordHash, now);
-    await this.writer.answeringConflicts(() =>
-      this.database.transaction((em) => this.writer.insert(em, user, input.venueIds)),
+    return this.writer.answeringConflicts(() =>
+      this.database.transaction(async (em) => {
+        await this.idempotency.reserve(em, idempotency);
+        await this.writer.insert(em, user, input.venueIds);
+        const created = { data: toHotspotUserDto(user, input.venueIds, []), version: user.version };
+        await this.idempotency.complete(em, idempotency, created);
+        return created;
+      }),
     );
-    return toHotspotUserDto(user, input.venueIds, []);
   }
 
   async update(
@@ -107,13 +132,14 @@ export class HotspotUsersService {
     id: string,
     context: VenueContextDto,
     input: UpdateUserInput,
-  ): Promise<HotspotUserDto> {
+    precondition: Precondition = null,
+  ): Promise<Versioned<HotspotUserDto>> {
     this.assertContextInScope(token, context);
     if (input.venueIds !== undefined) this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     const now = this.clock.now();
     return this.writer.answeringConflicts(() =>
       this.database.transaction(async (em) => {
-        const stored = await this.findChangeable(em, token, id, context);
+        const stored = await this.findChangeable(em, token, id, context, precondition);
         const move = rules.statusMove(stored.user.status, input.status);
         if (move.kind === 'refused') throw ApiError.expiredUserNotEditable();
         const errors = rules.updateErrors(stored.user, input, now);
@@ -124,15 +150,20 @@ export class HotspotUsersService {
         await this.writer.update(em, user, changes, stored.venueIds, venueIds);
         if (move.kind === 'moved' && move.ending !== null) await this.endSessions(em, user, move.ending, now);
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
-        return dto;
+        return { data: dto, version: user.version };
       }),
     );
   }
 
-  async remove(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<void> {
+  async remove(
+    token: AuthenticatedToken,
+    id: string,
+    context: VenueContextDto,
+    precondition: Precondition = null,
+  ): Promise<void> {
     this.assertContextInScope(token, context);
     await this.database.transaction(async (em) => {
-      const { user } = await this.findChangeable(em, token, id, context);
+      const { user } = await this.findChangeable(em, token, id, context, precondition);
       const now = this.clock.now();
       await this.endSessions(em, user, rules.ENDINGS.deleted, now);
       // Venue rows, devices and sessions go with it; the job stays.
@@ -141,13 +172,22 @@ export class HotspotUsersService {
   }
 
   /** Ends the user's active sessions in every venue and makes it expired; safe to repeat. */
-  async expire(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<ExpireResult> {
+  async expire(
+    token: AuthenticatedToken,
+    id: string,
+    context: VenueContextDto,
+    precondition: Precondition = null,
+    idempotency: IdempotentCall<Versioned<ExpireResult>> | null = null,
+  ): Promise<Versioned<ExpireResult>> {
     this.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
-      const stored = await this.findChangeable(em, token, id, context);
+      await this.idempotency.reserve(em, idempotency);
+      const stored = await this.findChangeable(em, token, id, context, precondition);
       const { ended, record } = await this.makeExpired(em, stored, rules.ENDINGS.expiredByRequest, this.clock.now());
       const [user] = await this.toDtos(em, [record]);
-      return { expiredSessions: ended, user };
+      const expired = { data: { expiredSessions: ended, user }, version: record.user.version };
+      await this.idempotency.complete(em, idempotency, expired);
+      return expired;
     });
   }
 
@@ -208,18 +248,23 @@ export class HotspotUsersService {
   /**
    * The user a change is about, locked for the transaction before any session or device (as a
    * session start locks it: see HotspotUsersRepository.lockRecord): 404 when it does not exist for
-   * this token or is not in the given venue, 403 when the token does not cover all its venues.
+   * this token or is not in the given venue, 403 when the token does not cover all its venues, 412
+   * when it changed since the If-Match: checked on the locked row, nothing can change it in between.
    */
   private async findChangeable(
     em: EntityManager,
     token: AuthenticatedToken,
     id: string,
     context: VenueContextDto,
+    precondition: Precondition,
   ): Promise<UserRecord> {
     const record = await this.users.lockRecord(em, id);
     if (record === null) throw ApiError.userNotFound();
     this.venueScope.assertCanChange(token, record.venueIds);
     if (!inContext(record, context)) throw ApiError.userNotFound();
+    if (!ifMatchAllows(precondition, record.user.version)) {
+      throw new ApiError(HttpStatus.PRECONDITION_FAILED, PRECONDITION_FAILED);
+    }
     return record;
   }
 

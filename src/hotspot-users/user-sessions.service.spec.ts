@@ -1,6 +1,8 @@
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import type { DatabaseService } from '../database/database.service.js';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository.js';
+import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { DevicesRepository } from '../sessions/devices.repository.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -45,13 +47,15 @@ describe('UserSessionsService', () => {
       sessions,
       jobs,
       hasher,
+      new IdempotencyService(database, clock, new IdempotencyRepository()),
     );
   });
 
   afterEach(() => close());
 
-  const newUser = (overrides: Partial<CreateHotspotUserDto> = {}) =>
-    users.create(admin, toCreateInput({ name: 'G', loginMethod: 'guest', venueIds: ['venue-a'], ...overrides }));
+  const newUser = async (overrides: Partial<CreateHotspotUserDto> = {}) =>
+    (await users.create(admin, toCreateInput({ name: 'G', loginMethod: 'guest', venueIds: ['venue-a'], ...overrides })))
+      .data;
 
   it('starts a session for an active user in its venue, with the MAC address normalised', async () => {
     const user = await newUser();

@@ -57,4 +57,8 @@ export class HotspotUserEntity {
 
   @DateTimeColumn('updated_at')
   updatedAt!: Date;
+
+  /** 1 at creation, one more at every change of this row (not of its devices): the user's ETag. */
+  @Column({ type: 'int', default: 1 })
+  version!: number;
 }
