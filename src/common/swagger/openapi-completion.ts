@@ -93,11 +93,19 @@ const GENERIC: Record<string, { description: string; example: ErrorBody }> = {
       { field: 'username', message: 'username already used in venue istanbul-lobby' },
     ]),
   },
+  '412': {
+    description: 'Precondition Failed: the user changed since the If-Match ETag; nothing changed',
+    example: error('Precondition Failed'),
+  },
   '413': { description: 'Payload Too Large: the body exceeds 100 KiB', example: error(ERROR_MESSAGES.payloadTooLarge) },
   '415': {
     description:
       'Unsupported Media Type: a body that is not application/json (or application/*+json), or one without Content-Type',
     example: error(ERROR_MESSAGES.unsupportedMediaType),
+  },
+  '422': {
+    description: 'The Idempotency-Key was used before with a different request',
+    example: error('Idempotency-Key reused with a different request'),
   },
   '429': {
     description: 'Too Many Requests: the rate limit is used up; repeat after Retry-After',
