@@ -62,6 +62,9 @@ export const HEADERS: Record<string, Header> = {
 };
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/headers/${name}` });
+const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** Answers of the validation pipe and the handler; guards and body parsing answer before a key is claimed. */
+const REPLAYABLE_ERRORS = ['400', '403', '404', '409', '412'];
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorResponseDto' };
 
@@ -164,9 +167,23 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       for (const [status, response] of Object.entries(operation.responses)) {
         completeResponse(status, response, counted);
       }
+      declareReplays(operation);
     }
   }
   return document;
+}
+
+/**
+ * An Idempotency-Key route stores whatever its handler answered, errors included, and replays it
+ * with the replay header: every answer given after the guards and before the handler's end carries it.
+ */
+function declareReplays(operation: Operation): void {
+  const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
+  const replayed = Object.entries(success?.headers ?? {}).find(([name]) => name === REPLAYED_HEADER);
+  if (replayed === undefined) return;
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (REPLAYABLE_ERRORS.includes(status)) response.headers = { ...response.headers, [REPLAYED_HEADER]: replayed[1] };
+  }
 }
 
 function completeResponse(status: string, response: Response, counted: boolean): void {
