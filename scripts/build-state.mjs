@@ -9,7 +9,7 @@
 // Without src/ (a built copy, or the Docker build stage before the sources are copied) it does nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,8 +66,10 @@ if (runAsScript) {
     process.exit(tsc.status ?? 1);
   }
 } else {
+  // A script outside dist/ (openapi-lint.mjs) loads the whole build: check every entry, not the script.
   const entry = process.argv[1] === undefined ? undefined : resolve(process.argv[1]);
-  const reason = staleness(entry === undefined ? ENTRIES : [entry]);
+  const built = entry !== undefined && entry.startsWith(join(ROOT, 'dist') + sep);
+  const reason = staleness(built ? [entry] : ENTRIES);
   if (reason !== null) {
     process.stderr.write(
       `This command runs the compiled code in dist/, but ${reason}.\n` +

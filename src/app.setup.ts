@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
 import type { DestinationStream } from 'pino';
@@ -24,6 +25,13 @@ export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerSer
   return new PinoLoggerService(createPino(level, output));
 }
 
+/** Drops the request headers that would let Express answer 304 Not Modified. */
+function ignoreCacheValidators(req: Request, _res: Response, next: NextFunction): void {
+  delete req.headers['if-none-match'];
+  delete req.headers['if-modified-since'];
+  next();
+}
+
 /**
  * Builds the application exactly as it serves: main.ts and the e2e tests both go through here.
  * The order of the Express middleware matters: request id first (every response and log line
@@ -41,6 +49,10 @@ export async function createApp(
     logger: new PinoLoggerService(pino),
   });
   app.disable('x-powered-by');
+  // Express would add a weak ETag of every body (errors too), and answer 304 to `If-None-Match: *` or
+  // a matching tag: the API has no conditional GET, so neither happens.
+  app.set('etag', false);
+  app.use(ignoreCacheValidators);
   // Client addresses (rate limits per IP) come from X-Forwarded-For only through this many proxies.
   app.set('trust proxy', config.trustProxyHops);
   app.use(requestIdMiddleware);

@@ -2,10 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CommonModule } from './common/common.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
+import { NasModule } from './nas/nas.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { appConfigModule } from './config/app-config.module.js';
 
-/** What `npm run worker` runs: the unauth job worker alone, no HTTP. */
+/** What `npm run worker` runs: the unauth job worker alone (with the NAS registry it signs packets with), no HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -15,6 +16,7 @@ export class WorkerModule {
         appConfigModule(config),
         CommonModule,
         DatabaseModule,
+        NasModule,
         UnauthJobsModule,
       ],
     };

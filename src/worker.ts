@@ -10,11 +10,14 @@ import { WorkerModule } from './worker.module.js';
 async function main(): Promise<void> {
   const config = readProcessConfig();
   const workerConfig = { ...config, unauthJobs: { ...config.unauthJobs, workerEnabled: true } };
-  const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(workerConfig), {
+  const starting = NestFactory.createApplicationContext(WorkerModule.forRoot(workerConfig), {
     logger: createLogger(config.logLevel, { format: config.logFormat }),
     abortOnError: false,
   });
-  exitGracefullyOnSignals(() => context.close(), config.shutdownTimeoutMs, new Logger('Worker'));
+  // Before start-up finishes: the worker starts polling while the context is still being created,
+  // and a SIGTERM then must wait for it and close it, not kill the process midway.
+  exitGracefullyOnSignals(async () => (await starting).close(), config.shutdownTimeoutMs, new Logger('Worker'));
+  await starting;
 }
 
 main().catch((error: unknown) => {

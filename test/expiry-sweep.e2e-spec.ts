@@ -8,6 +8,7 @@ import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.j
 import { createTestDatabase, databaseKinds, type DatabaseKind } from './support/databases.js';
 import { api } from './support/api-client.js';
 import { givenUser, givenUserWithSessions, uniqueEmail } from './support/factories.js';
+import { asJobSession } from './support/rows.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -103,7 +104,7 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ reason: 'expiry', status: 'pending', attempts: 0, username: due.username, createdAt: sweptAt });
     expect([...jobs[0].sessions].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
-      startedSessions.map((s) => ({ id: s.id, venueId: s.venueId, macAddress: s.macAddress, ipAddress: s.ipAddress, nasId: s.nasId })),
+      startedSessions.map(asJobSession),
     );
 
     // Its username and email are free again, in both venues.

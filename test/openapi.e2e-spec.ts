@@ -51,16 +51,17 @@ describe('OpenAPI document', () => {
   });
 
   it.each([
-    ['get', '/api/v1/hotspot-users', 'read', ['200', '400', '401', '403', '500', '503']],
-    ['get', '/api/v1/hotspot-users/{id}', 'read', ['200', '400', '401', '403', '404', '500', '503']],
-    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '422', '500', '503']],
-    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '412', '413', '415', '500', '503']],
-    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '412', '500', '503']],
+    ['get', '/api/v1/hotspot-users', 'read', ['200', '400', '401', '403', '413', '429', '500', '503']],
+    ['get', '/api/v1/hotspot-users/{id}', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
+    ['get', '/api/v1/hotspot-users/{id}/sessions', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
+    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503']],
+    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '412', '413', '429', '500', '503']],
     [
       'post',
       '/api/v1/hotspot-users/{id}/expire',
       'write',
-      ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '500', '503'],
+      ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503'],
     ],
   ])('documents %s %s: its permission (%s), body schemas and every status it can answer', async (method, path, permission, statuses) => {
     const document = (await current().http.get('/api/docs-json').expect(200)).body;
@@ -72,6 +73,58 @@ describe('OpenAPI document', () => {
     }
     const success = operation.responses[statuses[0]].content['application/json'].schema.$ref;
     expect(document.components.schemas[success.split('/').pop()]).toBeDefined();
+  });
+
+  it('sends no ETag of its own making and never answers 304 to If-None-Match', async () => {
+    const response = await current()
+      .http.get('/api/v1')
+      .set('Authorization', `Bearer ${current().adminToken}`)
+      .set('If-None-Match', '*')
+      .expect(200);
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.body).toEqual({ success: true, message: 'Server API aktif' });
+  });
+
+  it('declares string | null fields as nullable strings with their formats, and integers for pagination', async () => {
+    const { schemas } = (await current().http.get('/api/docs-json').expect(200)).body.components;
+    for (const dto of ['CreateHotspotUserDto', 'UpdateHotspotUserDto']) {
+      for (const field of ['username', 'email', 'phone', 'expiresAt']) {
+        expect(schemas[dto].properties[field]).toMatchObject({ type: 'string', nullable: true });
+      }
+    }
+    expect(schemas.CreateHotspotUserDto.properties.macAddress).toMatchObject({ type: 'string', nullable: true });
+    expect(schemas.HotspotUserDto.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(schemas.HotspotUserDto.properties.email).toMatchObject({ type: 'string', format: 'idn-email', nullable: true });
+    for (const field of ['page', 'limit', 'total', 'pages']) expect(schemas.PaginationDto.properties[field].type).toBe('integer');
+    expect(schemas.ExpireResultDto.properties.expiredSessions.type).toBe('integer');
+  });
+
+  it('describes the token as an opaque bearer token, a relative server, public probes and no /radius routes', async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const scheme = Object.values(document.components.securitySchemes)[0] as Record<string, string>;
+    expect(scheme.bearerFormat).not.toMatch(/jwt/i);
+    expect(scheme.description).toMatch(/hsp_/);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(document.paths['/healthz'].get.security).toEqual([]);
+    expect(document.paths['/readyz'].get.security).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/radius'))).toEqual([]);
+    expect(document.paths['/api/v1/hotspot-users/{id}/sessions'].get.responses['200']).toBeDefined();
+  });
+
+  it('gives each error status its own example and the headers it carries', async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const responses = document.paths['/api/v1/hotspot-users/{id}'].put.responses;
+    const message = (status: string): string => responses[status].content['application/json'].example.message;
+    expect(message('401')).toBe('Unauthorized');
+    expect(message('404')).toBe('Kullanıcı bulunamadı');
+    expect(message('413')).toBe('Payload Too Large');
+    expect(message('415')).toBe('Unsupported Media Type');
+    expect(message('429')).toBe('Too Many Requests');
+    expect(message('500')).toBe('Internal server error');
+    expect(message('503')).toBe('Service Unavailable');
+    expect(Object.keys(responses['401'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'WWW-Authenticate']));
+    expect(Object.keys(responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
+    expect(Object.keys(responses['200'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining']));
   });
 
   it('generates the create and update bodies from the validating DTOs, with examples', async () => {

@@ -82,7 +82,20 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
         reason: 'expired',
         status: 'pending',
         attempts: 0,
-        sessions: [{ id: started.id, venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
+        sessions: [
+          {
+            id: started.id,
+            venueId: 'venue-a',
+            macAddress: '02:00:00:00:00:09',
+            ipAddress: null,
+            nasId: null,
+            nasClientId: null,
+            acctSessionId: null,
+            callingStationId: null,
+            nasIpAddress: null,
+            nasSourceIp: null,
+          },
+        ],
       }),
     ]);
     expect(JSON.parse((await jobs('list', '--user', user._id, '--status', 'done', '--json')).stdout)).toEqual([]);

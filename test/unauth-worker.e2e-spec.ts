@@ -19,6 +19,9 @@ const MAX_ATTEMPTS = 3;
 const WEBHOOK_TIMEOUT_MS = 300;
 const LEASE_MS = 60_000;
 
+/** What a job copies of a session no NAS reported (the CLI's): nothing for RFC 5176. */
+const NO_RADIUS = { nasClientId: null, acctSessionId: null, callingStationId: null, nasIpAddress: null, nasSourceIp: null };
+
 /** A datetime(3) value as both engines store it (UTC), for raw SQL. */
 const sqlTime = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 23);
 
@@ -134,8 +137,8 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     // The ended sessions as the network side needs them.
     expect(sessions).toEqual(
       expect.arrayContaining([
-        { id: expect.any(String), venueId: 'venue-a', macAddress: 'AA:BB:CC:50:00:01', ipAddress: '10.5.0.1', nasId: 'nas-a' },
-        { id: expect.any(String), venueId: 'venue-b', macAddress: 'AA:BB:CC:50:00:02', ipAddress: null, nasId: null },
+        { id: expect.any(String), venueId: 'venue-a', macAddress: 'AA:BB:CC:50:00:01', ipAddress: '10.5.0.1', nasId: 'nas-a', ...NO_RADIUS },
+        { id: expect.any(String), venueId: 'venue-b', macAddress: 'AA:BB:CC:50:00:02', ipAddress: null, nasId: null, ...NO_RADIUS },
       ]),
     );
     expect(Object.keys(delivery.body).sort()).toEqual(['attempt', 'createdAt', 'jobId', 'reason', 'sessions', 'userId', 'username']);

@@ -4,7 +4,8 @@ import { PublicTokenPrefixes1795420800000 } from './1795420800000-PublicTokenPre
 import { NasClients1795507200000 } from './1795507200000-NasClients.js';
 import { RadiusAccounting1795680000000 } from './1795680000000-RadiusAccounting.js';
 import { SafeRetries1795766400000 } from './1795766400000-SafeRetries.js';
-import { VenueUserCounts1795852800000 } from './1795852800000-VenueUserCounts.js';
+import { DisconnectTracking1795852800000 } from './1795852800000-DisconnectTracking.js';
+import { VenueUserCounts1795939200000 } from './1795939200000-VenueUserCounts.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -13,5 +14,6 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   NasClients1795507200000,
   RadiusAccounting1795680000000,
   SafeRetries1795766400000,
-  VenueUserCounts1795852800000,
+  DisconnectTracking1795852800000,
+  VenueUserCounts1795939200000,
 ];

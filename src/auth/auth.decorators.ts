@@ -16,7 +16,7 @@ export function RequirePermission(permission: Permission | 'any'): MethodDecorat
     ApiForbiddenResponse({
       description:
         permission === 'any'
-          ? 'Never: any valid token may call it'
+          ? 'Forbidden: a radius token (for FreeRADIUS) may call nothing in /api/v1'
           : `Token lacks the ${permission} permission, or a venue lies outside the token's venues (errors names the field)`,
       type: ErrorResponseDto,
     }),

@@ -67,7 +67,7 @@ describe('hotspot (the program)', () => {
   });
 
   it('an unexpected error exits 1 with "Failed:" and its message, without a stack', async () => {
-    runtime.provide(JOBS_SERVICE, { list: () => Promise.reject(new Error('disk I/O error')) });
+    runtime.provide(JOBS_SERVICE, { list: () => Promise.reject(new Error('disk I/O error')), find: () => Promise.resolve(null) });
     const result = await runCli(runtime, 'jobs', 'list');
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'Failed: disk I/O error\n' });
   });

@@ -24,7 +24,7 @@ describe('loadConfig', () => {
       tokenCacheTtlMs: 10_000,
       unauthJobs: {
         workerEnabled: true,
-        dispatcher: { type: 'log' },
+        dispatchers: [{ type: 'log' }],
         maxAttempts: 8,
         pollIntervalMs: 1000,
         batchSize: 20,
@@ -124,7 +124,7 @@ describe('loadConfig', () => {
       tokenCacheTtlMs: 30_000,
       unauthJobs: {
         workerEnabled: false,
-        dispatcher: { type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 2500 },
+        dispatchers: [{ type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 2500 }],
         maxAttempts: 3,
         pollIntervalMs: 250,
         batchSize: 50,
@@ -173,7 +173,39 @@ describe('loadConfig', () => {
         (p) => p.variable,
       ),
     ).toEqual(['UNAUTH_WEBHOOK_URL', 'UNAUTH_WEBHOOK_SECRET']);
-    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius' }).map((p) => p.variable)).toEqual(['UNAUTH_DISPATCHER']);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius,webhook' }).map((p) => p.variable)).toEqual([
+      'UNAUTH_WEBHOOK_URL',
+      'UNAUTH_WEBHOOK_SECRET',
+    ]);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius, webhook, log' })).toEqual([
+      { variable: 'UNAUTH_WEBHOOK_URL', message: 'is required when UNAUTH_DISPATCHER includes webhook' },
+      { variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER includes webhook' },
+    ]);
+  });
+
+  it('takes a comma-separated list of dispatchers, in order, with the RFC 5176 settings', () => {
+    const config = loadConfig({
+      UNAUTH_DISPATCHER: ' radius , webhook',
+      UNAUTH_WEBHOOK_URL: 'https://nas.example/unauth',
+      UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+    });
+    expect(config.unauthJobs.dispatchers).toEqual([
+      { type: 'radius', timeoutMs: 1000, retries: 2 },
+      { type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 5000 },
+    ]);
+    expect(
+      loadConfig({ UNAUTH_DISPATCHER: 'radius', RADIUS_DM_TIMEOUT_MS: '250', RADIUS_DM_RETRIES: '0' }).unauthJobs
+        .dispatchers,
+    ).toEqual([{ type: 'radius', timeoutMs: 250, retries: 0 }]);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius,radius' })).toEqual([
+      { variable: 'UNAUTH_DISPATCHER', message: 'names a dispatcher twice' },
+    ]);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius,coa' })).toEqual([
+      { variable: 'UNAUTH_DISPATCHER', message: 'must be a comma-separated list of log, webhook, radius' },
+    ]);
+    expect(problemsOf({ UNAUTH_DISPATCHER: 'radius', RADIUS_DM_RETRIES: '11' })).toEqual([
+      { variable: 'RADIUS_DM_RETRIES', message: 'must be an integer from 0 to 10' },
+    ]);
   });
 
   it.each([
@@ -326,7 +358,7 @@ describe('loadConfig', () => {
     [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT', 'must be one of pretty, json'],
     [{ TOKEN_CACHE_TTL_SECONDS: '3601' }, 'TOKEN_CACHE_TTL_SECONDS', 'must be an integer from 0 to 3600'],
     [{ WORKER_ENABLED: 'soon' }, 'WORKER_ENABLED', 'must be true or false'],
-    [{ UNAUTH_DISPATCHER: 'Webhook' }, 'UNAUTH_DISPATCHER', 'must be one of log, webhook'],
+    [{ UNAUTH_DISPATCHER: 'Webhook' }, 'UNAUTH_DISPATCHER', 'must be a comma-separated list of log, webhook, radius'],
     [
       { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'not a url', UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length' },
       'UNAUTH_WEBHOOK_URL',
@@ -340,12 +372,12 @@ describe('loadConfig', () => {
     [
       { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length' },
       'UNAUTH_WEBHOOK_URL',
-      'is required when UNAUTH_DISPATCHER is webhook',
+      'is required when UNAUTH_DISPATCHER includes webhook',
     ],
     [
       { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'https://nas.example', UNAUTH_WEBHOOK_SECRET: '  ' },
       'UNAUTH_WEBHOOK_SECRET',
-      'is required when UNAUTH_DISPATCHER is webhook',
+      'is required when UNAUTH_DISPATCHER includes webhook',
     ],
     [
       {
@@ -396,10 +428,10 @@ describe('loadConfig', () => {
 
   it('leaves the webhook variables alone while the dispatcher is log', () => {
     const config = loadConfig({ UNAUTH_WEBHOOK_URL: 'ftp://x', UNAUTH_WEBHOOK_SECRET: 'short', UNAUTH_WEBHOOK_TIMEOUT_MS: 'x' });
-    expect(config.unauthJobs.dispatcher).toEqual({ type: 'log' });
-    expect(loadConfig({ UNAUTH_DISPATCHER: 'log', UNAUTH_WEBHOOK_URL: 'ftp://x' }).unauthJobs.dispatcher).toEqual({
-      type: 'log',
-    });
+    expect(config.unauthJobs.dispatchers).toEqual([{ type: 'log' }]);
+    expect(loadConfig({ UNAUTH_DISPATCHER: 'log', UNAUTH_WEBHOOK_URL: 'ftp://x' }).unauthJobs.dispatchers).toEqual([
+      { type: 'log' },
+    ]);
   });
 
   it('normalises the webhook URL and defaults its timeout', () => {
@@ -408,12 +440,9 @@ describe('loadConfig', () => {
       UNAUTH_WEBHOOK_URL: 'HTTPS://NAS.Example:443',
       UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
     });
-    expect(config.unauthJobs.dispatcher).toEqual({
-      type: 'webhook',
-      url: 'https://nas.example/',
-      secret: 'a-secret-of-some-length',
-      timeoutMs: 5000,
-    });
+    expect(config.unauthJobs.dispatchers).toEqual([
+      { type: 'webhook', url: 'https://nas.example/', secret: 'a-secret-of-some-length', timeoutMs: 5000 },
+    ]);
   });
 
   it('keeps a REDIS_URL as written', () => {
@@ -425,8 +454,8 @@ describe('loadConfig', () => {
   it('still checks the cross-field rules when another variable is bad, in the order of the variables', () => {
     expect(problemsOf({ PORT: 'abc', UNAUTH_DISPATCHER: 'webhook', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
       { variable: 'PORT', message: 'must be an integer from 1 to 65535' },
-      { variable: 'UNAUTH_WEBHOOK_URL', message: 'is required when UNAUTH_DISPATCHER is webhook' },
-      { variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER is webhook' },
+      { variable: 'UNAUTH_WEBHOOK_URL', message: 'is required when UNAUTH_DISPATCHER includes webhook' },
+      { variable: 'UNAUTH_WEBHOOK_SECRET', message: 'is required when UNAUTH_DISPATCHER includes webhook' },
       { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
     ]);
     expect(problemsOf({ DB_TIMEOUT_MS: 'soon', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([

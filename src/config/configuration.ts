@@ -10,7 +10,10 @@ export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string; database: string };
 
 export type UnauthDispatcherConfig =
-  { type: 'log' } | { type: 'webhook'; url: string; secret: string; timeoutMs: number };
+  | { type: 'log' }
+  | { type: 'webhook'; url: string; secret: string; timeoutMs: number }
+  /** RFC 5176 Disconnect/CoA-Requests: the first wait for an answer (doubling), and the retransmissions. */
+  | { type: 'radius'; timeoutMs: number; retries: number };
 
 /** Raised when an environment variable holds a value the service cannot run with. */
 export class ConfigValidationError extends Error {
@@ -65,11 +68,27 @@ function parsedBy<T>(parse: (raw: string) => Parsed<T>) {
 
 const databaseUrl = parsedBy(parseDatabaseUrl);
 
-const REQUIRED_FOR_WEBHOOK = 'is required when UNAUTH_DISPATCHER is webhook';
+const REQUIRED_FOR_WEBHOOK = 'is required when UNAUTH_DISPATCHER includes webhook';
+
+export const DISPATCHER_NAMES = ['log', 'webhook', 'radius'] as const;
+
+/** `log, webhook` → ['log', 'webhook']: known names, each once. */
+const dispatcherList = z
+  .string()
+  .transform((raw) => raw.split(',').map((name) => name.trim()))
+  .pipe(
+    z
+      .array(z.enum(DISPATCHER_NAMES, { error: `must be a comma-separated list of ${DISPATCHER_NAMES.join(', ')}` }))
+      .refine((names) => new Set(names).size === names.length, { error: 'names a dispatcher twice' }),
+  );
+
+const webhookUrl = z.url({ protocol: /^https?$/, normalize: true, error: 'must be an http:// or https:// URL' });
+const webhookSecret = z.string().min(16, { error: 'must be at least 16 characters' });
+const webhookTimeout = integer(100, 120_000).default(5000);
 
 /*
- * Every variable with its default, in three parts around UNAUTH_DISPATCHER: a union, because the
- * webhook's variables are read (and required) only when it is chosen. Problems are reported in this order.
+ * Every variable with its default, in three parts around UNAUTH_DISPATCHER: the webhook's variables
+ * are read (and required) only when it is in the list. Problems are reported in this order.
  */
 const service = z.object({
   PORT: integer(1, 65535).default(3000),
@@ -96,25 +115,44 @@ const service = z.object({
   WORKER_ENABLED: flag.default(true),
 });
 
-const dispatcher = z.discriminatedUnion(
-  'UNAUTH_DISPATCHER',
-  [
-    z.object({ UNAUTH_DISPATCHER: z.literal('log').optional() }),
-    z.object({
-      UNAUTH_DISPATCHER: z.literal('webhook'),
-      UNAUTH_WEBHOOK_URL: z.url({
-        protocol: /^https?$/,
-        normalize: true,
-        error: (issue) => (issue.input === undefined ? REQUIRED_FOR_WEBHOOK : 'must be an http:// or https:// URL'),
-      }),
-      UNAUTH_WEBHOOK_SECRET: z
-        .string({ error: REQUIRED_FOR_WEBHOOK })
-        .min(16, { error: 'must be at least 16 characters' }),
-      UNAUTH_WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(5000),
-    }),
-  ],
-  { error: 'must be one of log, webhook' },
-);
+const dispatcherVariables = z.object({
+  UNAUTH_DISPATCHER: dispatcherList.default(['log']),
+  UNAUTH_WEBHOOK_URL: z.string().optional(),
+  UNAUTH_WEBHOOK_SECRET: z.string().optional(),
+  UNAUTH_WEBHOOK_TIMEOUT_MS: z.string().optional(),
+  RADIUS_DM_TIMEOUT_MS: integer(100, 60_000).default(1000),
+  RADIUS_DM_RETRIES: integer(0, 10).default(2),
+});
+
+/** The configured dispatchers, in the order given; the webhook's variables are checked only when it is one. */
+const dispatcher = dispatcherVariables.transform((env, context) => {
+  const checked = <T>(variable: string, schema: z.ZodType<T>, value: string | undefined, required: boolean): T => {
+    if (required && value === undefined) {
+      context.addIssue({ code: 'custom', path: [variable], message: REQUIRED_FOR_WEBHOOK });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    context.addIssue({ code: 'custom', path: [variable], message: parsed.error.issues[0].message });
+    return z.NEVER;
+  };
+  const dispatchers = env.UNAUTH_DISPATCHER.map((name): UnauthDispatcherConfig => {
+    switch (name) {
+      case 'log':
+        return { type: 'log' };
+      case 'radius':
+        return { type: 'radius', timeoutMs: env.RADIUS_DM_TIMEOUT_MS, retries: env.RADIUS_DM_RETRIES };
+      case 'webhook':
+        return {
+          type: 'webhook',
+          url: checked('UNAUTH_WEBHOOK_URL', webhookUrl, env.UNAUTH_WEBHOOK_URL, true),
+          secret: checked('UNAUTH_WEBHOOK_SECRET', webhookSecret, env.UNAUTH_WEBHOOK_SECRET, true),
+          timeoutMs: checked('UNAUTH_WEBHOOK_TIMEOUT_MS', webhookTimeout, env.UNAUTH_WEBHOOK_TIMEOUT_MS, false),
+        };
+    }
+  });
+  return { dispatchers };
+});
 
 const jobsAndLimits = z
   .object({
@@ -160,7 +198,7 @@ const jobsAndLimits = z
 /** The name of every environment variable the service reads. */
 export const configVariables: readonly string[] = [
   ...Object.keys(service.shape),
-  ...new Set(dispatcher.options.flatMap((option) => Object.keys(option.shape))),
+  ...Object.keys(dispatcherVariables.shape),
   ...Object.keys(jobsAndLimits.shape),
 ];
 
@@ -174,15 +212,6 @@ export const configSchema = z
     service.and(dispatcher).and(jobsAndLimits),
   )
   .transform((env) => {
-    const dispatcherConfig: UnauthDispatcherConfig =
-      env.UNAUTH_DISPATCHER === 'webhook'
-        ? {
-            type: 'webhook',
-            url: env.UNAUTH_WEBHOOK_URL,
-            secret: env.UNAUTH_WEBHOOK_SECRET,
-            timeoutMs: env.UNAUTH_WEBHOOK_TIMEOUT_MS,
-          }
-        : { type: 'log' };
     return {
       port: env.PORT,
       host: env.HOST,
@@ -197,7 +226,8 @@ export const configSchema = z
       unauthJobs: {
         /** Whether this process runs the job worker (the app does by default; `npm run worker` always). */
         workerEnabled: env.WORKER_ENABLED,
-        dispatcher: dispatcherConfig,
+        /** Each delivers every job (and is tracked separately on it), in this order. */
+        dispatchers: env.dispatchers,
         maxAttempts: env.UNAUTH_MAX_ATTEMPTS,
         pollIntervalMs: env.UNAUTH_POLL_INTERVAL_MS,
         batchSize: env.UNAUTH_BATCH_SIZE,

@@ -1,8 +1,21 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/public-route.js';
 import { HealthService } from './health.service.js';
+
+export class LivenessDto {
+  @ApiProperty({ enum: ['ok'] })
+  status!: 'ok';
+}
+
+export class ReadinessDto {
+  @ApiProperty({ enum: ['ready', 'not ready'] })
+  status!: 'ready' | 'not ready';
+
+  @ApiProperty({ enum: ['up', 'down'] })
+  database!: 'up' | 'down';
+}
 
 /** Probes for orchestrators, outside /api/v1 and without a token. */
 @ApiTags('health')
@@ -13,15 +26,19 @@ export class HealthController {
 
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness: the process is running' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOkResponse({ type: LivenessDto, example: { status: 'ok' } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness: the database answers' })
-  @ApiOkResponse({ schema: { example: { status: 'ready', database: 'up' } } })
-  @ApiServiceUnavailableResponse({ schema: { example: { status: 'not ready', database: 'down' } } })
+  @ApiOkResponse({ type: ReadinessDto, example: { status: 'ready', database: 'up' } })
+  @ApiServiceUnavailableResponse({
+    description: 'The database does not answer within 2 s',
+    type: ReadinessDto,
+    example: { status: 'not ready', database: 'down' },
+  })
   async ready(@Res({ passthrough: true }) res: Response): Promise<{ status: string; database: string }> {
     if (await this.health.isDatabaseReady()) return { status: 'ready', database: 'up' };
     res.status(HttpStatus.SERVICE_UNAVAILABLE);

@@ -1,6 +1,7 @@
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import {
   appliedUpdate,
+  callsForCoa,
   clashErrors,
   conflictErrors,
   ENDINGS,
@@ -243,5 +244,38 @@ describe('venue rows', () => {
         { venueId: 'b', position: 1 },
       ],
     });
+  });
+});
+
+describe('callsForCoa (a changed expiresAt reaches the NAS as a CoA)', () => {
+  const now = new Date('2030-01-01T10:00:00.000Z');
+  const inAnHour = new Date('2030-01-01T11:00:00.000Z');
+  const inADay = new Date('2030-01-02T10:00:00.000Z');
+  const active = (expiresAt: Date | null) => ({ status: 'active' as const, expiresAt });
+
+  it.each([
+    ['moved later', active(inAnHour), active(inADay), 1, true],
+    ['moved earlier', active(inADay), active(inAnHour), 2, true],
+    ['set where there was none', active(null), active(inAnHour), 1, true],
+    ['removed (the cap applies)', active(inAnHour), active(null), 1, true],
+    ['the same instant again', active(inAnHour), active(new Date(inAnHour)), 1, false],
+    ['no RADIUS session', active(inAnHour), active(inADay), 0, false],
+    ['blocked by the same PUT', active(inAnHour), { status: 'blocked' as const, expiresAt: inADay }, 1, false],
+    [
+      'a blocked user',
+      { status: 'blocked' as const, expiresAt: inAnHour },
+      { status: 'blocked' as const, expiresAt: inADay },
+      1,
+      false,
+    ],
+    [
+      'moved into the past (the user expires instead)',
+      active(inAnHour),
+      active(new Date('2030-01-01T09:00:00.000Z')),
+      1,
+      false,
+    ],
+  ])('%s: %s', (_, before, after, sessions, expected) => {
+    expect(callsForCoa(before, after, sessions, now)).toBe(expected);
   });
 });

@@ -32,6 +32,27 @@ export function writesUnauthJob(ending: SessionEnding, endedSessions: number): b
 }
 
 /**
+ * Whether a PUT's change of expiresAt calls for a CoA-Request (the new Session-Timeout) to the NASes
+ * of the user's sessions: expiresAt given and different, the user active afterwards (a move into
+ * blocked or expired ends the sessions instead), and the new value not lapsed. Only sessions a NAS
+ * reported (RADIUS accounting) can be changed.
+ */
+export function callsForCoa(
+  before: { status: UserStatus; expiresAt: Date | null },
+  after: { status: UserStatus; expiresAt: Date | null },
+  radiusSessions: number,
+  now: Date,
+): boolean {
+  return (
+    radiusSessions > 0 &&
+    before.status !== 'expired' &&
+    after.status === 'active' &&
+    (before.expiresAt?.getTime() ?? null) !== (after.expiresAt?.getTime() ?? null) &&
+    !hasLapsed(after.expiresAt, now)
+  );
+}
+
+/**
  * What a PUT's status does. Expired is final: the whole PUT is refused, whatever its body. No status,
  * or the same one again, changes nothing. Active and blocked move to each other and to expired;
  * moves into blocked or expired end the user's sessions.

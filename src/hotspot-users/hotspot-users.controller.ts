@@ -15,10 +15,10 @@ import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
 import { ApiStandardErrors, ErrorResponseDto } from '../common/swagger/error-response.dto.js';
 import { CurrentIdempotencyClaim, Idempotent, REPLAYED_RESPONSE_HEADER } from '../idempotency/idempotency.decorators.js';
-import type { HttpAnswer } from '../idempotency/idempotency.rules.js';
+import { IDEMPOTENCY_MESSAGES, type HttpAnswer } from '../idempotency/idempotency.rules.js';
 import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
@@ -74,6 +74,22 @@ const IF_MATCH = {
 };
 const PRECONDITION = { description: `${PRECONDITION_FAILED}: the user changed since the If-Match ETag`, type: ErrorResponseDto };
 const IN_PROGRESS = 'a request with the same Idempotency-Key is in progress';
+/** The example bodies of each kind of 409. */
+const CONFLICT_EXAMPLES = {
+  clash: {
+    summary: 'username, email or phone already used in a venue',
+    value: {
+      success: false,
+      message: ERROR_MESSAGES.conflict,
+      errors: [{ field: 'username', message: 'username already used in venue istanbul-lobby' }],
+    },
+  },
+  expired: { summary: 'the user is expired', value: { success: false, message: ERROR_MESSAGES.expiredUserNotEditable } },
+  inProgress: {
+    summary: 'the same Idempotency-Key is in progress',
+    value: { success: false, message: IDEMPOTENCY_MESSAGES.inProgress },
+  },
+};
 
 @ApiTags('hotspot-users')
 @ApiStandardErrors({ body: false })
@@ -144,6 +160,7 @@ export class HotspotUsersController {
   @ApiBadRequestResponse(VALIDATION)
   @ApiConflictResponse({
     description: `username, email or phone already used in one of the venues; or ${IN_PROGRESS}`,
+    examples: { clash: CONFLICT_EXAMPLES.clash, inProgress: CONFLICT_EXAMPLES.inProgress },
     type: ErrorResponseDto,
   })
   async create(
@@ -171,7 +188,11 @@ export class HotspotUsersController {
   @ApiOkResponse({ type: HotspotUserMessageResponseDto, headers: ETAG_HEADER })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: 'Expired users cannot be edited, or a uniqueness clash', type: ErrorResponseDto })
+  @ApiConflictResponse({
+    description: 'Expired users cannot be edited, or a uniqueness clash',
+    type: ErrorResponseDto,
+    examples: { expired: CONFLICT_EXAMPLES.expired, clash: CONFLICT_EXAMPLES.clash },
+  })
   @ApiPreconditionFailedResponse(PRECONDITION)
   async update(
     @CurrentToken() token: AuthenticatedToken,
@@ -219,7 +240,7 @@ export class HotspotUsersController {
   @ApiOkResponse({ type: ExpireResponseDto, headers: { ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER } })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: `Only when ${IN_PROGRESS}`, type: ErrorResponseDto })
+  @ApiConflictResponse({ description: `Only when ${IN_PROGRESS}`, type: ErrorResponseDto, example: CONFLICT_EXAMPLES.inProgress.value })
   @ApiPreconditionFailedResponse(PRECONDITION)
   async expire(
     @CurrentToken() token: AuthenticatedToken,

@@ -145,7 +145,18 @@ describe('HotspotUsersService', () => {
       ]);
       const [job] = await jobs.list({ userId: busy._id });
       expect(job.sessions).toEqual([
-        { id: session.id, venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:FF', ipAddress: null, nasId: null },
+        {
+          id: session.id,
+          venueId: 'venue-a',
+          macAddress: 'AA:BB:CC:DD:EE:FF',
+          ipAddress: null,
+          nasId: null,
+          nasClientId: null,
+          acctSessionId: null,
+          callingStationId: null,
+          nasIpAddress: null,
+          nasSourceIp: null,
+        },
       ]);
     });
 

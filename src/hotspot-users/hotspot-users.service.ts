@@ -149,6 +149,7 @@ export class HotspotUsersService {
         const venueIds = input.venueIds ?? stored.venueIds;
         await this.writer.update(em, user, changes, stored, venueIds);
         if (move.kind === 'moved' && move.ending !== null) await this.endSessions(em, user, move.ending, now);
+        else if (input.expiresAt !== undefined) await this.followExpiry(em, stored.user, user, now);
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
         return { data: dto, version: user.version };
       }),
@@ -239,6 +240,14 @@ export class HotspotUsersService {
     const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
     if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
     return sessions.length;
+  }
+
+  /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */
+  private async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
+    const sessions = await this.sessions.activeRadiusOfUser(em, after.id);
+    if (!rules.callsForCoa(before, after, sessions.length, now)) return;
+    const job = { userId: after.id, username: after.username, reason: 'coa' as const, sessions, expiresAt: after.expiresAt };
+    await this.unauthJobs.enqueue(em, job, now);
   }
 
   private assertContextInScope(token: AuthenticatedToken, context: VenueContextDto): void {

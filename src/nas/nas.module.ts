@@ -1,10 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { NAS_DIRECTORY } from '../unauth-jobs/dispatchers/radius/nas-directory.js';
 import { NasSecretsCheck } from './nas-secrets-check.js';
 import { NasService } from './nas.service.js';
 
-/** The NAS registry (RADIUS clients). */
+/**
+ * The NAS registry (RADIUS clients). Global, so the unauth job worker (a layer below) finds the
+ * NAS_DIRECTORY it sends Disconnect/CoA-Requests with.
+ */
+@Global()
 @Module({
-  providers: [NasService, NasSecretsCheck],
-  exports: [NasService],
+  providers: [NasService, NasSecretsCheck, { provide: NAS_DIRECTORY, useExisting: NasService }],
+  exports: [NasService, NAS_DIRECTORY],
 })
 export class NasModule {}

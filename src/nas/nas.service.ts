@@ -18,6 +18,11 @@ import {
   type NasVendor,
 } from './nas-rules.js';
 import { isSealed, openSecret, sealSecret } from './secret-box.js';
+import type {
+  DisconnectTarget,
+  NasDirectory,
+  RecordedNasAddress,
+} from '../unauth-jobs/dispatchers/radius/nas-directory.js';
 
 /** A registered NAS as shown and passed around: never its secret. */
 export interface NasClient {
@@ -73,7 +78,7 @@ export interface SecretStorageReport {
 
 /** The NAS registry: the clients FreeRADIUS accepts, and how the service recognises them. */
 @Injectable()
-export class NasService {
+export class NasService implements NasDirectory {
   private readonly key: Buffer | null;
 
   constructor(
@@ -147,6 +152,31 @@ export class NasService {
     const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name: shortname }));
     if (record === null || !addressMatches(record.ipAddress, sourceIp)) return null;
     return this.withSecret(record);
+  }
+
+  /**
+   * Where a Disconnect/CoA-Request for a session of NAS `id` goes. A NAS registered as one address is
+   * reached there; one registered as a network at the address its accounting came from (or else its
+   * NAS-IP-Address), provided it lies in that network. Null when the NAS is no longer registered.
+   */
+  async disconnectTarget(id: string, recorded: RecordedNasAddress): Promise<DisconnectTarget | null> {
+    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { id }));
+    if (record === null) return null;
+    const parsed = parseNasAddress(record.ipAddress);
+    const single = !('error' in parsed) && parsed.text === parsed.address;
+    const host = single
+      ? parsed.address
+      : ([recorded.nasSourceIp, recorded.nasIpAddress].find(
+          (address) => address !== null && addressMatches(record.ipAddress, address),
+        ) ?? null);
+    const { name, vendor, coaPort } = record;
+    return {
+      name,
+      vendor,
+      coaPort,
+      host: host?.replace(/^::ffff:(?=\d+\.)/i, '') ?? null,
+      secret: this.withSecret(record).secret,
+    };
   }
 
   /** How the stored secrets stand against the current SECRETS_KEY, for the start-up warning. */

@@ -36,6 +36,7 @@ interface SessionReport {
   classUserId: string | null;
   macAddress: string;
   ipAddress: string | null;
+  nasIpAddress: string | null;
   calledStationId: string | null;
   callingStationId: string | null;
   inputOctets: string | null;
@@ -218,6 +219,9 @@ export class AccountingService {
       sessionTime: null,
       lastAccountingAt: now,
       terminateCause: null,
+      // Where a Disconnect/CoA-Request for this session goes and how it names the NAS.
+      nasIpAddress: report.nasIpAddress,
+      nasSourceIp: nas.sourceIp?.slice(0, 45) ?? null,
     } satisfies SessionEntity);
   }
 
@@ -263,6 +267,7 @@ function reportOf(type: SessionReport['type'], attributes: RadiusAttributes): Se
     classUserId: userIdOfClass(attributes.strings('Class')),
     macAddress: (callingStationId === null ? null : normaliseMac(callingStationId)) ?? '',
     ipAddress: limited(attributes.string('Framed-IP-Address'), 45),
+    nasIpAddress: limited(attributes.string('NAS-IP-Address'), 45),
     calledStationId: limited(attributes.string('Called-Station-Id'), 128),
     callingStationId: limited(callingStationId, 128),
     inputOctets: combineOctets(attributes.integer('Acct-Input-Octets'), attributes.integer('Acct-Input-Gigawords')),

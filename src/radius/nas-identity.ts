@@ -5,6 +5,8 @@ export interface RadiusNas {
   id: string;
   name: string;
   venueId: string;
+  /** The packet's source address as FreeRADIUS saw it (X-Radius-Client-Ip). */
+  sourceIp?: string;
 }
 
 /** The headers the shipped FreeRADIUS configuration adds to every rest call. */

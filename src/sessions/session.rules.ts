@@ -22,6 +22,8 @@ export const NO_ACCOUNTING = {
   sessionTime: null,
   lastAccountingAt: null,
   terminateCause: null,
+  nasIpAddress: null,
+  nasSourceIp: null,
 } satisfies Partial<SessionEntity>;
 
 export function newSession(opening: SessionOpening, id: string, now: Date): SessionEntity {

@@ -22,6 +22,15 @@ export class SessionsRepository {
     await em.update(SessionEntity, { id: In([...ids]) }, { status, endedAt });
   }
 
+  /**
+   * The NAS confirmed the session is over: ended now when still active, and the terminate cause set
+   * when none was recorded (a Stop's own cause wins).
+   */
+  async endConfirmed(em: EntityManager, id: string, terminateCause: string, now: Date): Promise<void> {
+    await em.update(SessionEntity, { id, status: 'active' }, { status: 'expired', endedAt: now });
+    await em.update(SessionEntity, { id, terminateCause: IsNull() }, { terminateCause });
+  }
+
   // RADIUS accounting
 
   findByAccountingId(em: EntityManager, nasClientId: string, accountingUniqueId: string): Promise<SessionEntity | null> {

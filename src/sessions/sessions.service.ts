@@ -88,6 +88,11 @@ export class SessionsService {
     return ended;
   }
 
+  /** The user's active sessions that a NAS reported (RADIUS accounting), which RFC 5176 requests can reach. */
+  async activeRadiusOfUser(em: EntityManager, userId: string): Promise<SessionEntity[]> {
+    return (await this.sessions.findActiveOfUser(em, userId)).filter((session) => session.nasClientId !== null);
+  }
+
   /** Devices of several users at once (one query, whatever the number of users). */
   devicesOf(em: EntityManager, userIds: readonly string[]): Promise<DeviceEntity[]> {
     return this.devices.findOfUsers(em, userIds);

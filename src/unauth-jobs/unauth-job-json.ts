@@ -1,3 +1,4 @@
+import { deliverySummary, type Deliveries } from './delivery.js';
 import type { UnauthJobEntity, UnauthJobSession, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 
 /** An unauth job as the command line prints it (the lease is the worker's business). */
@@ -8,6 +9,12 @@ export interface UnauthJobJson {
   reason: UnauthReason;
   sessions: UnauthJobSession[];
   status: UnauthJobStatus;
+  /** Each dispatcher's delivery, with each session's outcome for RADIUS; {} before the first attempt. */
+  deliveries: Deliveries;
+  /** One line: `radius done (acked 2), webhook pending`. */
+  deliverySummary: string;
+  /** For a `coa` job: the user's new expiresAt. */
+  expiresAt: string | null;
   attempts: number;
   nextAttemptAt: string;
   lastError: string | null;
@@ -23,6 +30,9 @@ export function toUnauthJobJson(job: UnauthJobEntity): UnauthJobJson {
     reason: job.reason,
     sessions: job.sessions,
     status: job.status,
+    deliveries: job.deliveries ?? {},
+    deliverySummary: deliverySummary(job.deliveries),
+    expiresAt: job.expiresAt?.toISOString() ?? null,
     attempts: job.attempts,
     nextAttemptAt: job.nextAttemptAt.toISOString(),
     lastError: job.lastError,

@@ -13,6 +13,8 @@ export interface UnauthJobRequest {
   username: string | null;
   reason: UnauthReason;
   sessions: readonly SessionEntity[];
+  /** For `coa`: the user's new expiresAt. */
+  expiresAt?: Date | null;
 }
 
 export interface RetryPolicy {
@@ -29,6 +31,8 @@ export function newPendingJob(id: string, request: UnauthJobRequest, now: Date):
   job.reason = request.reason;
   job.sessions = request.sessions.map(toJobSession);
   job.status = 'pending';
+  job.deliveries = null;
+  job.expiresAt = request.expiresAt ?? null;
   job.attempts = 0;
   job.nextAttemptAt = now;
   job.leaseExpiresAt = null;
@@ -78,5 +82,10 @@ function toJobSession(session: SessionEntity): UnauthJobSession {
     macAddress: session.macAddress,
     ipAddress: session.ipAddress,
     nasId: session.nasId,
+    nasClientId: session.nasClientId,
+    acctSessionId: session.acctSessionId,
+    callingStationId: session.callingStationId,
+    nasIpAddress: session.nasIpAddress,
+    nasSourceIp: session.nasSourceIp,
   };
 }

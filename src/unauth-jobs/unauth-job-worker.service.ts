@@ -8,7 +8,19 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, UnauthJobsConfig } from '../config/configuration.js';
-import { UNAUTH_DISPATCHER, type UnauthDispatcher, type UnauthJobPayload } from './dispatchers/unauth-dispatcher.js';
+import {
+  deliveryAfter,
+  errorOf,
+  isOpen,
+  jobVerdict,
+  sessionCounts,
+  skippedDelivery,
+  unsettledSessions,
+  type Deliveries,
+  type SessionDispatchResult,
+} from './delivery.js';
+import { UNAUTH_DISPATCHERS, type UnauthDispatcher, type UnauthJobPayload } from './dispatchers/unauth-dispatcher.js';
+import type { UnauthJobStatus } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
 
@@ -31,7 +43,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   constructor(
     private readonly jobs: UnauthJobsService,
     private readonly clock: Clock,
-    @Inject(UNAUTH_DISPATCHER) private readonly dispatcher: UnauthDispatcher,
+    @Inject(UNAUTH_DISPATCHERS) private readonly dispatchers: UnauthDispatcher[],
     config: ConfigService<AppConfig, true>,
   ) {
     this.settings = config.get('unauthJobs', { infer: true });
@@ -44,7 +56,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
 
   start(): void {
     if (this.loop !== null) return;
-    this.logger.log(`Unauth job worker started (dispatcher: ${this.dispatcher.name})`);
+    this.logger.log(`Unauth job worker started (dispatchers: ${this.dispatchers.map((d) => d.name).join(', ')})`);
     this.loop = this.run();
   }
 
@@ -65,7 +77,22 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   /** Claims and dispatches one batch. Returns how many jobs it claimed. */
   async processBatch(): Promise<number> {
     const claimed = await this.jobs.claimDue(this.clock.now(), this.settings.batchSize, this.settings.leaseMs);
-    await Promise.all(claimed.map((job) => this.track(this.deliver(job))));
+    if (claimed.length === 0) return 0;
+    const statuses: Partial<Record<UnauthJobStatus | 'released', number>> = {};
+    const sessions: Record<string, number> = {};
+    await Promise.all(
+      claimed.map((job) =>
+        this.track(
+          this.deliver(job).then(({ status, deliveries }) => {
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            for (const [result, count] of Object.entries(sessionCounts(deliveries))) {
+              sessions[result] = (sessions[result] ?? 0) + count;
+            }
+          }),
+        ),
+      ),
+    );
+    this.logger.debug({ message: `Unauth job batch: ${claimed.length} job(s)`, jobs: statuses, sessions });
     return claimed.length;
   }
 
@@ -83,20 +110,61 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  private async deliver(job: ClaimedJob): Promise<void> {
-    try {
-      await this.dispatcher.dispatch(toPayload(job), this.abort.signal);
-    } catch (error) {
-      if (this.abort.signal.aborted) {
-        await this.jobs.release(job, this.clock.now());
-        return;
-      }
-      const message = describe(error);
-      this.logger.warn(`Unauth job ${job.id} attempt ${job.attempts} failed: ${message}`);
-      await this.jobs.markFailed(job, message, this.clock.now(), this.settings);
-      return;
+  /**
+   * Runs every dispatcher whose delivery of the job is still open (in parallel), then records the
+   * outcome. Per-session dispatchers get only the sessions not settled by earlier attempts, so a
+   * failing webhook never resends an acknowledged Disconnect, nor the other way round.
+   */
+  private async deliver(job: ClaimedJob): Promise<{ status: UnauthJobStatus | 'released'; deliveries: Deliveries }> {
+    const deliveries: Deliveries = { ...(job.deliveries ?? {}) };
+    const payload = toPayload(job);
+    let aborted = false;
+    await Promise.all(
+      this.dispatchers.map(async (dispatcher) => {
+        const previous = deliveries[dispatcher.name];
+        if (!isOpen(previous)) return;
+        if (job.reason === 'coa' && !dispatcher.deliversCoa) {
+          deliveries[dispatcher.name] = skippedDelivery('coa jobs are delivered by radius only', this.clock.now());
+          return;
+        }
+        const sessions = dispatcher.perSession ? unsettledSessions(job.sessions, previous) : job.sessions;
+        let results: SessionDispatchResult[] | null;
+        try {
+          results = (await dispatcher.dispatch({ ...payload, sessions }, this.abort.signal)) ?? null;
+        } catch (error) {
+          if (this.abort.signal.aborted) {
+            aborted = true;
+            return;
+          }
+          const message = describe(error);
+          this.logger.warn(`Unauth job ${job.id} attempt ${job.attempts} through ${dispatcher.name} failed: ${message}`);
+          deliveries[dispatcher.name] = deliveryAfter(previous, { error: message }, this.clock.now());
+          return;
+        }
+        deliveries[dispatcher.name] = deliveryAfter(previous, { results }, this.clock.now());
+        if (results !== null) await this.closeConfirmed(job, results);
+      }),
+    );
+    if (aborted) {
+      await this.jobs.release(job, this.clock.now(), deliveries);
+      return { status: 'released', deliveries };
     }
-    await this.jobs.markDone(job, this.clock.now());
+    const verdict = jobVerdict(deliveries);
+    const status = await this.jobs.recordAttempt(job, deliveries, verdict, this.clock.now(), this.settings);
+    if (status !== 'done') {
+      const left = status === 'failed' ? 'failed' : 'will be retried';
+      this.logger.warn(`Unauth job ${job.id} ${left} after attempt ${job.attempts}: ${errorOf(deliveries) ?? ''}`);
+    }
+    return { status, deliveries };
+  }
+
+  /** Sessions a NAS confirmed over (ACK, NAK 503) end here too; a CoA changes nothing locally. */
+  private async closeConfirmed(job: ClaimedJob, results: SessionDispatchResult[]): Promise<void> {
+    if (job.reason === 'coa') return;
+    for (const { sessionId, result } of results) {
+      if (result === 'acked') await this.jobs.closeDisconnected(sessionId, 'disconnected', this.clock.now());
+      if (result === 'gone') await this.jobs.closeDisconnected(sessionId, 'disconnect-not-found', this.clock.now());
+    }
   }
 
   private track(delivery: Promise<void>): Promise<void> {
@@ -126,6 +194,7 @@ function toPayload(job: ClaimedJob): UnauthJobPayload {
     username: job.username,
     reason: job.reason,
     sessions: job.sessions,
+    ...(job.reason === 'coa' ? { expiresAt: job.expiresAt?.toISOString() ?? null } : {}),
     attempt: job.attempts,
     createdAt: job.createdAt.toISOString(),
   };

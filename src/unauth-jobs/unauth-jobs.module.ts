@@ -3,24 +3,39 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { LogDispatcher } from './dispatchers/log.dispatcher.js';
-import { UNAUTH_DISPATCHER, type UnauthDispatcher } from './dispatchers/unauth-dispatcher.js';
+import { NAS_DIRECTORY, type NasDirectory } from './dispatchers/radius/nas-directory.js';
+import { RadiusDispatcher } from './dispatchers/radius/radius.dispatcher.js';
+import { UNAUTH_DISPATCHERS, type UnauthDispatcher } from './dispatchers/unauth-dispatcher.js';
 import { WebhookDispatcher } from './dispatchers/webhook.dispatcher.js';
 import { UnauthJobWorker } from './unauth-job-worker.service.js';
 import { UnauthJobsRepository } from './unauth-jobs.repository.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
 
-/** The outbox of unauth jobs and the worker that delivers them through the configured dispatcher. */
+/**
+ * The outbox of unauth jobs and the worker that delivers them through the configured dispatchers.
+ * The RADIUS dispatcher reads the NAS registry through NAS_DIRECTORY, which the (global) NAS module
+ * provides; a process without it (a CLI command) cannot send Disconnects.
+ */
 @Module({
   providers: [
     UnauthJobsRepository,
     UnauthJobsService,
     UnauthJobWorker,
     {
-      provide: UNAUTH_DISPATCHER,
-      inject: [ConfigService, Clock],
-      useFactory: (config: ConfigService<AppConfig, true>, clock: Clock): UnauthDispatcher => {
-        const dispatcher = config.get('unauthJobs', { infer: true }).dispatcher;
-        return dispatcher.type === 'webhook' ? new WebhookDispatcher(dispatcher, () => clock.now()) : new LogDispatcher();
+      provide: UNAUTH_DISPATCHERS,
+      inject: [ConfigService, Clock, { token: NAS_DIRECTORY, optional: true }],
+      useFactory: (config: ConfigService<AppConfig, true>, clock: Clock, nases?: NasDirectory): UnauthDispatcher[] => {
+        const { maxSessionSeconds } = config.get('radius', { infer: true });
+        return config.get('unauthJobs', { infer: true }).dispatchers.map((dispatcher) => {
+          switch (dispatcher.type) {
+            case 'webhook':
+              return new WebhookDispatcher(dispatcher, () => clock.now());
+            case 'radius':
+              return new RadiusDispatcher(nases ?? null, { ...dispatcher, maxSessionSeconds }, () => clock.now());
+            case 'log':
+              return new LogDispatcher();
+          }
+        });
       },
     },
   ],

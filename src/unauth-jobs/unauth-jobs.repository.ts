@@ -12,10 +12,6 @@ import type { ClaimedJob } from './unauth-job-rules.js';
 export class UnauthJobsRepository {
   constructor(private readonly database: DatabaseService) {}
 
-  findByUserAndReason(em: EntityManager, userId: string, reason: UnauthReason): Promise<UnauthJobEntity[]> {
-    return em.findBy(UnauthJobEntity, { userId, reason });
-  }
-
   async insert(em: EntityManager, job: UnauthJobEntity): Promise<void> {
     await em.insert(UnauthJobEntity, job);
   }
@@ -56,9 +52,17 @@ export class UnauthJobsRepository {
     await em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes);
   }
 
-  /** Jobs, oldest first, optionally of one user and in one status. */
-  list(em: EntityManager, filter: { userId?: string; status?: UnauthJobStatus }): Promise<UnauthJobEntity[]> {
+  findById(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    return em.findOneBy(UnauthJobEntity, { id });
+  }
+
+  /** Jobs, oldest first, optionally of one user, for one reason and in one status. */
+  list(
+    em: EntityManager,
+    filter: { userId?: string; reason?: UnauthReason; status?: UnauthJobStatus },
+  ): Promise<UnauthJobEntity[]> {
     const where: FindOptionsWhere<UnauthJobEntity> = {};
+    if (filter.reason !== undefined) where.reason = filter.reason;
     if (filter.userId !== undefined) where.userId = filter.userId;
     if (filter.status !== undefined) where.status = filter.status;
     return em.find(UnauthJobEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });

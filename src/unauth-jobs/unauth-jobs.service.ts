@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
+import { errorOf, exhausted, type Deliveries, type JobVerdict } from './delivery.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
 import {
   claimOf,
   deliveredChanges,
@@ -22,6 +24,9 @@ export class UnauthJobsService {
     private readonly jobs: UnauthJobsRepository,
   ) {}
 
+  /** Stateless SQL on sessions (ending those a NAS confirmed over). */
+  private readonly sessions = new SessionsRepository();
+
   /**
    * Writes a pending job through the caller's transaction (an outbox row): it commits or rolls back
    * with the change that caused it.
@@ -37,7 +42,7 @@ export class UnauthJobsService {
    * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
    */
   async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
-    const jobs = await this.jobs.findByUserAndReason(em, userId, reason);
+    const jobs = await this.jobs.list(em, { userId, reason });
     return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
   }
 
@@ -69,13 +74,50 @@ export class UnauthJobsService {
     await this.whileLeased(job, failedChanges(job, error, now, retry));
   }
 
+  /**
+   * Stores the deliveries of an attempt and what they make of the job: done, failed, or retried with
+   * backoff (failed after the last attempt, its pending deliveries with it).
+   */
+  async recordAttempt(
+    job: ClaimedJob,
+    deliveries: Deliveries,
+    verdict: JobVerdict,
+    now: Date,
+    retry: RetryPolicy,
+  ): Promise<UnauthJobStatus> {
+    if (verdict === 'done') {
+      await this.whileLeased(job, { ...deliveredChanges(now), deliveries });
+      return 'done';
+    }
+    const error = errorOf(deliveries) ?? 'delivery failed';
+    const changes =
+      verdict === 'failed'
+        ? { ...failedChanges({ attempts: retry.maxAttempts }, error, now, retry), deliveries }
+        : failedChanges(job, error, now, retry);
+    const status = changes.status as UnauthJobStatus;
+    await this.whileLeased(job, { ...changes, deliveries: status === 'failed' ? exhausted(deliveries) : deliveries });
+    return status;
+  }
+
+  /**
+   * A NAS confirmed the session is over (Disconnect-ACK, or NAK 503: it had no such session): it is
+   * ended here too, without waiting for accounting, and keeps the first terminate cause it got.
+   */
+  async closeDisconnected(sessionId: string, terminateCause: string, now: Date): Promise<void> {
+    await this.database.transaction((em) => this.sessions.endConfirmed(em, sessionId, terminateCause, now));
+  }
+
   /** Hands a claimed job back untried (shutdown): due at once, and the attempt does not count. */
-  async release(job: ClaimedJob, now: Date): Promise<void> {
-    await this.whileLeased(job, releasedChanges(job, now));
+  async release(job: ClaimedJob, now: Date, deliveries?: Deliveries): Promise<void> {
+    await this.whileLeased(job, { ...releasedChanges(job, now), ...(deliveries === undefined ? {} : { deliveries }) });
   }
 
   list(filter: { userId?: string; status?: UnauthJobStatus } = {}): Promise<UnauthJobEntity[]> {
     return this.database.run((em) => this.jobs.list(em, filter));
+  }
+
+  find(id: string): Promise<UnauthJobEntity | null> {
+    return this.database.run((em) => this.jobs.findById(em, id));
   }
 
   private whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {

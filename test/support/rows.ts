@@ -33,6 +33,11 @@ export function asJobSession(session: SessionEntity): UnauthJobSession {
     macAddress: session.macAddress,
     ipAddress: session.ipAddress,
     nasId: session.nasId,
+    nasClientId: session.nasClientId,
+    acctSessionId: session.acctSessionId,
+    callingStationId: session.callingStationId,
+    nasIpAddress: session.nasIpAddress,
+    nasSourceIp: session.nasSourceIp,
   };
 }
 

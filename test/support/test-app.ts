@@ -9,7 +9,9 @@ import { createApp } from '../../src/app.setup.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig } from '../../src/config/configuration.js';
 import { DatabaseService } from '../../src/database/database.service.js';
+import { buildOpenApiDocument } from '../../src/common/swagger/openapi.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+import { OpenApiConformance } from './openapi-conformance.js';
 
 export const ADMIN_TOKEN = 'hsp_test-admin-token-0123456789abcdefghijklmnop';
 
@@ -48,6 +50,22 @@ export interface StartOptions {
   logDestination?: DestinationStream;
 }
 
+/**
+ * Every response of every test app is checked against the OpenAPI document (built once, from the
+ * first app: it depends on the code alone). A test whose requests got an undocumented answer fails,
+ * naming the operation, the status and the problem.
+ */
+let conformance: OpenApiConformance | undefined;
+
+function failOnMismatches(): void {
+  const report = conformance?.takeReport() ?? '';
+  if (report !== '') throw new Error(`Responses that do not match the OpenAPI document:\n${report}`);
+}
+
+afterEach(failOnMismatches);
+// Requests made in afterAll hooks, after the last afterEach.
+afterAll(failOnMismatches);
+
 /** Starts the real application (same set-up as main.ts) on a database of its own. */
 export async function startTestApp(
   kind: DatabaseKind,
@@ -74,6 +92,8 @@ export async function startTestApp(
     if (ownsDatabase) await database.drop();
     throw error;
   }
+  conformance ??= new OpenApiConformance(buildOpenApiDocument(app));
+  conformance.attach(app.getHttpServer());
   const clock = options.clock;
   if (clock !== undefined) app.get(Clock).now = () => clock.now();
   const tokens = app.get(ApiTokenService);

@@ -13,6 +13,8 @@ function jobEntity(): UnauthJobEntity {
     reason: 'expired',
     sessions: [{ id: 's-1', venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
     status: 'pending',
+    deliveries: null,
+    expiresAt: null,
     attempts: 0,
     nextAttemptAt: new Date('2030-01-01T00:00:01.000Z'),
     leaseExpiresAt: null,
@@ -29,6 +31,46 @@ class FakeJobs implements JobsService {
     this.filters.push(filter);
     return Promise.resolve(this.jobs);
   }
+  find(id: string) {
+    return Promise.resolve(this.jobs.find((job) => job.id === id) ?? null);
+  }
+}
+
+/** A job whose RADIUS delivery ACKed one session and failed another, and whose webhook is pending. */
+function trackedJob(): UnauthJobEntity {
+  const job = jobEntity();
+  job.sessions = [...job.sessions, { ...job.sessions[0], id: 's-2', nasId: 'nas-b' }];
+  job.status = 'failed';
+  job.lastError =
+    'radius: session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404 | webhook: webhook answered HTTP 500';
+  job.deliveries = {
+    radius: {
+      status: 'failed',
+      attempts: 1,
+      lastError: 'session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404',
+      at: '2030-01-01T00:00:02.000Z',
+      sessions: {
+        's-1': {
+          result: 'acked',
+          errorCause: null,
+          detail: null,
+          nas: 'nas-a',
+          attempts: 1,
+          at: '2030-01-01T00:00:02.000Z',
+        },
+        's-2': {
+          result: 'failed',
+          errorCause: 404,
+          detail: 'NAS nas-b answered Disconnect-NAK with Error-Cause 404',
+          nas: 'nas-b',
+          attempts: 1,
+          at: '2030-01-01T00:00:02.000Z',
+        },
+      },
+    },
+    webhook: { status: 'failed', attempts: 1, lastError: 'webhook answered HTTP 500', at: '2030-01-01T00:00:02.000Z' },
+  };
+  return job;
 }
 
 describe('hotspot jobs', () => {
@@ -54,6 +96,9 @@ describe('hotspot jobs', () => {
         reason: 'expired',
         sessions: [{ id: 's-1', venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
         status: 'pending',
+        deliveries: {},
+        deliverySummary: '-',
+        expiresAt: null,
         attempts: 0,
         nextAttemptAt: '2030-01-01T00:00:01.000Z',
         lastError: null,
@@ -70,6 +115,41 @@ describe('hotspot jobs', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^job-1\s+pending\s+expired\s+user user-1 \(room-1204\)\s+1 session\(s\)\s+attempts 0/);
+  });
+
+  it('list shows a summary of the deliveries on each line', async () => {
+    jobs.jobs = [trackedJob()];
+    const result = await run('list', '--status', 'failed');
+    expect(result.stdout).toContain('deliveries: radius failed (acked 1, failed 1), webhook failed');
+  });
+
+  it("show prints each dispatcher's delivery and each session's outcome", async () => {
+    jobs.jobs = [trackedJob()];
+    const result = await run('show', 'job-1');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^job-1\s+failed/);
+    expect(lines).toContain(
+      '  radius: failed, 1 attempt(s), at 2030-01-01T00:00:02.000Z - session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404',
+    );
+    expect(lines).toContain('    session s-1: acked, NAS nas-a, 1 attempt(s), at 2030-01-01T00:00:02.000Z');
+    expect(lines).toContain(
+      '    session s-2: failed Error-Cause 404, NAS nas-b, 1 attempt(s), at 2030-01-01T00:00:02.000Z - NAS nas-b answered Disconnect-NAK with Error-Cause 404',
+    );
+    expect(lines).toContain('  webhook: failed, 1 attempt(s), at 2030-01-01T00:00:02.000Z - webhook answered HTTP 500');
+  });
+
+  it('show --json prints the job with its deliveries', async () => {
+    jobs.jobs = [trackedJob()];
+    const shown = JSON.parse((await run('show', 'job-1', '--json')).stdout);
+    expect(shown.deliveries.radius.sessions['s-2']).toMatchObject({ result: 'failed', errorCause: 404, nas: 'nas-b' });
+    expect(shown.deliverySummary).toBe('radius failed (acked 1, failed 1), webhook failed');
+  });
+
+  it('show of an unknown id exits 1 saying so', async () => {
+    const result = await run('show', 'nope');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No unauth job has the id "nope".');
   });
 
   it('says on stderr that nothing matched, leaving stdout empty', async () => {

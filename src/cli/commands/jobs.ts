@@ -3,12 +3,12 @@ import { UNAUTH_JOB_STATUSES, type UnauthJobStatus } from '../../unauth-jobs/ent
 import { toUnauthJobJson, type UnauthJobJson } from '../../unauth-jobs/unauth-job-json.js';
 import { UnauthJobsModule } from '../../unauth-jobs/unauth-jobs.module.js';
 import { UnauthJobsService } from '../../unauth-jobs/unauth-jobs.service.js';
-import { printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { choiceOption, text, valueOption } from '../option-values.js';
 
 /** `hotspot jobs list`: the unauth jobs (the outbox the worker delivers). */
 
-export type JobsService = Pick<UnauthJobsService, 'list'>;
+export type JobsService = Pick<UnauthJobsService, 'list' | 'find'>;
 
 export const JOBS_SERVICE: ServiceNeed<JobsService> = {
   imports: [UnauthJobsModule],
@@ -32,6 +32,13 @@ export const jobsCommand: CliCommand = {
       .addOption(choiceOption('--status <status>', 'only the jobs in this status', UNAUTH_JOB_STATUSES))
       .option('--json', 'print a JSON array')
       .action((options: ListOptions) => runtime.use(JOBS_SERVICE, (service) => list(service, options, io)));
+
+    jobs
+      .command('show')
+      .description("Show one job: each dispatcher's delivery and each session's outcome (result, Error-Cause, attempts, NAS, time).")
+      .argument('<id>', 'the job id')
+      .option('--json', 'print the job as JSON')
+      .action((id: string, options: { json?: true }) => runtime.use(JOBS_SERVICE, (service) => show(service, id, options, io)));
   },
 };
 
@@ -45,9 +52,46 @@ async function list(service: JobsService, options: ListOptions, io: CliIo): Prom
   if (found.length === 0) io.stderr.write('No unauth jobs match.\n');
 }
 
+async function show(service: JobsService, id: string, options: { json?: true }, io: CliIo): Promise<void> {
+  const found = id.length <= ID_LENGTH ? await service.find(id) : null;
+  if (found === null) throw new CommandFailure(`No unauth job has the id ${JSON.stringify(id.slice(0, ID_LENGTH))}.`);
+  const job = toUnauthJobJson(found);
+  if (options.json) {
+    printJson(io, job);
+    return;
+  }
+  const lines = [
+    jobLine(job),
+    `  next attempt ${job.nextAttemptAt}  updated ${job.updatedAt}`,
+    ...(job.expiresAt === null ? [] : [`  new expiresAt ${job.expiresAt}`]),
+    ...(job.lastError === null ? [] : [`  last error: ${job.lastError}`]),
+  ];
+  for (const [name, delivery] of Object.entries(job.deliveries)) {
+    lines.push(
+      `  ${name}: ${delivery.status}, ${delivery.attempts} attempt(s), at ${delivery.at}` +
+        (delivery.lastError === null ? '' : ` - ${delivery.lastError}`),
+    );
+    for (const [sessionId, outcome] of Object.entries(delivery.sessions ?? {})) {
+      lines.push(
+        `    session ${sessionId}: ${outcome.result}` +
+          (outcome.errorCause === null ? '' : ` Error-Cause ${outcome.errorCause}`) +
+          `, NAS ${outcome.nas ?? '-'}, ${outcome.attempts} attempt(s), at ${outcome.at}` +
+          (outcome.detail === null ? '' : ` - ${outcome.detail}`),
+      );
+    }
+  }
+  for (const session of job.sessions) {
+    if (!Object.values(job.deliveries).some((delivery) => delivery.sessions?.[session.id])) {
+      lines.push(`    session ${session.id}: no outcome yet (NAS ${session.nasId ?? '-'})`);
+    }
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+}
+
 function jobLine(job: UnauthJobJson): string {
   return (
-    `${job.id}  ${job.status.padEnd(10)} ${job.reason.padEnd(7)} user ${job.userId} (${job.username ?? '-'})  ` +
-    `${job.sessions.length} session(s)  attempts ${job.attempts}  created ${job.createdAt}`
+    `${job.id}  ${job.status.padEnd(10)} ${job.reason.padEnd(11)} user ${job.userId} (${job.username ?? '-'})  ` +
+    `${job.sessions.length} session(s)  attempts ${job.attempts}  created ${job.createdAt}  ` +
+    `deliveries: ${job.deliverySummary}`
   );
 }

@@ -1,7 +1,7 @@
 /** The last instant a datetime column holds on both databases (MySQL's DATETIME ends with year 9999). */
 export const LATEST_STORABLE_INSTANT = new Date('9999-12-31T23:59:59.999Z');
 
-const ISO_DATE_TIME_WITH_ZONE =
+export const ISO_DATE_TIME_WITH_ZONE =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
 
 /**

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonObject } from '../entities/hotspot-user.entity.js';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
-import { EMAIL_MAX_LENGTH, emailKey, PHONE_MAX_LENGTH } from '../../common/validation/normalise.js';
+import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
 import {
   HasCharacters,
   IsEmailAddress,
@@ -16,6 +16,7 @@ import {
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
+import { DATE_TIME_INPUT, EMAIL, MAC_INPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
 
 export const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
 export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
@@ -39,22 +40,15 @@ export class CreateHotspotUserDto {
   @IsIn(CREATABLE_LOGIN_METHODS, { message: 'loginMethod must be username_password or guest' })
   loginMethod!: CreatableLoginMethod;
 
-  @ApiProperty({
-    type: [String],
-    example: ['istanbul-lobby'],
-    minItems: 1,
-    maxItems: 50,
-    description: 'Each 1-64 characters of A-Za-z0-9_.:-; repeats are dropped, order kept',
-  })
+  @ApiProperty({ ...VENUE_IDS, description: 'Each 1-64 characters of A-Za-z0-9_.:-; repeats are dropped, order kept' })
   @IsDefined({ message: 'venueIds is required' })
   @IsVenueIdList()
   venueIds!: string[];
 
   @ApiPropertyOptional({
-    example: 'room-1204',
-    pattern: USERNAME_PATTERN.source,
-    nullable: true,
-    description: 'Required for username_password; unique per venue, case-insensitively',
+    ...USERNAME,
+    ...NULLABLE,
+    description: 'Required for username_password; unique per venue, case-insensitively; null means unset',
   })
   @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null))
   @IsDefined({ message: 'username is required when loginMethod is username_password' })
@@ -77,7 +71,7 @@ export class CreateHotspotUserDto {
   @Length(4, 128)
   password?: string;
 
-  @ApiPropertyOptional({ example: 'ayse@example.com', maxLength: EMAIL_MAX_LENGTH, nullable: true })
+  @ApiPropertyOptional({ ...EMAIL, ...NULLABLE, description: 'Unique per venue, case-insensitively; null means unset' })
   @IsOptional()
   @IsString()
   @IsSafeText()
@@ -85,23 +79,14 @@ export class CreateHotspotUserDto {
   @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({
-    example: '+90 532 123 45 67',
-    nullable: true,
-    maxLength: PHONE_MAX_LENGTH,
-    description: '7-15 digits; uniqueness compares the digits',
-  })
+  @ApiPropertyOptional({ ...PHONE, ...NULLABLE })
   @IsOptional()
   @IsString()
   @IsSafeText()
   @IsPhone()
   phone?: string | null;
 
-  @ApiPropertyOptional({
-    example: 'aa-bb-cc-dd-ee-ff',
-    nullable: true,
-    description: 'Any of AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff, aabbccddeeff; returned as AA:BB:CC:DD:EE:FF',
-  })
+  @ApiPropertyOptional({ ...MAC_INPUT, ...NULLABLE })
   @IsOptional()
   @IsString()
   @IsSafeText()
@@ -109,9 +94,9 @@ export class CreateHotspotUserDto {
   macAddress?: string | null;
 
   @ApiPropertyOptional({
-    example: '2030-01-31T12:00:00Z',
-    nullable: true,
-    description: 'ISO 8601 with a zone, in the future; username_password users only',
+    ...DATE_TIME_INPUT,
+    ...NULLABLE,
+    description: 'ISO 8601 with a zone, in the future, at most 9999-12-31T23:59:59.999Z; username_password users only',
   })
   @IsOptional()
   @IsString()
@@ -122,7 +107,7 @@ export class CreateHotspotUserDto {
     type: 'object',
     additionalProperties: true,
     example: { roomNumber: '1204' },
-    description: 'A JSON object of at most 16 KiB and 8 levels',
+    description: 'A JSON object of at most 16 KiB and 8 levels; keys __proto__, constructor, prototype refused',
   })
   @IsOptionalNotNull()
   @IsMetadata()

@@ -1,12 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
+import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
 import { IsIntegerString, IsMacAddress, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-const MAX_PAGE = 1_000_000;
+export const MAX_PAGE = 1_000_000;
 
 const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
 
@@ -15,7 +16,10 @@ export class NoQueryDto {}
 
 /** `?venueId=` on get, update and delete; the body of POST expire. */
 export class VenueContextDto {
-  @ApiPropertyOptional({ description: 'Must be one of the token\'s venues and of the user\'s, e.g. istanbul-lobby' })
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    description: 'Must be one of the token\'s venues and of the user\'s, e.g. istanbul-lobby',
+  })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -24,7 +28,10 @@ export class VenueContextDto {
 }
 
 export class ListHotspotUsersQueryDto {
-  @ApiPropertyOptional({ description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby' })
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby',
+  })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -36,14 +43,18 @@ export class ListHotspotUsersQueryDto {
   @IsIn(USER_STATUSES, { message: 'status must be one of active, blocked, expired' })
   status?: UserStatus;
 
-  @ApiPropertyOptional({ description: 'Any accepted MAC form, e.g. AA:BB:CC:DD:EE:FF; matches the user or its devices' })
+  @ApiPropertyOptional({
+    type: String,
+    pattern: MAC_INPUT.pattern,
+    description: 'Any accepted MAC form, e.g. AA:BB:CC:DD:EE:FF; matches the user or its devices',
+  })
   @IsOptional()
   @IsString({ message: 'macAddress must be a single string' })
   @IsSafeText()
   @IsMacAddress()
   macAddress?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()
   @IsIntegerString(1, MAX_PAGE)
   page?: string;

@@ -2,18 +2,16 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nest
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 import { SESSION_STATUSES, type SessionStatus } from '../../sessions/entities/session.entity.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT } from './hotspot-user-queries.dto.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE } from './hotspot-user-queries.dto.js';
 import { PaginationDto } from './hotspot-user.response.js';
+import { DATE_TIME_OUTPUT, MAC_OUTPUT, NULLABLE, VENUE_ID_SCHEMA } from './field-schemas.js';
 
 export const SESSION_FILTERS = ['active', 'ended'] as const;
 export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
 export class ListUserSessionsQueryDto {
-  @ApiPropertyOptional({
-    example: 'istanbul-lobby',
-    description: "Must be one of the token's venues and of the user's",
-  })
+  @ApiPropertyOptional({ ...VENUE_ID_SCHEMA, description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby" })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -25,20 +23,23 @@ export class ListUserSessionsQueryDto {
   @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
   status?: SessionFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: '1' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()
-  @IsIntegerString(1, 1_000_000)
+  @IsIntegerString(1, MAX_PAGE)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: '20' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
   @IsIntegerString(1, MAX_LIMIT)
   limit?: string;
 }
 
+// anyOf, not oneOf: null matches both branches.
 const COUNTER: ApiPropertyOptions = {
-  oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^[0-9]+$' }],
-  nullable: true,
+  anyOf: [
+    { type: 'integer', minimum: 0, nullable: true },
+    { type: 'string', pattern: '^[0-9]+$', nullable: true },
+  ],
   description: 'Octets (gigawords included); a decimal string beyond 2^53',
 };
 
@@ -46,10 +47,10 @@ export class UserSessionDto {
   @ApiProperty({ example: '019a9c4e-9b10-7d42-a1c3-5e6f7a8b9c0d' })
   id!: string;
 
-  @ApiProperty({ example: 'istanbul-lobby' })
+  @ApiProperty({ ...VENUE_ID_SCHEMA, example: 'istanbul-lobby' })
   venueId!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'AA:BB:CC:DD:EE:FF' })
+  @ApiProperty({ ...MAC_OUTPUT, ...NULLABLE })
   macAddress!: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: '10.5.50.23' })
@@ -66,21 +67,21 @@ export class UserSessionDto {
   @ApiProperty({ enum: SESSION_STATUSES, description: '`stopped`: ended by the NAS; `expired`: ended by this service' })
   status!: SessionStatus;
 
-  @ApiProperty({ example: '2026-11-22T09:30:00.000Z' })
+  @ApiProperty({ ...DATE_TIME_OUTPUT, example: '2026-11-22T09:30:00.000Z' })
   startedAt!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiProperty({ ...DATE_TIME_OUTPUT, ...NULLABLE, example: null })
   endedAt!: string | null;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
+    ...DATE_TIME_OUTPUT,
+    ...NULLABLE,
     example: '2026-11-22T09:35:00.000Z',
     description: 'Last accounting update',
   })
   lastUpdateAt!: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Seconds, as the NAS reports it' })
+  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, example: 300, description: 'Seconds, as the NAS reports it' })
   sessionTime!: number | null;
 
   @ApiProperty(COUNTER)

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../sessions/entities/device.entity.js';
 import { LOGIN_METHODS, USER_STATUSES, type JsonObject, type LoginMethod, type UserStatus } from '../entities/hotspot-user.entity.js';
+import { DATE_TIME_OUTPUT, EMAIL, MAC_OUTPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
 
 export class DeviceDto {
-  @ApiProperty({ example: 'AA:BB:CC:DD:EE:FF' })
+  @ApiProperty(MAC_OUTPUT)
   macAddress!: string;
 
   @ApiProperty({ type: String, nullable: true, example: null })
@@ -12,10 +13,10 @@ export class DeviceDto {
   @ApiProperty({ enum: DEVICE_STATUSES })
   status!: DeviceStatus;
 
-  @ApiProperty({ example: '2026-11-22T09:30:00.000Z' })
+  @ApiProperty({ ...DATE_TIME_OUTPUT, example: '2026-11-22T09:30:00.000Z' })
   firstSeenAt!: string;
 
-  @ApiProperty({ example: '2026-11-22T10:15:00.000Z' })
+  @ApiProperty({ ...DATE_TIME_OUTPUT, example: '2026-11-22T10:15:00.000Z' })
   lastSeenAt!: string;
 }
 
@@ -24,31 +25,31 @@ export class HotspotUserDto {
   @ApiProperty({ example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b47', description: 'Opaque, time-ordered' })
   _id!: string;
 
-  @ApiProperty({ example: 'Ayşe Yılmaz' })
+  @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255 })
   name!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'room-1204' })
+  @ApiProperty({ ...USERNAME, ...NULLABLE })
   username!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'ayse@example.com' })
+  @ApiProperty({ ...EMAIL, ...NULLABLE })
   email!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '+90 532 123 45 67' })
+  @ApiProperty({ ...PHONE, ...NULLABLE, description: 'As given' })
   phone!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'AA:BB:CC:DD:EE:FF', description: 'Given at creation' })
+  @ApiProperty({ ...MAC_OUTPUT, ...NULLABLE, description: 'Given at creation' })
   macAddress!: string | null;
 
   @ApiProperty({ enum: LOGIN_METHODS })
   loginMethod!: LoginMethod;
 
-  @ApiProperty({ type: [String], example: ['istanbul-lobby'] })
+  @ApiProperty(VENUE_IDS)
   venueIds!: string[];
 
   @ApiProperty({ enum: USER_STATUSES })
   status!: UserStatus;
 
-  @ApiProperty({ type: String, nullable: true, example: '2030-01-31T12:00:00.000Z' })
+  @ApiProperty({ ...DATE_TIME_OUTPUT, ...NULLABLE, example: '2030-01-31T12:00:00.000Z' })
   expiresAt!: string | null;
 
   @ApiProperty({ type: [DeviceDto], description: 'Newest lastSeenAt first' })
@@ -57,24 +58,24 @@ export class HotspotUserDto {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { roomNumber: '1204' } })
   metadata!: JsonObject;
 
-  @ApiProperty({ example: '2026-11-22T09:00:00.000Z' })
+  @ApiProperty(DATE_TIME_OUTPUT)
   createdAt!: string;
 
-  @ApiProperty({ example: '2026-11-22T09:00:00.000Z' })
+  @ApiProperty(DATE_TIME_OUTPUT)
   updatedAt!: string;
 }
 
 export class PaginationDto {
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   page!: number;
 
-  @ApiProperty({ example: 20 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 20 })
   limit!: number;
 
-  @ApiProperty({ example: 45, description: 'Records matching the filters' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 45, description: 'Records matching the filters' })
   total!: number;
 
-  @ApiProperty({ example: 3, description: 'ceil(total / limit); 0 when total is 0' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 3, description: 'ceil(total / limit); 0 when total is 0' })
   pages!: number;
 }
 
@@ -98,7 +99,7 @@ export class HotspotUserResponseDto {
 }
 
 export class HotspotUserMessageResponseDto extends HotspotUserResponseDto {
-  @ApiProperty({ example: 'Kullanıcı başarıyla güncellendi' })
+  @ApiProperty({ example: 'Kullanıcı başarıyla güncellendi', description: 'Hotspot kullanıcısı başarıyla oluşturuldu on create' })
   message!: string;
 }
 
@@ -111,7 +112,7 @@ export class DeleteResponseDto {
 }
 
 export class ExpireResultDto {
-  @ApiProperty({ example: 2, description: 'Active sessions this call ended' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 2, description: 'Active sessions this call ended' })
   expiredSessions!: number;
 
   @ApiProperty({ type: HotspotUserDto })

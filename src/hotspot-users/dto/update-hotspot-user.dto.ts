@@ -2,7 +2,7 @@ import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { USER_STATUSES, type JsonObject, type UserStatus } from '../entities/hotspot-user.entity.js';
-import { EMAIL_MAX_LENGTH, emailKey, PHONE_MAX_LENGTH } from '../../common/validation/normalise.js';
+import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
 import {
   HasCharacters,
   IsEmailAddress,
@@ -15,6 +15,7 @@ import {
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
+import { DATE_TIME_INPUT, EMAIL, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
 
 /** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
 const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
@@ -36,10 +37,11 @@ export class UpdateHotspotUserDto {
   name?: string;
 
   @ApiPropertyOptional({
-    example: 'room-1204',
-    nullable: true,
-    pattern: USERNAME_PATTERN.source,
-    description: 'null or "" is refused for username_password users',
+    ...USERNAME,
+    ...NULLABLE,
+    minLength: 0,
+    pattern: '^[A-Za-z0-9._@+-]{0,64}$',
+    description: 'null or "" clears a guest\'s username and is refused for username_password users',
   })
   @IsOptional()
   @IsString()
@@ -48,7 +50,7 @@ export class UpdateHotspotUserDto {
   @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
   username?: string | null;
 
-  @ApiPropertyOptional({ example: 'ayse@example.com', nullable: true, maxLength: EMAIL_MAX_LENGTH })
+  @ApiPropertyOptional({ ...EMAIL, ...NULLABLE, description: 'null clears it' })
   @IsOptional()
   @IsString()
   @IsSafeText()
@@ -56,26 +58,21 @@ export class UpdateHotspotUserDto {
   @IsEmailAddress()
   email?: string | null;
 
-  @ApiPropertyOptional({
-    example: '+90 532 123 45 67',
-    nullable: true,
-    maxLength: PHONE_MAX_LENGTH,
-    description: '7-15 digits; uniqueness compares the digits',
-  })
+  @ApiPropertyOptional({ ...PHONE, ...NULLABLE, description: `${PHONE.description}; null clears it` })
   @IsOptional()
   @IsString()
   @IsSafeText()
   @IsPhone()
   phone?: string | null;
 
-  @ApiPropertyOptional({ type: [String], example: ['istanbul-lobby'], minItems: 1, maxItems: 50 })
+  @ApiPropertyOptional({ ...VENUE_IDS, description: 'Replaces the venues; repeats are dropped, order kept' })
   @IsOptionalNotNull()
   @IsVenueIdList()
   venueIds?: string[];
 
   @ApiPropertyOptional({
-    example: '2030-01-31T12:00:00Z',
-    nullable: true,
+    ...DATE_TIME_INPUT,
+    ...NULLABLE,
     description: 'null means no expiry; a date must lie in the future; username_password users only',
   })
   @IsOptional()

@@ -80,6 +80,17 @@ export class SessionEntity {
   @DateTimeColumn('last_accounting_at', { nullable: true })
   lastAccountingAt!: Date | null;
 
+  /** NAS-IP-Address of the accounting Start: a Disconnect/CoA-Request repeats it to identify the NAS. */
+  @Column({ name: 'nas_ip_address', type: 'varchar', length: 45, nullable: true })
+  nasIpAddress!: string | null;
+
+  /**
+   * The source address of the accounting packets (as FreeRADIUS saw it): where Disconnect/CoA-Requests
+   * go when the NAS is registered as a network rather than one address.
+   */
+  @Column({ name: 'nas_source_ip', type: 'varchar', length: 45, nullable: true })
+  nasSourceIp!: string | null;
+
   /** Acct-Terminate-Cause of the Stop, or why the service ended it (`enforcement`, `stale`, `NAS-Reboot`…). */
   @Column({ name: 'terminate_cause', type: 'varchar', length: 32, nullable: true })
   terminateCause!: string | null;

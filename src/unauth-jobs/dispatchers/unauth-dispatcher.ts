@@ -1,3 +1,4 @@
+import type { SessionDispatchResult } from '../delivery.js';
 import type { UnauthJobSession, UnauthReason } from '../entities/unauth-job.entity.js';
 
 /** What a dispatcher delivers: the job as the network side needs it. */
@@ -6,20 +7,29 @@ export interface UnauthJobPayload {
   userId: string;
   username: string | null;
   reason: UnauthReason;
+  /** For per-session dispatchers, only the sessions not settled by an earlier attempt. */
   sessions: UnauthJobSession[];
+  /** For a `coa` job: the user's new expiresAt (ISO 8601), or null when it has none now. */
+  expiresAt?: string | null;
   /** 1 for the first delivery attempt. */
   attempt: number;
   createdAt: string;
 }
 
 /**
- * Delivers an unauth job to whatever disconnects users (a log, a webhook, later RADIUS Disconnect).
- * Resolves when the job was delivered; rejects (with a short, secret-free message) to have it retried.
+ * Delivers an unauth job to whatever disconnects users (a log, a webhook, RADIUS Disconnect).
+ * Whole-job dispatchers resolve with nothing when the job was delivered and reject (with a short,
+ * secret-free message) to have it retried. Per-session dispatchers (`perSession`) resolve with each
+ * given session's result instead; a retry sends only the sessions not settled yet.
  * `signal` aborts a delivery still running when the process shuts down.
  */
 export interface UnauthDispatcher {
   readonly name: string;
-  dispatch(payload: UnauthJobPayload, signal: AbortSignal): Promise<void>;
+  readonly perSession?: boolean;
+  /** Whether it delivers `coa` jobs (a Session-Timeout change); the others skip them. */
+  readonly deliversCoa?: boolean;
+  dispatch(payload: UnauthJobPayload, signal: AbortSignal): Promise<void | SessionDispatchResult[]>;
 }
 
-export const UNAUTH_DISPATCHER = Symbol('UNAUTH_DISPATCHER');
+/** The configured dispatchers, in order (UnauthDispatcher[]). */
+export const UNAUTH_DISPATCHERS = Symbol('UNAUTH_DISPATCHERS');

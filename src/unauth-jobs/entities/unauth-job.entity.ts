@@ -1,8 +1,12 @@
 import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, IdColumn, ID_LENGTH } from '../../database/columns.js';
+import type { Deliveries } from '../delivery.js';
 
-/** `enforcement`: accounting reported a session of a user who may not have one (blocked, expired, deleted). */
-export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry', 'enforcement'] as const;
+/**
+ * `enforcement`: accounting reported a session of a user who may not have one (blocked, expired, deleted).
+ * `coa`: not an unauth but a change of the user's expiresAt, sent as a CoA-Request with the new Session-Timeout.
+ */
+export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry', 'enforcement', 'coa'] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 
 export const UNAUTH_JOB_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
@@ -15,6 +19,14 @@ export interface UnauthJobSession {
   macAddress: string;
   ipAddress: string | null;
   nasId: string | null;
+  // What RFC 5176 delivery needs, copied from an accounting session (absent on jobs written before,
+  // null for sessions the CLI started).
+  /** The registered NAS (nas_clients.id). */
+  nasClientId?: string | null;
+  acctSessionId?: string | null;
+  callingStationId?: string | null;
+  nasIpAddress?: string | null;
+  nasSourceIp?: string | null;
 }
 
 /** An outbox row: written in the same transaction as the change that ends the user's sessions. */
@@ -40,6 +52,14 @@ export class UnauthJobEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status!: UnauthJobStatus;
+
+  /** Each dispatcher's delivery, and per session the outcome of the RADIUS requests; null before the first attempt. */
+  @Column({ type: 'simple-json', nullable: true })
+  deliveries!: Deliveries | null;
+
+  /** For a `coa` job: the user's new expiresAt (null: none), from which the Session-Timeout is computed when sent. */
+  @DateTimeColumn('expires_at', { nullable: true })
+  expiresAt!: Date | null;
 
   @Column({ type: 'int', default: 0 })
   attempts!: number;

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Per-venue user counts by status, and by status and hour of creation, filled from the existing venue rows. */
-export class VenueUserCounts1795852800000 implements MigrationInterface {
-  name = 'VenueUserCounts1795852800000';
+export class VenueUserCounts1795939200000 implements MigrationInterface {
+  name = 'VenueUserCounts1795939200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
