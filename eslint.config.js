@@ -9,7 +9,19 @@ import tseslint from 'typescript-eslint';
  * Features in the order they may depend on each other: a folder imports only from folders listed
  * before it (and from the shared folders), so no two features can depend on each other.
  */
-const FEATURE_LAYERS = ['auth', 'radius-packets', 'idempotency', 'sessions', 'unauth-jobs', 'hotspot-users', 'nas', 'radius-config', 'radius', 'health', 'cli'];
+const FEATURE_LAYERS = [
+  'auth',
+  'radius-packets',
+  'idempotency',
+  'sessions',
+  'unauth-jobs',
+  'hotspot-users',
+  'nas',
+  'radius-config',
+  'radius',
+  'health',
+  'cli',
+];
 // src/testing holds helpers for specs and test/support; it may use any layer, and only tests import it.
 const SHARED = ['common', 'config', 'database'];
 
@@ -17,7 +29,13 @@ const layerZones = FEATURE_LAYERS.flatMap((feature, index) => {
   const later = FEATURE_LAYERS.slice(index + 1);
   return later.length === 0
     ? []
-    : [{ target: `./src/${feature}`, from: later.map((name) => `./src/${name}`), message: `${feature}/ sits below these features` }];
+    : [
+        {
+          target: `./src/${feature}`,
+          from: later.map((name) => `./src/${name}`),
+          message: `${feature}/ sits below these features`,
+        },
+      ];
 });
 
 export default tseslint.config(

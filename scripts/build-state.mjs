@@ -59,10 +59,14 @@ if (runAsScript) {
   const reason = staleness(ENTRIES);
   if (reason !== null) {
     process.stderr.write(`Compiling the TypeScript sources to dist/ (${reason})…\n`);
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
     process.exit(tsc.status ?? 1);
   }
 } else {

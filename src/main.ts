@@ -28,7 +28,8 @@ async function main(): Promise<void> {
     config.shutdownTimeoutMs,
     logger,
   );
-  const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const shownHost =
+    config.host === '0.0.0.0' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const origin = `http://${shownHost}:${config.port}`;
   const database = describeDatabase(config.database);
   logger.log(`Hotspot API listening on ${origin}/api/v1 (docs: /${DOCS_PATH}, database: ${database})`);
@@ -37,7 +38,12 @@ async function main(): Promise<void> {
   const outcome = app.get(BootstrapTokenService).takeOutcome();
   if (outcome?.kind === 'generated') {
     process.stdout.write(
-      generatedTokenBanner({ token: outcome.token, apiUrl: `${origin}/api/v1`, docsUrl: `${origin}/${DOCS_PATH}`, database }),
+      generatedTokenBanner({
+        token: outcome.token,
+        apiUrl: `${origin}/api/v1`,
+        docsUrl: `${origin}/${DOCS_PATH}`,
+        database,
+      }),
     );
   } else if (outcome?.kind === 'missing' && config.database.type !== 'sqlite') {
     logger.warn(missingTokenMessage(config.database));

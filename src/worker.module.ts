@@ -12,13 +12,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [
-        appConfigModule(config),
-        CommonModule,
-        DatabaseModule,
-        NasModule,
-        UnauthJobsModule,
-      ],
+      imports: [appConfigModule(config), CommonModule, DatabaseModule, NasModule, UnauthJobsModule],
     };
   }
 }

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
@@ -14,7 +23,8 @@ import { ROOT } from './support/build.js';
  * --json and --help.
  */
 
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 describe('npm scripts', () => {
   it.each(['token', 'session', 'jobs', 'cli', 'worker'])('%s runs the build without compiling', (name) => {
@@ -60,8 +70,13 @@ describe('scripts/build-state.mjs', () => {
       'src/worker.ts': 'export {};\n',
       'src/cli/main.ts': 'export {};\n',
       'migrations/index.ts': 'export {};\n',
-      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', outDir: 'dist', rootDir: '.', types: [] } }),
-      'tsconfig.build.json': JSON.stringify({ extends: './tsconfig.json', include: ['src/**/*.ts', 'migrations/**/*.ts'] }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', outDir: 'dist', rootDir: '.', types: [] },
+      }),
+      'tsconfig.build.json': JSON.stringify({
+        extends: './tsconfig.json',
+        include: ['src/**/*.ts', 'migrations/**/*.ts'],
+      }),
       'dist/src/cli/main.js': "process.stdout.write('ran\\n');\n",
       'package.json': '{"type":"module"}\n',
     };
@@ -120,7 +135,12 @@ describe('scripts/build-state.mjs', () => {
     project();
     rmSync(join(dir, 'dist'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    const build = () => spawnSync(process.execPath, ['scripts/build-state.mjs', '--build'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const build = () =>
+      spawnSync(process.execPath, ['scripts/build-state.mjs', '--build'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const first = build();
     expect(first.status).toBe(0);
     expect(first.stderr).toContain('Compiling the TypeScript sources to dist/ (there is no build');

@@ -41,11 +41,18 @@ describe('compression', () => {
 
   function get(path: string, headers: Record<string, string>): Promise<RawAnswer> {
     return new Promise((done, fail) => {
-      const request = httpRequest({ host: '127.0.0.1', port, path, headers: { Authorization: `Bearer ${testApp.adminToken}`, ...headers } });
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { Authorization: `Bearer ${testApp.adminToken}`, ...headers },
+      });
       request.once('response', (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.once('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.once('end', () =>
+          done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
         response.once('error', fail);
       });
       request.once('error', fail);

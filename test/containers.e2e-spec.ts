@@ -146,7 +146,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('freeradius: FreeRADIUS 3.2 on the generated configuration, shared with the app through a named volume, opt-in', () => {
-    const radius = compose.services.freeradius as ComposeService & { profiles?: string[]; entrypoint?: string[]; command?: string[] };
+    const radius = compose.services.freeradius as ComposeService & {
+      profiles?: string[];
+      entrypoint?: string[];
+      command?: string[];
+    };
     expect(radius.image).toMatch(/^freeradius\/freeradius-server:3\.2\.\d+/);
     expect(radius.profiles).toEqual(['radius']);
     const command = [...(radius.entrypoint ?? []), ...(radius.command ?? [])].join(' ');
@@ -218,18 +222,24 @@ describe('Dockerfile', () => {
       expect(source).toBeDefined();
       const sourceRuns = (source?.steps ?? []).filter((step) => step.keyword === 'RUN').map((step) => step.args);
       const pruned = sourceRuns.some((run) => /npm prune\b.*--(omit=dev|production)/.test(run));
-      const installedForProduction = sourceRuns.some((run) => /\bnpm (ci|install)\b.*(--omit=dev|--only=prod)/.test(run));
+      const installedForProduction = sourceRuns.some((run) =>
+        /\bnpm (ci|install)\b.*(--omit=dev|--only=prod)/.test(run),
+      );
       expect(pruned || installedForProduction).toBe(true);
     }
     // And no TypeScript sources or compiler in the image's own steps.
-    expect(finalSteps.some((step) => step.keyword === 'COPY' && /(^|\s)(\.\/)?src(\/|\s|$)/.test(step.args))).toBe(false);
+    expect(finalSteps.some((step) => step.keyword === 'COPY' && /(^|\s)(\.\/)?src(\/|\s|$)/.test(step.args))).toBe(
+      false,
+    );
     expect(finalSteps.some((step) => /NODE_ENV=production/.test(step.args))).toBe(true);
   });
 
   it('the final stage has the FreeRADIUS templates radius-config reads, and the folder it writes to', () => {
-    expect(finalSteps.some((step) => step.keyword === 'COPY' && /^deploy\/freeradius\s+\.\/deploy\/freeradius$/.test(step.args))).toBe(
-      true,
-    );
+    expect(
+      finalSteps.some(
+        (step) => step.keyword === 'COPY' && /^deploy\/freeradius\s+\.\/deploy\/freeradius$/.test(step.args),
+      ),
+    ).toBe(true);
     expect(finalSteps.some((step) => step.keyword === 'RUN' && /\/app\/radius-config/.test(step.args))).toBe(true);
   });
 

@@ -134,7 +134,13 @@ describeWithServer(title, () => {
         testApp.http.post(USERS).set('Authorization', `Bearer ${cachedToken}`).send(userBody()),
         testApp.http.get('/readyz'),
       ]);
-      last = { getCached: answers[0].status, getUncached: answers[1].status, list: answers[2].status, create: answers[3].status, ready: answers[4].status };
+      last = {
+        getCached: answers[0].status,
+        getUncached: answers[1].status,
+        list: answers[2].status,
+        create: answers[3].status,
+        ready: answers[4].status,
+      };
       if (answers.every((answer) => answer.status === 200 || answer.status === 201)) {
         expect(answers[0].body.data._id).toBe(userId);
         expect(answers[1].body.data._id).toBe(userId);
@@ -194,7 +200,14 @@ describeWithServer(title, () => {
           .timeout(300),
       ).rejects.toThrow(/timeout/i);
       expect(await requestLine(impatient)).toEqual(
-        expect.objectContaining({ level: 'warn', status: null, aborted: true, method: 'GET', path: USERS, tokenName: null }),
+        expect.objectContaining({
+          level: 'warn',
+          status: null,
+          aborted: true,
+          method: 'GET',
+          path: USERS,
+          tokenName: null,
+        }),
       );
     } finally {
       await proxy.restore();
@@ -206,7 +219,9 @@ describeWithServer(title, () => {
     const uncachedToken = await warmUp();
     // Enough requests at once that the pool holds all of its connections open.
     const warm = await Promise.all(
-      Array.from({ length: 12 }, () => testApp.http.get(`${USERS}?venueId=venue-a`).set('Authorization', `Bearer ${cachedToken}`)),
+      Array.from({ length: 12 }, () =>
+        testApp.http.get(`${USERS}?venueId=venue-a`).set('Authorization', `Bearer ${cachedToken}`),
+      ),
     );
     for (const response of warm) expect(response.status).toBe(200);
 

@@ -48,7 +48,8 @@ describe('docs page in a browser', () => {
     page = browser.pages()[0] ?? (await browser.newPage());
     // What the browser refuses under the Content-Security-Policy, and scripts that fail.
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
   }, 60_000);
@@ -115,7 +116,12 @@ describe('docs page in a browser', () => {
   }, 30_000);
 
   it('"Try it out" on the list, with only venueId typed in, shows every user of the venue', async () => {
-    const withMac = await givenUser(testApp, { ...GUEST, name: 'Docs Guest A', venueIds: [VENUE], macAddress: '02:00:00:00:00:01' });
+    const withMac = await givenUser(testApp, {
+      ...GUEST,
+      name: 'Docs Guest A',
+      venueIds: [VENUE],
+      macAddress: '02:00:00:00:00:01',
+    });
     const withoutMac = await givenUser(testApp, { ...GUEST, name: 'Docs Guest B', venueIds: [VENUE] });
     await page.reload();
     const block = await tryOut('get', '/api/v1/hotspot-users');

@@ -181,7 +181,11 @@ describeEachDatabase('error responses', (current) => {
       ['every allowed character', 'AZaz09._:-'],
       ['128 characters', 'r'.repeat(128)],
     ])('keeps %s', async (_case, id) => {
-      const response = await current().http.get('/api/v1').set('Authorization', auth()).set('X-Request-Id', id).expect(200);
+      const response = await current()
+        .http.get('/api/v1')
+        .set('Authorization', auth())
+        .set('X-Request-Id', id)
+        .expect(200);
       expect(response.headers['x-request-id']).toBe(id);
     });
 

@@ -26,7 +26,9 @@ async function userRow(testApp: TestApp, id: string): Promise<HotspotUserEntity>
 }
 
 async function jobsOf(testApp: TestApp, userId: string): Promise<UnauthJobEntity[]> {
-  return testApp.dataSource.getRepository(UnauthJobEntity).find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  return testApp.dataSource
+    .getRepository(UnauthJobEntity)
+    .find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
 }
 
 async function sessionsOf(testApp: TestApp, userId: string): Promise<SessionEntity[]> {
@@ -38,7 +40,9 @@ async function devicesOf(testApp: TestApp, userId: string): Promise<DeviceEntity
 }
 
 async function venuesOf(testApp: TestApp, userId: string): Promise<HotspotUserVenueEntity[]> {
-  return testApp.dataSource.getRepository(HotspotUserVenueEntity).find({ where: { userId }, order: { position: 'ASC' } });
+  return testApp.dataSource
+    .getRepository(HotspotUserVenueEntity)
+    .find({ where: { userId }, order: { position: 'ASC' } });
 }
 
 async function getUser(testApp: TestApp, id: string) {
@@ -52,7 +56,11 @@ async function expiringUser(
   sessions: number,
 ): Promise<{ _id: string; username: string; email: string }> {
   const email = uniqueEmail('exp');
-  const { user } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], sessions, user: { email, expiresAt } });
+  const { user } = await givenUserWithSessions(testApp, {
+    venues: ['venue-a', 'venue-b'],
+    sessions,
+    user: { email, expiresAt },
+  });
   return { _id: user._id, username: String(user.username), email };
 }
 
@@ -73,7 +81,9 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
 
   afterEach(async () => {
     // Users one test left waiting to expire do not expire inside the next one when the clock moves.
-    await testApp.database.run((em) => em.query("UPDATE hotspot_users SET expires_at = NULL WHERE status <> 'expired'"));
+    await testApp.database.run((em) =>
+      em.query("UPDATE hotspot_users SET expires_at = NULL WHERE status <> 'expired'"),
+    );
   });
 
   it('expires a user whose expiresAt passed: sessions end, devices expire, keys are released, one expiry job', async () => {
@@ -96,19 +106,39 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
     );
     expect((await devicesOf(testApp, due._id)).map((device) => device.status)).toEqual(['expired', 'expired']);
     expect(await venuesOf(testApp, due._id)).toEqual([
-      expect.objectContaining({ venueId: 'venue-a', userStatus: 'expired', usernameKey: null, emailKey: null, phoneKey: null }),
-      expect.objectContaining({ venueId: 'venue-b', userStatus: 'expired', usernameKey: null, emailKey: null, phoneKey: null }),
+      expect.objectContaining({
+        venueId: 'venue-a',
+        userStatus: 'expired',
+        usernameKey: null,
+        emailKey: null,
+        phoneKey: null,
+      }),
+      expect.objectContaining({
+        venueId: 'venue-b',
+        userStatus: 'expired',
+        usernameKey: null,
+        emailKey: null,
+        phoneKey: null,
+      }),
     ]);
 
     const jobs = await jobsOf(testApp, due._id);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ reason: 'expiry', status: 'pending', attempts: 0, username: due.username, createdAt: sweptAt });
-    expect([...jobs[0].sessions].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
-      startedSessions.map(asJobSession),
-    );
+    expect(jobs[0]).toMatchObject({
+      reason: 'expiry',
+      status: 'pending',
+      attempts: 0,
+      username: due.username,
+      createdAt: sweptAt,
+    });
+    expect([...jobs[0].sessions].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(startedSessions.map(asJobSession));
 
     // Its username and email are free again, in both venues.
-    const reused = await givenUser(testApp, { username: due.username, email: due.email, venueIds: ['venue-a', 'venue-b'] });
+    const reused = await givenUser(testApp, {
+      username: due.username,
+      email: due.email,
+      venueIds: ['venue-a', 'venue-b'],
+    });
     expect(reused._id).not.toBe(due._id);
   });
 
@@ -124,13 +154,24 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
     const later = await expiringUser(testApp, inHours(clock, 3), 1);
     const never = await expiringUser(testApp, null, 1);
     const before = {
-      later: { user: await userRow(testApp, later._id), sessions: await sessionsOf(testApp, later._id), venues: await venuesOf(testApp, later._id) },
-      never: { user: await userRow(testApp, never._id), sessions: await sessionsOf(testApp, never._id), venues: await venuesOf(testApp, never._id) },
+      later: {
+        user: await userRow(testApp, later._id),
+        sessions: await sessionsOf(testApp, later._id),
+        venues: await venuesOf(testApp, later._id),
+      },
+      never: {
+        user: await userRow(testApp, never._id),
+        sessions: await sessionsOf(testApp, never._id),
+        venues: await venuesOf(testApp, never._id),
+      },
     };
 
     clock.advance(3 * HOUR - 1);
     expect(await users.expireDue(100)).toBe(0);
-    for (const [name, id] of [['later', later._id], ['never', never._id]] as const) {
+    for (const [name, id] of [
+      ['later', later._id],
+      ['never', never._id],
+    ] as const) {
       expect(await userRow(testApp, id)).toEqual(before[name].user);
       expect(await sessionsOf(testApp, id)).toEqual(before[name].sessions);
       expect(await venuesOf(testApp, id)).toEqual(before[name].venues);
@@ -144,16 +185,23 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
     expect((await userRow(testApp, never._id)).status).toBe('active');
   });
 
-  it('a blocked user expires too; its sessions already ended with the block, so only the block\'s job exists', async () => {
+  it("a blocked user expires too; its sessions already ended with the block, so only the block's job exists", async () => {
     const user = await expiringUser(testApp, inHours(clock, 1), 1);
     await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
-    expect((await venuesOf(testApp, user._id))[0]).toMatchObject({ userStatus: 'blocked', usernameKey: expect.any(String) });
+    expect((await venuesOf(testApp, user._id))[0]).toMatchObject({
+      userStatus: 'blocked',
+      usernameKey: expect.any(String),
+    });
 
     clock.advance(2 * HOUR);
     expect(await users.expireDue(100)).toBe(1);
     expect(await getUser(testApp, user._id)).toMatchObject({ status: 'expired' });
     expect((await jobsOf(testApp, user._id)).map((job) => job.reason)).toEqual(['blocked']);
-    expect((await venuesOf(testApp, user._id)).every((venue) => venue.userStatus === 'expired' && venue.usernameKey === null)).toBe(true);
+    expect(
+      (await venuesOf(testApp, user._id)).every(
+        (venue) => venue.userStatus === 'expired' && venue.usernameKey === null,
+      ),
+    ).toBe(true);
   });
 
   it('running it again expires nobody twice and writes no second job', async () => {
@@ -186,27 +234,30 @@ describe.each(databaseKinds())('automatic expiry [%s]', (kind: DatabaseKind) => 
   });
 });
 
-describe.each(databaseKinds())('the expiry sweeper runs on its own (EXPIRY_SWEEP_INTERVAL=1) [%s]', (kind: DatabaseKind) => {
-  it('expires a due user within a bounded wait', async () => {
-    const clock = new ManualClock(new Date());
-    const testApp = await startTestApp(kind, { EXPIRY_SWEEP_INTERVAL: '1' }, { clock });
-    try {
-      const user = await expiringUser(testApp, inHours(clock, 1), 1);
-      clock.advance(2 * HOUR);
-      // Poll every 50 ms for at most 5 s (the sweep ticks every second).
-      let status = (await userRow(testApp, user._id)).status;
-      for (let poll = 0; poll < 100 && status !== 'expired'; poll++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status = (await userRow(testApp, user._id)).status;
+describe.each(databaseKinds())(
+  'the expiry sweeper runs on its own (EXPIRY_SWEEP_INTERVAL=1) [%s]',
+  (kind: DatabaseKind) => {
+    it('expires a due user within a bounded wait', async () => {
+      const clock = new ManualClock(new Date());
+      const testApp = await startTestApp(kind, { EXPIRY_SWEEP_INTERVAL: '1' }, { clock });
+      try {
+        const user = await expiringUser(testApp, inHours(clock, 1), 1);
+        clock.advance(2 * HOUR);
+        // Poll every 50 ms for at most 5 s (the sweep ticks every second).
+        let status = (await userRow(testApp, user._id)).status;
+        for (let poll = 0; poll < 100 && status !== 'expired'; poll++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          status = (await userRow(testApp, user._id)).status;
+        }
+        expect(status).toBe('expired');
+        expect((await jobsOf(testApp, user._id)).map((job) => job.reason)).toEqual(['expiry']);
+        expect((await sessionsOf(testApp, user._id)).map((session) => session.status)).toEqual(['expired']);
+      } finally {
+        await testApp.close();
       }
-      expect(status).toBe('expired');
-      expect((await jobsOf(testApp, user._id)).map((job) => job.reason)).toEqual(['expiry']);
-      expect((await sessionsOf(testApp, user._id)).map((session) => session.status)).toEqual(['expired']);
-    } finally {
-      await testApp.close();
-    }
-  }, 15_000);
-});
+    }, 15_000);
+  },
+);
 
 const onMySql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
 

@@ -76,7 +76,12 @@ describe('first start of the compiled service', () => {
     expect(listening).toBeGreaterThan(-1);
     expect(banner).toBeGreaterThan(listening);
     // Nothing but the banner after the listening line.
-    expect(output.slice(output.indexOf('\n', listening) + 1).trimStart().startsWith('-')).toBe(true);
+    expect(
+      output
+        .slice(output.indexOf('\n', listening) + 1)
+        .trimStart()
+        .startsWith('-'),
+    ).toBe(true);
     const sqlitePath = join(dir, 'data/hotspot.sqlite');
     expect(lines.at(-1)).toMatchObject({ level: 'info', context: 'Main' });
     expect(String(lines.at(-1)?.msg)).toContain(`database: SQLite file ${sqlitePath}`);
@@ -96,7 +101,11 @@ describe('first start of the compiled service', () => {
   }, 40_000);
 
   it("shows Nest's start-up lines at LOG_LEVEL=debug, as debug lines", async () => {
-    const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite', LOG_LEVEL: 'debug', BOOTSTRAP_TOKEN: 'hsp_' + 'a'.repeat(40) });
+    const service = start({
+      DATABASE_URL: 'sqlite:data/hotspot.sqlite',
+      LOG_LEVEL: 'debug',
+      BOOTSTRAP_TOKEN: 'hsp_' + 'a'.repeat(40),
+    });
     await service.waitForOutput(/Hotspot API listening on/, 20_000);
     const framework = jsonLines(service.output()).filter((line) => FRAMEWORK_CONTEXTS.includes(String(line.context)));
     expect(framework.map((line) => line.msg)).toEqual(expect.arrayContaining(['AppModule dependencies initialized']));
@@ -110,7 +119,9 @@ describe('first start of the compiled service', () => {
     expect((await service.exited(15_000)).code).toBe(0);
     const output = service.output();
     expect(output).not.toMatch(/^\{/m);
-    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Hotspot API listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/m);
+    expect(output).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Hotspot API listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/m,
+    );
     expect(output.trimEnd()).toMatch(/\n\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Stopped$/);
   }, 40_000);
 
@@ -121,54 +132,64 @@ describe('first start of the compiled service', () => {
   }, 20_000);
 
   const onMysql = process.env.TEST_MYSQL_URL ? it : it.skip;
-  onMysql('on MySQL without a token, logs the exact command that creates one, password masked; it works as shown', async () => {
-    const database = await createTestDatabase('mysql');
-    const server = new URL(String(process.env.TEST_MYSQL_URL));
-    const admin = await mysql.createConnection({
-      host: server.hostname,
-      port: Number(server.port || 3306),
-      user: decodeURIComponent(server.username),
-      password: decodeURIComponent(server.password),
-    });
-    const user = `hotspot_fr_${randomBytes(4).toString('hex')}`;
-    const password = `pw-${randomBytes(6).toString('hex')}&x`;
-    try {
-      await admin.query('CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]);
-      await admin.query(`GRANT ALL PRIVILEGES ON \`${new URL(database.url).pathname.slice(1)}\`.* TO ?@?`, [user, '%']);
-      const url = new URL(database.url);
-      url.username = user;
-      url.password = encodeURIComponent(password);
-      const service = start({ DATABASE_URL: url.toString() });
-      await service.waitForOutput(/No API token exists/, 20_000);
-      const lines = jsonLines(service.output());
-      const warning = lines.at(-1);
-      expect(warning).toMatchObject({ level: 'warn', context: 'Main' });
-      expect(String(lines.at(-2)?.msg)).toMatch(/Hotspot API listening on .*database: (MySQL|MariaDB) database hotspot_test_/);
-      const message = String(warning?.msg);
-      expect(message).not.toContain(password);
-      expect(message).not.toContain(encodeURIComponent(password));
-      const command = /: (DATABASE_URL=.* node dist\/src\/cli\/main\.js token create --name admin --permissions read,write,delete);/.exec(
-        message,
-      )?.[1];
-      expect(command).toContain(`${user}:****@`);
-
-      // The command as shown, run from the service's folder with the password put in.
-      const run = spawnSync('sh', ['-c', String(command).replace('****', encodeURIComponent(password))], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '' },
-        encoding: 'utf8',
-        timeout: 30_000,
+  onMysql(
+    'on MySQL without a token, logs the exact command that creates one, password masked; it works as shown',
+    async () => {
+      const database = await createTestDatabase('mysql');
+      const server = new URL(String(process.env.TEST_MYSQL_URL));
+      const admin = await mysql.createConnection({
+        host: server.hostname,
+        port: Number(server.port || 3306),
+        user: decodeURIComponent(server.username),
+        password: decodeURIComponent(server.password),
       });
-      expect(run.stderr).not.toMatch(/error/i);
-      expect(run.status).toBe(0);
-      expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^hsp_\S{43}$/);
+      const user = `hotspot_fr_${randomBytes(4).toString('hex')}`;
+      const password = `pw-${randomBytes(6).toString('hex')}&x`;
+      try {
+        await admin.query('CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]);
+        await admin.query(`GRANT ALL PRIVILEGES ON \`${new URL(database.url).pathname.slice(1)}\`.* TO ?@?`, [
+          user,
+          '%',
+        ]);
+        const url = new URL(database.url);
+        url.username = user;
+        url.password = encodeURIComponent(password);
+        const service = start({ DATABASE_URL: url.toString() });
+        await service.waitForOutput(/No API token exists/, 20_000);
+        const lines = jsonLines(service.output());
+        const warning = lines.at(-1);
+        expect(warning).toMatchObject({ level: 'warn', context: 'Main' });
+        expect(String(lines.at(-2)?.msg)).toMatch(
+          /Hotspot API listening on .*database: (MySQL|MariaDB) database hotspot_test_/,
+        );
+        const message = String(warning?.msg);
+        expect(message).not.toContain(password);
+        expect(message).not.toContain(encodeURIComponent(password));
+        const command =
+          /: (DATABASE_URL=.* node dist\/src\/cli\/main\.js token create --name admin --permissions read,write,delete);/.exec(
+            message,
+          )?.[1];
+        expect(command).toContain(`${user}:****@`);
 
-      service.child.kill('SIGTERM');
-      expect((await service.exited(15_000)).code).toBe(0);
-    } finally {
-      await admin.query('DROP USER IF EXISTS ?@?', [user, '%']).catch(() => undefined);
-      await admin.end();
-      await database.drop();
-    }
-  }, 60_000);
+        // The command as shown, run from the service's folder with the password put in.
+        const run = spawnSync('sh', ['-c', String(command).replace('****', encodeURIComponent(password))], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '' },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        expect(run.stderr).not.toMatch(/error/i);
+        expect(run.status).toBe(0);
+        expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^hsp_\S{43}$/);
+
+        service.child.kill('SIGTERM');
+        expect((await service.exited(15_000)).code).toBe(0);
+      } finally {
+        await admin.query('DROP USER IF EXISTS ?@?', [user, '%']).catch(() => undefined);
+        await admin.end();
+        await database.drop();
+      }
+    },
+    60_000,
+  );
 });

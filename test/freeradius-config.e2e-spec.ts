@@ -257,7 +257,8 @@ for (const kind of databaseKinds()) {
     it('the -X output shown on failure masks passwords, the shared secret and the token', () => {
       const log = server.maskedLog();
       expect(log).toContain('User-Password <masked>');
-      for (const secret of [GOOD_PASSWORD, 'wrong-password', NAS_SECRET, radiusToken]) expect(log).not.toContain(secret);
+      for (const secret of [GOOD_PASSWORD, 'wrong-password', NAS_SECRET, radiusToken])
+        expect(log).not.toContain(secret);
     });
   });
 }

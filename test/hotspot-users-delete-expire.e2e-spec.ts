@@ -1,7 +1,14 @@
 import { SessionsService } from '../src/sessions/sessions.service.js';
 import { api } from './support/api-client.js';
 import { DELETED, MESSAGES, NOT_FOUND, sleep, validationError } from './support/expected.js';
-import { givenGuest, givenUser, givenUserWithSessions, GUEST, startSession, uniqueDevice } from './support/factories.js';
+import {
+  givenGuest,
+  givenUser,
+  givenUserWithSessions,
+  GUEST,
+  startSession,
+  uniqueDevice,
+} from './support/factories.js';
 import { asJobSession, byId, jobsOf, sessionRows } from './support/rows.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
@@ -145,7 +152,7 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
       ['no body at all', undefined],
       ['an empty object', {}],
       ['the first venueId', { venueId: 'venue-a' }],
-      ['another of the user\'s venues', { venueId: 'venue-b' }],
+      ["another of the user's venues", { venueId: 'venue-b' }],
     ])('%s works', async (_case, body) => {
       const testApp = current();
       const { user: created } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], user: GUEST });
@@ -182,7 +189,9 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
     it('an unknown query parameter is 400 naming it, and nothing changes', async () => {
       const testApp = current();
       const { user: created } = await givenUserWithSessions(testApp, { user: GUEST });
-      const response = await users().expire(created._id, { query: { foo: '1' } }).expect(400);
+      const response = await users()
+        .expire(created._id, { query: { foo: '1' } })
+        .expect(400);
       expect(response.body).toEqual(validationError('foo'));
       expect((await users().get(created._id).expect(200)).body.data.status).toBe('active');
       expect(await jobsOf(testApp, created._id)).toEqual([]);
@@ -303,7 +312,9 @@ describeEachDatabase('DELETE /api/v1/hotspot-users/:id', (current) => {
   it('an unknown query parameter is 400 naming it, and the user stays', async () => {
     const testApp = current();
     const created = await givenGuest(testApp);
-    const response = await users().remove(created._id, { query: { force: 'true' } }).expect(400);
+    const response = await users()
+      .remove(created._id, { query: { force: 'true' } })
+      .expect(400);
     expect(response.body).toEqual(validationError('force'));
     await users().get(created._id).expect(200);
   });

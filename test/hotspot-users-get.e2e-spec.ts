@@ -42,7 +42,11 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
     const created = await givenGuest(testApp, { venueIds: ['venue-a', 'venue-b'] });
     const first = await startSession(testApp, { userId: created._id, macAddress: 'aa:bb:cc:dd:ee:01' });
     await sleep(5);
-    const second = await startSession(testApp, { userId: created._id, venueId: 'venue-b', macAddress: 'AABB.CCDD.EE02' });
+    const second = await startSession(testApp, {
+      userId: created._id,
+      venueId: 'venue-b',
+      macAddress: 'AABB.CCDD.EE02',
+    });
     await sleep(5);
     const third = await startSession(testApp, { userId: created._id, macAddress: 'AA-BB-CC-DD-EE-03' });
     await sleep(5);
@@ -94,7 +98,7 @@ describeEachDatabase('GET /api/v1/hotspot-users/:id', (current) => {
     ]);
   });
 
-  it('answers ?venueId= of one of the user\'s venues with the user', async () => {
+  it("answers ?venueId= of one of the user's venues with the user", async () => {
     const testApp = current();
     const created = await givenGuest(testApp, { venueIds: ['venue-a', 'venue-b'] });
     for (const venueId of ['venue-a', 'venue-b']) {

@@ -36,7 +36,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       expect(response.body.errors).toEqual([{ field: 'venueId', message: expect.any(String) }]);
     });
 
-    it("defaults to the venue of a token restricted to exactly one venue", async () => {
+    it('defaults to the venue of a token restricted to exactly one venue', async () => {
       const user = await guest(current(), ['solo-venue']);
       await guest(current(), ['not-solo-venue']);
       const token = await current().createToken({ permissions: ['read'], venueIds: ['solo-venue'] });
@@ -47,7 +47,11 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
     it('an unknown venue is an empty page, not an error', async () => {
       const response = await list('venueId=nobody-here').expect(200);
-      expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
+      expect(response.body).toEqual({
+        success: true,
+        data: [],
+        pagination: { page: 1, limit: 20, total: 0, pages: 0 },
+      });
     });
   });
 
@@ -91,7 +95,11 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
     it('a page past the end is 200 with an empty data', async () => {
       const response = await list(`venueId=${VENUE}&limit=20&page=4`).expect(200);
-      expect(response.body).toEqual({ success: true, data: [], pagination: { page: 4, limit: 20, total: 45, pages: 3 } });
+      expect(response.body).toEqual({
+        success: true,
+        data: [],
+        pagination: { page: 4, limit: 20, total: 45, pages: 3 },
+      });
       const far = await list(`venueId=${VENUE}&page=1000`).expect(200);
       expect(far.body).toEqual({ success: true, data: [], pagination: { page: 1000, limit: 20, total: 45, pages: 3 } });
     });
@@ -121,7 +129,7 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       const other = await list(`venueId=${OTHER}`).expect(200);
       expect(other.body.pagination).toEqual({ page: 1, limit: 20, total: 6, pages: 1 });
       for (const user of other.body.data) expect(user.venueIds).toContain(OTHER);
-      const shared = created.filter((user) => (user.venueIds).includes(OTHER));
+      const shared = created.filter((user) => user.venueIds.includes(OTHER));
       expect(shared).toHaveLength(3);
       expect(ids(other.body.data)).toEqual(ids([...shared, ...othersOnly].sort(newestFirst)));
 
@@ -150,7 +158,10 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       );
       const tiedIds = ids(tied);
       const marks = tiedIds.map(() => '?').join(', ');
-      await testApp.dataSource.query(`UPDATE hotspot_users SET created_at = ? WHERE id IN (${marks})`, [sameTime, ...tiedIds]);
+      await testApp.dataSource.query(`UPDATE hotspot_users SET created_at = ? WHERE id IN (${marks})`, [
+        sameTime,
+        ...tiedIds,
+      ]);
       await testApp.dataSource.query(`UPDATE hotspot_user_venues SET user_created_at = ? WHERE user_id IN (${marks})`, [
         sameTime,
         ...tiedIds,
@@ -241,15 +252,12 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       ['aabb.cc00.000a'],
       ['aabbcc00000a'],
       ['AABBCC00000A'],
-    ])(
-      "%s matches the user's own macAddress",
-      async (mac) => {
-        const response = await list(`venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
-        expect(ids(response.body.data)).toEqual([ownMac._id]);
-        expect(response.body.data[0].macAddress).toBe('AA:BB:CC:00:00:0A');
-        expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });
-      },
-    );
+    ])("%s matches the user's own macAddress", async (mac) => {
+      const response = await list(`venueId=${VENUE}&macAddress=${encodeURIComponent(mac)}`).expect(200);
+      expect(ids(response.body.data)).toEqual([ownMac._id]);
+      expect(response.body.data[0].macAddress).toBe('AA:BB:CC:00:00:0A');
+      expect(response.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });
+    });
 
     it.each([['AA:BB:CC:00:00:0B'], ['aa-bb-cc-00-00-0b'], ['aabb.cc00.000b'], ['aabbcc00000b']])(
       "%s matches a device's macAddress",
@@ -278,7 +286,11 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
 
     it('a MAC nobody has gives an empty page', async () => {
       const response = await list(`venueId=${VENUE}&macAddress=00:00:00:00:00:00`).expect(200);
-      expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
+      expect(response.body).toEqual({
+        success: true,
+        data: [],
+        pagination: { page: 1, limit: 20, total: 0, pages: 0 },
+      });
     });
 
     it('combines with the status filter', async () => {

@@ -18,8 +18,13 @@ async function deviceStatuses(testApp: TestApp, userId: string): Promise<string[
   return rows.map((row) => row.status);
 }
 
-async function userRow(testApp: TestApp, userId: string): Promise<{ status: string; name: string; updated_at: unknown } | undefined> {
-  const rows = await testApp.dataSource.query('SELECT status, name, updated_at FROM hotspot_users WHERE id = ?', [userId]);
+async function userRow(
+  testApp: TestApp,
+  userId: string,
+): Promise<{ status: string; name: string; updated_at: unknown } | undefined> {
+  const rows = await testApp.dataSource.query('SELECT status, name, updated_at FROM hotspot_users WHERE id = ?', [
+    userId,
+  ]);
   return rows[0];
 }
 
@@ -124,7 +129,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       const testApp = current();
       const created = await givenUser(testApp);
       await users().update(created._id, { status: 'blocked' }).expect(200);
-      const clash = await users().create(userBody({ username: created.username })).expect(409);
+      const clash = await users()
+        .create(userBody({ username: created.username }))
+        .expect(409);
       expect(clash.body).toEqual({
         success: false,
         message: 'Conflict',
@@ -175,8 +182,22 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       );
 
       expect(await venueRows(testApp, created._id)).toEqual([
-        { venue_id: 'venue-a', position: 0, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
-        { venue_id: 'venue-b', position: 1, user_status: 'expired', username_key: null, email_key: null, phone_key: null },
+        {
+          venue_id: 'venue-a',
+          position: 0,
+          user_status: 'expired',
+          username_key: null,
+          email_key: null,
+          phone_key: null,
+        },
+        {
+          venue_id: 'venue-b',
+          position: 1,
+          user_status: 'expired',
+          username_key: null,
+          email_key: null,
+          phone_key: null,
+        },
       ]);
       const reused = await users()
         .create(
@@ -263,9 +284,7 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
       const created = await givenUser(testApp);
       await users().update(created._id, { status: 'blocked' }).expect(200);
       const response = await users().update(created._id, { status: 'blocked', name: 'Still Blocked' }).expect(200);
-      expect(response.body.data).toEqual(
-        expect.objectContaining({ status: 'blocked', name: 'Still Blocked' }),
-      );
+      expect(response.body.data).toEqual(expect.objectContaining({ status: 'blocked', name: 'Still Blocked' }));
       expect(await jobsOf(testApp, created._id)).toHaveLength(1);
     });
   });
@@ -335,9 +354,14 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
     it('metadata is replaced whole, not merged', async () => {
       const testApp = current();
       const created = await givenUser(testApp, { metadata: { roomNumber: '12', nested: { a: 1, b: 2 } } });
-      const response = await users().update(created._id, { metadata: { nested: { c: 3 }, list: [1, 'two'] } }).expect(200);
+      const response = await users()
+        .update(created._id, { metadata: { nested: { c: 3 }, list: [1, 'two'] } })
+        .expect(200);
       expect(response.body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
-      expect((await users().get(created._id).expect(200)).body.data.metadata).toEqual({ nested: { c: 3 }, list: [1, 'two'] });
+      expect((await users().get(created._id).expect(200)).body.data.metadata).toEqual({
+        nested: { c: 3 },
+        list: [1, 'two'],
+      });
 
       const emptied = await users().update(created._id, { metadata: {} }).expect(200);
       expect(emptied.body.data.metadata).toEqual({});
@@ -346,8 +370,14 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
     it('venueIds are replaced, duplicates dropped and order kept; the lists follow', async () => {
       const testApp = current();
       const created = await givenUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
-      const response = await users().update(created._id, { venueIds: ['venue-c', 'venue-a', 'venue-c'] }).expect(200);
-      expect(response.body.data).toEqual({ ...created, venueIds: ['venue-c', 'venue-a'], updatedAt: expect.any(String) });
+      const response = await users()
+        .update(created._id, { venueIds: ['venue-c', 'venue-a', 'venue-c'] })
+        .expect(200);
+      expect(response.body.data).toEqual({
+        ...created,
+        venueIds: ['venue-c', 'venue-a'],
+        updatedAt: expect.any(String),
+      });
       expect((await venueRows(testApp, created._id)).map((row) => [row.venue_id, row.position])).toEqual([
         ['venue-c', 0],
         ['venue-a', 1],
@@ -363,7 +393,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
     it('name, email and phone change and stay changed', async () => {
       const testApp = current();
       const created = await givenUser(testApp, { email: 'before@example.com' });
-      const response = await users().update(created._id, { name: '  Yeni İsim  ', email: null, phone: '+90 555 000 11 22' }).expect(200);
+      const response = await users()
+        .update(created._id, { name: '  Yeni İsim  ', email: null, phone: '+90 555 000 11 22' })
+        .expect(200);
       expect(response.body.data).toEqual({
         ...created,
         name: 'Yeni İsim',
@@ -378,7 +410,9 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
   it('an unknown query parameter is 400 naming it, and nothing changes', async () => {
     const testApp = current();
     const created = await givenUser(testApp);
-    const response = await users().update(created._id, { status: 'blocked' }, { query: { stauts: 'blocked' } }).expect(400);
+    const response = await users()
+      .update(created._id, { status: 'blocked' }, { query: { stauts: 'blocked' } })
+      .expect(400);
     expect(response.body).toEqual(validationError('stauts'));
     expect(await userRow(testApp, created._id)).toEqual(expect.objectContaining({ status: 'active' }));
     expect(await jobsOf(testApp, created._id)).toEqual([]);

@@ -3,7 +3,6 @@ import { api } from './support/api-client.js';
 import { givenUser, userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
-
 type Clash = [field: 'username' | 'email' | 'phone', venueId: string];
 
 const byFieldThenMessage = (a: { field: string; message: string }, b: { field: string; message: string }) =>
@@ -83,7 +82,9 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
       }
       // Without the + it is another key.
       await post(userBody({ phone: '905321234567', venueIds: ['uq-phone'] })).expect(201);
-      expectConflict(await post(userBody({ phone: '90 532 123 45 67', venueIds: ['uq-phone'] })), [['phone', 'uq-phone']]);
+      expectConflict(await post(userBody({ phone: '90 532 123 45 67', venueIds: ['uq-phone'] })), [
+        ['phone', 'uq-phone'],
+      ]);
       await post(userBody({ phone: '+905321234567', venueIds: ['uq-phone-other'] })).expect(201);
     });
   });
@@ -114,7 +115,9 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
         ['phone', 'uq-m1'],
         ['phone', 'uq-m2'],
       ]);
-      expect(await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ?', ['uq-m3'])).toBe(0);
+      expect(
+        await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ?', ['uq-m3']),
+      ).toBe(0);
     });
 
     it('clashes with different users in different venues', async () => {
@@ -170,7 +173,9 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
     it("a blocked user's username is still taken", async () => {
       const first = await givenUser(current(), { username: 'erin', venueIds: ['uq-blocked'] });
       await put(first._id, { status: 'blocked' }).expect(200);
-      expectConflict(await post(userBody({ username: 'ERIN', venueIds: ['uq-blocked'] })), [['username', 'uq-blocked']]);
+      expectConflict(await post(userBody({ username: 'ERIN', venueIds: ['uq-blocked'] })), [
+        ['username', 'uq-blocked'],
+      ]);
     });
 
     it("a deleted user's username is free", async () => {
@@ -256,12 +261,15 @@ describeEachDatabase('hotspot users uniqueness', (current) => {
         await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_users WHERE LOWER(username) = ?', ['raceuser']),
       ).toBe(1);
       expect(
-        await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?', [
-          venueId,
-          'raceuser',
-        ]),
+        await count(
+          current(),
+          'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?',
+          [venueId, 'raceuser'],
+        ),
       ).toBe(1);
-      expect(await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ?', [venueId])).toBe(1);
+      expect(
+        await count(current(), 'SELECT COUNT(*) AS n FROM hotspot_user_venues WHERE venue_id = ?', [venueId]),
+      ).toBe(1);
     });
 
     it('ten creates of one email across two venues: one 201, nine 409 naming both venues', async () => {

@@ -230,15 +230,13 @@ describeEachDatabase('hotspot users validation', (current) => {
       expectValidation(await post(userBody({ phone })), ['phone']);
     });
 
-    it.each([
-      ['+90 (532) 123-45-67'],
-      ['1234567'],
-      ['+123456789012345'],
-      ['0532 123 45 67'],
-    ])('%s is accepted and returned as sent', async (phone) => {
-      const response = await post(userBody({ phone })).expect(201);
-      expect(response.body.data.phone).toBe(phone);
-    });
+    it.each([['+90 (532) 123-45-67'], ['1234567'], ['+123456789012345'], ['0532 123 45 67']])(
+      '%s is accepted and returned as sent',
+      async (phone) => {
+        const response = await post(userBody({ phone })).expect(201);
+        expect(response.body.data.phone).toBe(phone);
+      },
+    );
   });
 
   describe('POST: macAddress', () => {
@@ -249,13 +247,10 @@ describeEachDatabase('hotspot users validation', (current) => {
       ['aabbccddee11'],
       ['aa:bb:cc:dd:ee:11'],
       ['AABB.CCDD.EE11'],
-    ])(
-      'the accepted form %s is stored as AA:BB:CC:DD:EE:11',
-      async (macAddress) => {
-        const response = await post(userBody({ macAddress })).expect(201);
-        expect(response.body.data.macAddress).toBe('AA:BB:CC:DD:EE:11');
-      },
-    );
+    ])('the accepted form %s is stored as AA:BB:CC:DD:EE:11', async (macAddress) => {
+      const response = await post(userBody({ macAddress })).expect(201);
+      expect(response.body.data.macAddress).toBe('AA:BB:CC:DD:EE:11');
+    });
 
     it.each([
       ['mixed separators', 'aa:bb-cc:dd-ee:ff'],
@@ -465,12 +460,15 @@ describeEachDatabase('hotspot users validation', (current) => {
       expectValidation(await put(userId, { [field]: value }), [field]);
     });
 
-    it.each([[null], ['']])('username %j on a username_password user is refused and changes nothing', async (username) => {
-      const before = (await getPath(`${USERS}/${userId}`).expect(200)).body.data;
-      expectValidation(await put(userId, { username }), ['username']);
-      const after = (await getPath(`${USERS}/${userId}`).expect(200)).body.data;
-      expect(after).toEqual(before);
-    });
+    it.each([[null], ['']])(
+      'username %j on a username_password user is refused and changes nothing',
+      async (username) => {
+        const before = (await getPath(`${USERS}/${userId}`).expect(200)).body.data;
+        expectValidation(await put(userId, { username }), ['username']);
+        const after = (await getPath(`${USERS}/${userId}`).expect(200)).body.data;
+        expect(after).toEqual(before);
+      },
+    );
 
     it('expiresAt on a guest is refused', async () => {
       expectValidation(await put(guestId, { expiresAt: '2031-01-01T00:00:00Z' }), ['expiresAt']);
@@ -494,9 +492,10 @@ describeEachDatabase('hotspot users validation', (current) => {
       });
       const fetched = await getPath(`${USERS}/${userId}`).expect(200);
       expect(fetched.body.data).toMatchObject({ email: null, phone: null, expiresAt: null });
-      const [row] = await current().dataSource.query('SELECT email, phone, expires_at FROM hotspot_users WHERE id = ?', [
-        userId,
-      ]);
+      const [row] = await current().dataSource.query(
+        'SELECT email, phone, expires_at FROM hotspot_users WHERE id = ?',
+        [userId],
+      );
       expect(row).toEqual({ email: null, phone: null, expires_at: null });
       const [venue] = await current().dataSource.query(
         'SELECT email_key, phone_key FROM hotspot_user_venues WHERE user_id = ?',

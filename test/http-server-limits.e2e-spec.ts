@@ -45,7 +45,9 @@ function openClient(port: number): Promise<Client> {
           if (received.includes(text)) resolve();
         };
         listeners.push(check);
-        void closed.then(() => (received.includes(text) ? resolve() : reject(new Error(`closed before "${text}": ${received}`))));
+        void closed.then(() =>
+          received.includes(text) ? resolve() : reject(new Error(`closed before "${text}": ${received}`)),
+        );
         check();
       }),
   };
@@ -71,7 +73,7 @@ async function within<T>(promise: Promise<T>, bound: number, what: string): Prom
 
 async function listen(testApp: TestApp): Promise<number> {
   await testApp.app.listen(0, '127.0.0.1');
-  return ((testApp.app.getHttpServer()).address() as AddressInfo).port;
+  return (testApp.app.getHttpServer().address() as AddressInfo).port;
 }
 
 afterEach(() => {

@@ -78,21 +78,25 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
     const lines = log.lines();
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
-      expect(line).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String), service: 'hotspot-user-service' }));
+      expect(line).toEqual(
+        expect.objectContaining({
+          level: expect.any(String),
+          time: expect.any(String),
+          service: 'hotspot-user-service',
+        }),
+      );
     }
   });
 
   it('one request line per request: request id (as in X-Request-Id), method, route, status, duration, caller', async () => {
     const token = await testApp.createToken({ name: 'log-reader', permissions: ['write'] });
     secrets.push(token);
-    const created = await testApp.http
-      .post(USERS)
-      .set('Authorization', `Bearer ${token}`)
-      .send(userBody())
-      .expect(201);
+    const created = await testApp.http.post(USERS).set('Authorization', `Bearer ${token}`).send(userBody()).expect(201);
     const userId = created.body.data._id as string;
     // The token's id is what `npm run token -- list` shows; read it from the table like an operator would.
-    const [{ id: tokenId }] = await testApp.dataSource.query('SELECT id FROM api_tokens WHERE name = ?', ['log-reader']);
+    const [{ id: tokenId }] = await testApp.dataSource.query('SELECT id FROM api_tokens WHERE name = ?', [
+      'log-reader',
+    ]);
 
     const id = requestId();
     const response = await testApp.http
@@ -137,7 +141,14 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
     const id = requestId();
     await testApp.http.get(USERS).set('Authorization', `Bearer ${wrongToken}`).set('X-Request-Id', id).expect(401);
     expect(await log.requestLine(id)).toEqual(
-      expect.objectContaining({ level: 'warn', method: 'GET', route: USERS, status: 401, tokenId: null, tokenName: null }),
+      expect.objectContaining({
+        level: 'warn',
+        method: 'GET',
+        route: USERS,
+        status: 401,
+        tokenId: null,
+        tokenName: null,
+      }),
     );
 
     const unknown = requestId();
@@ -161,7 +172,11 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
     };
     // A password in a create body, with a token in the header.
     await send((id) =>
-      testApp.http.post(USERS).set('Authorization', `Bearer ${token}`).set('X-Request-Id', id).send(userBody({ password })),
+      testApp.http
+        .post(USERS)
+        .set('Authorization', `Bearer ${token}`)
+        .set('X-Request-Id', id)
+        .send(userBody({ password })),
     ).then((response) => expect(response.status).toBe(201));
     // A password where none is allowed (400), and a token value in the query string and the path.
     await send((id) =>
@@ -184,12 +199,12 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
         .send(`{"password": "${password}",`),
     ).then((response) => expect(response.status).toBe(400));
     // The scheme in lower case (accepted) and a token that does not exist.
-    await send((id) => testApp.http.get('/api/v1').set('Authorization', `bearer ${token}`).set('X-Request-Id', id)).then(
-      (response) => expect(response.status).toBe(200),
-    );
-    await send((id) => testApp.http.delete(`${USERS}/x`).set('Authorization', `Bearer ${token}x`).set('X-Request-Id', id)).then(
-      (response) => expect(response.status).toBe(401),
-    );
+    await send((id) =>
+      testApp.http.get('/api/v1').set('Authorization', `bearer ${token}`).set('X-Request-Id', id),
+    ).then((response) => expect(response.status).toBe(200));
+    await send((id) =>
+      testApp.http.delete(`${USERS}/x`).set('Authorization', `Bearer ${token}x`).set('X-Request-Id', id),
+    ).then((response) => expect(response.status).toBe(401));
     secrets.push(`${token}x`);
 
     for (const id of ids) await log.requestLine(id);
@@ -225,9 +240,13 @@ describe.each(databaseKinds())('logging [%s]', (kind) => {
     expect(response.headers['x-request-id']).toBe(id);
 
     const requestLine = await log.requestLine(id);
-    expect(requestLine).toEqual(expect.objectContaining({ level: 'error', status: 500, method: 'POST', route: USERS, tokenName: 'bootstrap' }));
+    expect(requestLine).toEqual(
+      expect.objectContaining({ level: 'error', status: 500, method: 'POST', route: USERS, tokenName: 'bootstrap' }),
+    );
 
-    const errorLines = log.lines().filter((line) => line.level === 'error' && line.msg !== 'request' && JSON.stringify(line).includes(id));
+    const errorLines = log
+      .lines()
+      .filter((line) => line.level === 'error' && line.msg !== 'request' && JSON.stringify(line).includes(id));
     expect(errorLines).toHaveLength(1);
     // Where it happened and why, for the operator; the stack is in the line, not in the body.
     expect(errorLines[0].msg).toContain('POST');

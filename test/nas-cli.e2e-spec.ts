@@ -26,7 +26,11 @@ for (const kind of databaseKinds()) {
     const cli = (...argv: string[]) => spawnCli({ ...env, SECRETS_KEY: key }, cwd, ...argv);
     const cliWithoutKey = (...argv: string[]) => spawnCli(env, cwd, ...argv);
     const storedSecret = async (name: string): Promise<string> =>
-      (await testApp.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE name = ?', [name]))[0].secret;
+      (
+        await testApp.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE name = ?', [
+          name,
+        ])
+      )[0].secret;
 
     beforeAll(async () => {
       ensureBuilt([CLI_MAIN]);

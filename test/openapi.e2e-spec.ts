@@ -28,7 +28,9 @@ describe('OpenAPI document', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info).toMatchObject({ title: expect.any(String), version: '1.0.0' });
 
-    const schemes = Object.values(document.components.securitySchemes as Record<string, { type: string; scheme?: string }>);
+    const schemes = Object.values(
+      document.components.securitySchemes as Record<string, { type: string; scheme?: string }>,
+    );
     expect(schemes).toContainEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
 
     const error = document.components.schemas.ErrorResponseDto;
@@ -53,27 +55,52 @@ describe('OpenAPI document', () => {
   it.each([
     ['get', '/api/v1/hotspot-users', 'read', ['200', '400', '401', '403', '413', '429', '500', '503']],
     ['get', '/api/v1/hotspot-users/{id}', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
-    ['get', '/api/v1/hotspot-users/{id}/sessions', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
-    ['post', '/api/v1/hotspot-users', 'write', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
-    ['put', '/api/v1/hotspot-users/{id}', 'write', ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503']],
-    ['delete', '/api/v1/hotspot-users/{id}', 'delete', ['200', '400', '401', '403', '404', '412', '413', '429', '500', '503']],
+    [
+      'get',
+      '/api/v1/hotspot-users/{id}/sessions',
+      'read',
+      ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+    ],
+    [
+      'post',
+      '/api/v1/hotspot-users',
+      'write',
+      ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503'],
+    ],
+    [
+      'put',
+      '/api/v1/hotspot-users/{id}',
+      'write',
+      ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503'],
+    ],
+    [
+      'delete',
+      '/api/v1/hotspot-users/{id}',
+      'delete',
+      ['200', '400', '401', '403', '404', '412', '413', '429', '500', '503'],
+    ],
     [
       'post',
       '/api/v1/hotspot-users/{id}/expire',
       'write',
       ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503'],
     ],
-  ])('documents %s %s: its permission (%s), body schemas and every status it can answer', async (method, path, permission, statuses) => {
-    const document = (await current().http.get('/api/docs-json').expect(200)).body;
-    const operation = document.paths[path][method];
-    expect(operation['x-required-permission']).toBe(permission);
-    expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
-    for (const status of statuses.filter((code) => Number(code) >= 400)) {
-      expect(operation.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
-    }
-    const success = operation.responses[statuses[0]].content['application/json'].schema.$ref;
-    expect(document.components.schemas[success.split('/').pop()]).toBeDefined();
-  });
+  ])(
+    'documents %s %s: its permission (%s), body schemas and every status it can answer',
+    async (method, path, permission, statuses) => {
+      const document = (await current().http.get('/api/docs-json').expect(200)).body;
+      const operation = document.paths[path][method];
+      expect(operation['x-required-permission']).toBe(permission);
+      expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
+      for (const status of statuses.filter((code) => Number(code) >= 400)) {
+        expect(operation.responses[status].content['application/json'].schema.$ref).toBe(
+          '#/components/schemas/ErrorResponseDto',
+        );
+      }
+      const success = operation.responses[statuses[0]].content['application/json'].schema.$ref;
+      expect(document.components.schemas[success.split('/').pop()]).toBeDefined();
+    },
+  );
 
   it('sends no ETag of its own making and never answers 304 to If-None-Match', async () => {
     const response = await current()
@@ -94,8 +121,13 @@ describe('OpenAPI document', () => {
     }
     expect(schemas.CreateHotspotUserDto.properties.macAddress).toMatchObject({ type: 'string', nullable: true });
     expect(schemas.HotspotUserDto.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
-    expect(schemas.HotspotUserDto.properties.email).toMatchObject({ type: 'string', format: 'idn-email', nullable: true });
-    for (const field of ['page', 'limit', 'total', 'pages']) expect(schemas.PaginationDto.properties[field].type).toBe('integer');
+    expect(schemas.HotspotUserDto.properties.email).toMatchObject({
+      type: 'string',
+      format: 'idn-email',
+      nullable: true,
+    });
+    for (const field of ['page', 'limit', 'total', 'pages'])
+      expect(schemas.PaginationDto.properties[field].type).toBe('integer');
     expect(schemas.ExpireResultDto.properties.expiredSessions.type).toBe('integer');
   });
 
@@ -124,7 +156,9 @@ describe('OpenAPI document', () => {
     expect(message('503')).toBe('Service Unavailable');
     expect(Object.keys(responses['401'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'WWW-Authenticate']));
     expect(Object.keys(responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
-    expect(Object.keys(responses['200'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining']));
+    expect(Object.keys(responses['200'].headers)).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining']),
+    );
   });
 
   it('generates the create and update bodies from the validating DTOs, with examples', async () => {

@@ -145,15 +145,13 @@ for (const kind of databaseKinds()) {
       });
       await app.app.listen(0, '127.0.0.1');
       const { port } = app.app.getHttpServer().address() as AddressInfo;
-      await app.app
-        .get(NasService)
-        .add({
-          venueId: 'venue-a',
-          name: 'loop-nas',
-          ipAddress: '127.0.0.1',
-          secret: NAS_SECRET,
-          coaPort: nas.coaPort,
-        });
+      await app.app.get(NasService).add({
+        venueId: 'venue-a',
+        name: 'loop-nas',
+        ipAddress: '127.0.0.1',
+        secret: NAS_SECRET,
+        coaPort: nas.coaPort,
+      });
       server = await startFreeRadius({
         apiUrl: `http://127.0.0.1:${port}`,
         token: await app.createToken({ permissions: ['radius'] }),

@@ -58,7 +58,8 @@ class CapturedLog {
 function spyOnTokenLookups(testApp: TestApp): { count(): number; restore(): void } {
   const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
   return {
-    count: () => spy.mock.calls.filter(([query]) => query.includes('api_tokens') && query.includes('token_hash')).length,
+    count: () =>
+      spy.mock.calls.filter(([query]) => query.includes('api_tokens') && query.includes('token_hash')).length,
     restore: () => spy.mockRestore(),
   };
 }
@@ -204,7 +205,11 @@ describe.each(databaseKinds())('rate limits [%s]', (kind) => {
     await withApp(kind, { RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0' }, async (testApp) => {
       const token = await testApp.createToken();
       for (let n = 0; n < 12; n++) {
-        const refused = await get(testApp, STATUS, n % 2 === 0 ? {} : bearer(`hsp_wrong-${n}-0123456789abcdefghijklmnopqrstu`));
+        const refused = await get(
+          testApp,
+          STATUS,
+          n % 2 === 0 ? {} : bearer(`hsp_wrong-${n}-0123456789abcdefghijklmnopqrstu`),
+        );
         expect(refused.status).toBe(401);
         expectNotCounted(refused);
       }
@@ -309,7 +314,10 @@ describe.each(databaseKinds())('rate limits [%s]', (kind) => {
 
         // The counters really are in Redis, under the documented prefix.
         expect(await redis.keys(KEY_PATTERN)).toEqual(
-          expect.arrayContaining([`hotspot:rate-limit:unauthenticated:${ip}`, expect.stringMatching(/^hotspot:rate-limit:token:/)]),
+          expect.arrayContaining([
+            `hotspot:rate-limit:unauthenticated:${ip}`,
+            expect.stringMatching(/^hotspot:rate-limit:token:/),
+          ]),
         );
       } finally {
         await one?.close();
@@ -338,7 +346,8 @@ describe.each(databaseKinds())('rate limits [%s]', (kind) => {
     it('Redis stops answering (a network partition): only the first request waits for the timeout, the rest count in memory at once, one warning; after the cool-down a probe goes back to Redis, one line', async () => {
       const proxy = await TcpProxy.start('127.0.0.1', 6379);
       const log = new CapturedLog();
-      const rateLimitLines = (level: string) => log.lines().filter((line) => line.context === 'RateLimit' && line.level === level);
+      const rateLimitLines = (level: string) =>
+        log.lines().filter((line) => line.context === 'RateLimit' && line.level === level);
       try {
         const env = {
           ...LIMITS,
@@ -367,7 +376,9 @@ describe.each(databaseKinds())('rate limits [%s]', (kind) => {
           expect(durations.filter((ms) => ms >= REDIS_COMMAND_TIMEOUT_MS).length).toBeLessThanOrEqual(1);
           // Counted in this process's memory from the first one on: 40 allowed, then 429.
           expect(statuses).toEqual([...Array<number>(40).fill(200), ...Array<number>(10).fill(429)]);
-          expect(rateLimitLines('warn')).toEqual([expect.objectContaining({ msg: expect.stringMatching(/^Redis unavailable/) })]);
+          expect(rateLimitLines('warn')).toEqual([
+            expect.objectContaining({ msg: expect.stringMatching(/^Redis unavailable/) }),
+          ]);
 
           await proxy.restore();
           // The probe starts with the first request after the cool-down; poll (bounded) for its line.
@@ -375,7 +386,9 @@ describe.each(databaseKinds())('rate limits [%s]', (kind) => {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await get(testApp, '/api/v1', bearer(token));
           }
-          expect(rateLimitLines('info')).toEqual([expect.objectContaining({ msg: 'Redis answers again: counting in Redis' })]);
+          expect(rateLimitLines('info')).toEqual([
+            expect.objectContaining({ msg: 'Redis answers again: counting in Redis' }),
+          ]);
           // Counted in Redis again, where this token has used only a few of its 40 (memory would say 429).
           const after = await get(testApp, STATUS, bearer(token));
           expect(after.status).toBe(200);

@@ -68,11 +68,17 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
       expectSecurityHeaders(await testApp.http.get('/api/v1').set('Authorization', auth()).expect(200));
       expectSecurityHeaders(await testApp.http.get('/healthz').expect(200));
       expectSecurityHeaders(await testApp.http.get('/readyz').expect(200));
-      expectSecurityHeaders(await testApp.http.post('/api/v1/hotspot-users').set('Authorization', auth()).send({
-        name: 'Header Check',
-        loginMethod: 'guest',
-        venueIds: ['venue-a'],
-      }).expect(201));
+      expectSecurityHeaders(
+        await testApp.http
+          .post('/api/v1/hotspot-users')
+          .set('Authorization', auth())
+          .send({
+            name: 'Header Check',
+            loginMethod: 'guest',
+            venueIds: ['venue-a'],
+          })
+          .expect(201),
+      );
       const docs = await testApp.http.get('/api/docs').redirects(1);
       expect(docs.status).toBe(200);
       expectSecurityHeaders(docs);
@@ -112,7 +118,11 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
     });
 
     it('CORS is off: no Access-Control-* header for a cross-origin request or a preflight', async () => {
-      const response = await testApp.http.get('/api/v1').set('Origin', ADMIN_ORIGIN).set('Authorization', auth()).expect(200);
+      const response = await testApp.http
+        .get('/api/v1')
+        .set('Origin', ADMIN_ORIGIN)
+        .set('Authorization', auth())
+        .expect(200);
       expectNoCors(response);
       const error = await testApp.http.get('/api/v1').set('Origin', ADMIN_ORIGIN).expect(401);
       expectNoCors(error);
@@ -137,7 +147,9 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
       expect(answer.status).toBeGreaterThanOrEqual(200);
       expect(answer.status).toBeLessThan(300);
       expect(answer.headers['access-control-allow-origin']).toBe(ADMIN_ORIGIN);
-      const allowedHeaders = String(answer.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+      const allowedHeaders = String(answer.headers['access-control-allow-headers'])
+        .toLowerCase()
+        .split(/\s*,\s*/);
       expect(allowedHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type']));
       expect(String(answer.headers['access-control-allow-methods'])).toMatch(/POST/);
       expect(answer.headers['access-control-allow-credentials']).toBeUndefined();

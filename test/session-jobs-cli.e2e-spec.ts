@@ -16,7 +16,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
     [['stop']],
     [['nope']],
   ])('session refuses %j as bad usage (exit 2, nothing on stdout)', async (argv) => {
-    const result = await session(...(argv));
+    const result = await session(...argv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.length).toBeGreaterThan(0);
@@ -25,7 +25,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
   it.each([[[]], [['list', '--status', 'lost']], [['list', '--user', 'a', '--user', 'b']], [['purge']]])(
     'jobs refuses %j as bad usage (exit 2, nothing on stdout)',
     async (argv) => {
-      const result = await jobs(...(argv));
+      const result = await jobs(...argv);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
     },
@@ -33,7 +33,19 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
 
   it('start prints the session, the user shows the device, stop ends it', async () => {
     const user = await givenUser(current(), { venueIds: ['venue-a'] });
-    const started = await session('start', '--user', user._id, '--venue', 'venue-a', '--mac', 'aabb.ccdd.ee01', '--ip', '10.0.0.7', '--nas', 'nas-1');
+    const started = await session(
+      'start',
+      '--user',
+      user._id,
+      '--venue',
+      'venue-a',
+      '--mac',
+      'aabb.ccdd.ee01',
+      '--ip',
+      '10.0.0.7',
+      '--nas',
+      'nas-1',
+    );
     expect(started.code).toBe(0);
     const printed = JSON.parse(started.stdout);
     expect(printed).toMatchObject({
@@ -48,12 +60,22 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
 
     const fetched = await users().get(user._id).expect(200);
     expect(fetched.body.data.devices).toEqual([
-      { macAddress: 'AA:BB:CC:DD:EE:01', name: null, status: 'active', firstSeenAt: printed.startedAt, lastSeenAt: printed.startedAt },
+      {
+        macAddress: 'AA:BB:CC:DD:EE:01',
+        name: null,
+        status: 'active',
+        firstSeenAt: printed.startedAt,
+        lastSeenAt: printed.startedAt,
+      },
     ]);
 
     const stopped = await session('stop', printed.id);
     expect(stopped.code).toBe(0);
-    expect(JSON.parse(stopped.stdout)).toMatchObject({ id: printed.id, status: 'stopped', endedAt: expect.any(String) });
+    expect(JSON.parse(stopped.stdout)).toMatchObject({
+      id: printed.id,
+      status: 'stopped',
+      endedAt: expect.any(String),
+    });
   });
 
   it('refuses a session for an unknown or blocked user with exit 1 and nothing on stdout', async () => {

@@ -29,7 +29,12 @@ const eventLoopTurns = (turns: number): Promise<void> =>
 type Move = 'blocked' | 'expire' | 'sweep' | 'delete';
 
 /** What the user's status becomes after each move; null: the user is gone. */
-const FINAL_STATUS: Record<Move, string | null> = { blocked: 'blocked', expire: 'expired', sweep: 'expired', delete: null };
+const FINAL_STATUS: Record<Move, string | null> = {
+  blocked: 'blocked',
+  expire: 'expired',
+  sweep: 'expired',
+  delete: null,
+};
 
 /** The one refusal a start that comes after the move may get. */
 const REFUSAL: Record<Move, (userId: string) => string> = {
@@ -101,9 +106,10 @@ describe.each(databaseKinds())('session starts racing status changes [%s]', (kin
     if (expiring) await testApp.app.get(HotspotUsersService).expireDue(10);
 
     const context = `${which}, round ${round}`;
-    const users: Array<{ status: string }> = await testApp.dataSource.query('SELECT status FROM hotspot_users WHERE id = ?', [
-      user._id,
-    ]);
+    const users: Array<{ status: string }> = await testApp.dataSource.query(
+      'SELECT status FROM hotspot_users WHERE id = ?',
+      [user._id],
+    );
     expect({ context, status: users[0]?.status ?? null }).toEqual({ context, status: FINAL_STATUS[which] });
     const active = await testApp.dataSource.query(
       `SELECT 'session' AS row_kind, id FROM sessions WHERE user_id = ? AND status = 'active'
@@ -114,7 +120,10 @@ describe.each(databaseKinds())('session starts racing status changes [%s]', (kin
 
     const startedIds = [before, ...started].flatMap((session) => (session === null ? [] : [session.id]));
     const jobSessionIds = new Set((await jobsOf(testApp, user._id)).flatMap((job) => job.sessions.map((s) => s.id)));
-    expect({ context, notInAJob: startedIds.filter((id) => !jobSessionIds.has(id)) }).toEqual({ context, notInAJob: [] });
+    expect({ context, notInAJob: startedIds.filter((id) => !jobSessionIds.has(id)) }).toEqual({
+      context,
+      notInAJob: [],
+    });
   }
 
   function mac(roundNumber: number, index: number): string {

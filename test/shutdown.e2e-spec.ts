@@ -24,7 +24,12 @@ function heldRequest(
   path: string,
   body: unknown,
   agent: Agent | false = false,
-): { accepted: Promise<void>; send: () => void; response: Promise<{ status: number; body: string }>; request: ClientRequest } {
+): {
+  accepted: Promise<void>;
+  send: () => void;
+  response: Promise<{ status: number; body: string }>;
+  request: ClientRequest;
+} {
   const payload = Buffer.from(JSON.stringify(body));
   const request = httpRequest({
     host: '127.0.0.1',
@@ -57,7 +62,10 @@ function heldRequest(
   return { accepted, send: () => request.end(payload), response, request };
 }
 
-async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; body: { data?: Record<string, unknown> } }> {
+async function fetchJson(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: { data?: Record<string, unknown> } }> {
   const response = await fetch(url, {
     ...init,
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
@@ -153,7 +161,13 @@ describe('graceful shutdown of the compiled service', () => {
     const agent = new Agent({ keepAlive: true });
     try {
       // A first request opens the pooled connection; the second one rides on it.
-      const warmUp = heldRequest(port, 'POST', '/api/v1/hotspot-users', { name: 'Warm', loginMethod: 'guest', venueIds: ['venue-a'] }, agent);
+      const warmUp = heldRequest(
+        port,
+        'POST',
+        '/api/v1/hotspot-users',
+        { name: 'Warm', loginMethod: 'guest', venueIds: ['venue-a'] },
+        agent,
+      );
       warmUp.send();
       expect((await warmUp.response).status).toBe(201);
       const id = JSON.parse((await warmUp.response).body).data._id as string;
@@ -188,7 +202,11 @@ describe('graceful shutdown of the compiled service', () => {
     env.SHUTDOWN_TIMEOUT_SECONDS = '1';
     const service = await startMain();
     // Headers taken, body never sent: the server cannot close while this request is open.
-    const stuck = heldRequest(port, 'POST', '/api/v1/hotspot-users', { name: 'Never', loginMethod: 'guest', venueIds: ['venue-a'] });
+    const stuck = heldRequest(port, 'POST', '/api/v1/hotspot-users', {
+      name: 'Never',
+      loginMethod: 'guest',
+      venueIds: ['venue-a'],
+    });
     stuck.response.catch(() => undefined);
     await stuck.accepted;
 
@@ -220,6 +238,9 @@ describe('graceful shutdown of the compiled service', () => {
     expect(afterMs).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS * 1000);
     expect(worker.output()).toMatch(/SIGTERM received/);
     // The last line says so.
-    expect(JSON.parse(worker.output().trimEnd().split('\n').at(-1) ?? '')).toMatchObject({ context: 'Worker', msg: 'Stopped' });
+    expect(JSON.parse(worker.output().trimEnd().split('\n').at(-1) ?? '')).toMatchObject({
+      context: 'Worker',
+      msg: 'Stopped',
+    });
   }, 20_000);
 });

@@ -59,13 +59,13 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
   });
 
   it('list shows the tokens without values or hashes', async () => {
-    const created = JSON.parse(
-      (await run('create', '--name', 'lister', '--permissions', 'delete', '--json')).stdout,
-    );
+    const created = JSON.parse((await run('create', '--name', 'lister', '--permissions', 'delete', '--json')).stdout);
     const text = await run('list');
     expect(text.code).toBe(0);
     const [header, ...rows] = text.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID\s+NAME\s+PREFIX\s+PERMISSIONS\s+VENUES\s+STATUS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/);
+    expect(header).toMatch(
+      /^ID\s+NAME\s+PREFIX\s+PERMISSIONS\s+VENUES\s+STATUS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/,
+    );
     const row = rows.find((line) => line.startsWith(created.id));
     expect(row).toBeDefined();
     expect(row).toContain('lister');
@@ -102,9 +102,7 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
   });
 
   it('revoke by id makes the token fail with 401 and shows it as revoked', async () => {
-    const created = JSON.parse(
-      (await run('create', '--name', 'to-revoke', '--permissions', 'read', '--json')).stdout,
-    );
+    const created = JSON.parse((await run('create', '--name', 'to-revoke', '--permissions', 'read', '--json')).stdout);
     await get(created.token).expect(200);
     const result = await run('revoke', created.id);
     expect(result.code).toBe(0);
@@ -246,7 +244,16 @@ for (const kind of databaseKinds()) {
         stdout: '',
         stderr: 'No token matches that id or value.\n',
       });
-      const session = await cli('session', 'start', '--user', 'nobody', '--venue', 'venue-a', '--mac', '02:00:00:00:00:01');
+      const session = await cli(
+        'session',
+        'start',
+        '--user',
+        'nobody',
+        '--venue',
+        'venue-a',
+        '--mac',
+        '02:00:00:00:00:01',
+      );
       expect(session).toEqual({ code: 1, stdout: '', stderr: 'no such user nobody\n' });
     });
 
@@ -272,7 +279,8 @@ for (const kind of databaseKinds()) {
       const program = await cli('--help');
       expect(program.code).toBe(0);
       expect(program.stdout).toContain('Usage: hotspot');
-      for (const command of ['token', 'session', 'jobs']) expect(program.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+      for (const command of ['token', 'session', 'jobs'])
+        expect(program.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
       const create = await cli('token', 'create', '--help');
       expect(create.code).toBe(0);
       expect(create.stdout).toContain('Usage: hotspot token create');

@@ -53,7 +53,15 @@ describe.each(databaseKinds())('migration PublicTokenPrefixes [%s]', (kind) => {
     for (const [index, [prefix]] of OLD_AND_NEW.entries()) {
       await before.query(
         'INSERT INTO api_tokens (id, name, prefix, token_hash, permissions, venue_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [`token-${index}`, `name-${index}`, prefix, String(index).padStart(64, '0'), '["read"]', null, '2026-11-22 09:00:00.000'],
+        [
+          `token-${index}`,
+          `name-${index}`,
+          prefix,
+          String(index).padStart(64, '0'),
+          '["read"]',
+          null,
+          '2026-11-22 09:00:00.000',
+        ],
       );
     }
     await before.destroy();
@@ -64,6 +72,8 @@ describe.each(databaseKinds())('migration PublicTokenPrefixes [%s]', (kind) => {
     const rows: Array<{ id: string; prefix: string; name: string }> = await after.query(
       'SELECT id, name, prefix FROM api_tokens ORDER BY id',
     );
-    expect(rows).toEqual(OLD_AND_NEW.map(([, prefix], index) => ({ id: `token-${index}`, name: `name-${index}`, prefix })));
+    expect(rows).toEqual(
+      OLD_AND_NEW.map(([, prefix], index) => ({ id: `token-${index}`, name: `name-${index}`, prefix })),
+    );
   });
 });

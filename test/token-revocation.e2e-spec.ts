@@ -60,7 +60,8 @@ describe.each(databaseKinds())('token revocation across instances [%s]', (kind) 
 
   it('a token revoked by another process writing the row (as the token CLI does) is refused by both instances within 1 s', async () => {
     const token = await one.createToken({ name: 'revoked-elsewhere' });
-    for (const instance of [one, two]) await instance.http.get(STATUS).set('Authorization', `Bearer ${token}`).expect(200);
+    for (const instance of [one, two])
+      await instance.http.get(STATUS).set('Authorization', `Bearer ${token}`).expect(200);
 
     // Straight to the database: neither instance's ApiTokenService hears of it.
     await one.dataSource.query('UPDATE api_tokens SET revoked_at = ? WHERE token_hash = ?', [
@@ -68,7 +69,8 @@ describe.each(databaseKinds())('token revocation across instances [%s]', (kind) 
       hashTokenValue(token),
     ]);
     const started = Date.now();
-    for (const instance of [one, two]) expect(await msUntil(instance, token, 401, started)).toBeLessThanOrEqual(WITHIN_MS);
+    for (const instance of [one, two])
+      expect(await msUntil(instance, token, 401, started)).toBeLessThanOrEqual(WITHIN_MS);
   });
 
   it('a value refused (and remembered as unknown) is accepted once it is created: at once where created, within 1 s elsewhere', async () => {
@@ -77,7 +79,9 @@ describe.each(databaseKinds())('token revocation across instances [%s]', (kind) 
       await instance.http.get(STATUS).set('Authorization', `Bearer ${value}`).expect(401);
       await instance.http.get(STATUS).set('Authorization', `Bearer ${value}`).expect(401);
     }
-    await one.app.get(ApiTokenService).create({ name: 'late', permissions: ['read'], venueIds: null, expiresAt: null }, value);
+    await one.app
+      .get(ApiTokenService)
+      .create({ name: 'late', permissions: ['read'], venueIds: null, expiresAt: null }, value);
     const started = Date.now();
     await one.http.get(STATUS).set('Authorization', `Bearer ${value}`).expect(200);
     expect(await msUntil(two, value, 200, started)).toBeLessThanOrEqual(WITHIN_MS);

@@ -77,7 +77,10 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
 
   /** A user in two venues with an active session in each. */
   async function userWithSessions(testApp: TestApp) {
-    const given = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], user: { email: uniqueEmail('atomic') } });
+    const given = await givenUserWithSessions(testApp, {
+      venues: ['venue-a', 'venue-b'],
+      user: { email: uniqueEmail('atomic') },
+    });
     return given.user;
   }
 
@@ -87,9 +90,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const before = await snapshot(testApp, user._id);
     const shownBefore = (await users().get(user._id).expect(200)).body;
 
-    const response = await withoutJobTable(testApp, () =>
-      users().update(user._id, { status, name: 'Half Done' }),
-    );
+    const response = await withoutJobTable(testApp, () => users().update(user._id, { status, name: 'Half Done' }));
     expectInternalErrorWithoutDetails(response);
 
     const after = await snapshot(testApp, user._id);
@@ -118,9 +119,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const testApp = current();
     const user = await givenUser(testApp);
     const before = await snapshot(testApp, user._id);
-    const response = await withoutJobTable(testApp, () =>
-      users().update(user._id, { status: 'blocked' }),
-    );
+    const response = await withoutJobTable(testApp, () => users().update(user._id, { status: 'blocked' }));
     expectInternalErrorWithoutDetails(response);
     expect(await snapshot(testApp, user._id)).toEqual(before);
   });
@@ -130,9 +129,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const user = await userWithSessions(testApp);
     const before = await snapshot(testApp, user._id);
 
-    const response = await withoutJobTable(testApp, () =>
-      users().expire(user._id),
-    );
+    const response = await withoutJobTable(testApp, () => users().expire(user._id));
     expectInternalErrorWithoutDetails(response);
     const after = await snapshot(testApp, user._id);
     expect(after).toEqual(before);
@@ -150,9 +147,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
   it('POST expire without active sessions writes no job, so it succeeds even then', async () => {
     const testApp = current();
     const user = await givenUser(testApp);
-    const response = await withoutJobTable(testApp, () =>
-      users().expire(user._id),
-    );
+    const response = await withoutJobTable(testApp, () => users().expire(user._id));
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ expiredSessions: 0, user: expect.objectContaining({ status: 'expired' }) });
   });
@@ -162,9 +157,7 @@ describe.each(databaseKinds())('unauth jobs are written atomically with the chan
     const user = await userWithSessions(testApp);
     const before = await snapshot(testApp, user._id);
 
-    const response = await withoutJobTable(testApp, () =>
-      users().remove(user._id),
-    );
+    const response = await withoutJobTable(testApp, () => users().remove(user._id));
     expectInternalErrorWithoutDetails(response);
     const after = await snapshot(testApp, user._id);
     expect(after).toEqual(before);

@@ -62,7 +62,13 @@ async function runTwoWorkers(kind: DatabaseKind): Promise<void> {
     apps.push(await startTestApp(kind, env, { database }));
     const [first, second] = apps;
 
-    const session = { id: 's', venueId: 'venue-a', macAddress: 'AA:BB:CC:60:00:01', ipAddress: null, nasId: null } as SessionEntity;
+    const session = {
+      id: 's',
+      venueId: 'venue-a',
+      macAddress: 'AA:BB:CC:60:00:01',
+      ipAddress: null,
+      nasId: null,
+    } as SessionEntity;
     const jobs = first.app.get(UnauthJobsService);
     const now = new Date();
     const created = await first.database.transaction(async (em) => {
@@ -70,7 +76,12 @@ async function runTwoWorkers(kind: DatabaseKind): Promise<void> {
       for (let i = 0; i < JOBS; i++) {
         const job = await jobs.enqueue(
           em,
-          { userId: `user-${i}`, username: `guest${i}`, reason: 'blocked', sessions: [{ ...session, id: `session-${i}` }] },
+          {
+            userId: `user-${i}`,
+            username: `guest${i}`,
+            reason: 'blocked',
+            sessions: [{ ...session, id: `session-${i}` }],
+          },
           now,
         );
         ids.push(job.id);

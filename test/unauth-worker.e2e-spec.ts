@@ -20,7 +20,13 @@ const WEBHOOK_TIMEOUT_MS = 300;
 const LEASE_MS = 60_000;
 
 /** What a job copies of a session no NAS reported (the CLI's): nothing for RFC 5176. */
-const NO_RADIUS = { nasClientId: null, acctSessionId: null, callingStationId: null, nasIpAddress: null, nasSourceIp: null };
+const NO_RADIUS = {
+  nasClientId: null,
+  acctSessionId: null,
+  callingStationId: null,
+  nasIpAddress: null,
+  nasSourceIp: null,
+};
 
 /** A datetime(3) value as both engines store it (UTC), for raw SQL. */
 const sqlTime = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 23);
@@ -47,13 +53,22 @@ async function jobRow(testApp: TestApp, id: string): Promise<UnauthJobEntity> {
 }
 
 async function jobsOfUser(testApp: TestApp, userId: string): Promise<UnauthJobEntity[]> {
-  return testApp.dataSource.getRepository(UnauthJobEntity).find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  return testApp.dataSource
+    .getRepository(UnauthJobEntity)
+    .find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
 }
 
 /** A user with an active session in each of two venues, then blocked through the API: one job. */
-async function blockedUserWithJob(testApp: TestApp): Promise<{ userId: string; username: string; job: UnauthJobEntity }> {
+async function blockedUserWithJob(
+  testApp: TestApp,
+): Promise<{ userId: string; username: string; job: UnauthJobEntity }> {
   const user = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
-  await startSession(testApp, { userId: user._id, macAddress: 'AA:BB:CC:50:00:01', ipAddress: '10.5.0.1', nasId: 'nas-a' });
+  await startSession(testApp, {
+    userId: user._id,
+    macAddress: 'AA:BB:CC:50:00:01',
+    ipAddress: '10.5.0.1',
+    nasId: 'nas-a',
+  });
   await startSession(testApp, { userId: user._id, venueId: 'venue-b', macAddress: 'AA:BB:CC:50:00:02' });
   await testApp.http
     .put(`${USERS}/${user._id}`)
@@ -110,7 +125,7 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     await testApp.database.run((em) => em.query('DELETE FROM unauth_jobs'));
   });
 
-  it('delivers a blocked user\'s job as a signed JSON POST, then marks it done', async () => {
+  it("delivers a blocked user's job as a signed JSON POST, then marks it done", async () => {
     const { userId, username, job } = await blockedUserWithJob(testApp);
     expect(job).toMatchObject({ status: 'pending', attempts: 0, reason: 'blocked' });
     const sessions = job.sessions;
@@ -137,13 +152,40 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     // The ended sessions as the network side needs them.
     expect(sessions).toEqual(
       expect.arrayContaining([
-        { id: expect.any(String), venueId: 'venue-a', macAddress: 'AA:BB:CC:50:00:01', ipAddress: '10.5.0.1', nasId: 'nas-a', ...NO_RADIUS },
-        { id: expect.any(String), venueId: 'venue-b', macAddress: 'AA:BB:CC:50:00:02', ipAddress: null, nasId: null, ...NO_RADIUS },
+        {
+          id: expect.any(String),
+          venueId: 'venue-a',
+          macAddress: 'AA:BB:CC:50:00:01',
+          ipAddress: '10.5.0.1',
+          nasId: 'nas-a',
+          ...NO_RADIUS,
+        },
+        {
+          id: expect.any(String),
+          venueId: 'venue-b',
+          macAddress: 'AA:BB:CC:50:00:02',
+          ipAddress: null,
+          nasId: null,
+          ...NO_RADIUS,
+        },
       ]),
     );
-    expect(Object.keys(delivery.body).sort()).toEqual(['attempt', 'createdAt', 'jobId', 'reason', 'sessions', 'userId', 'username']);
+    expect(Object.keys(delivery.body).sort()).toEqual([
+      'attempt',
+      'createdAt',
+      'jobId',
+      'reason',
+      'sessions',
+      'userId',
+      'username',
+    ]);
 
-    expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'done', attempts: 1, lastError: null, leaseExpiresAt: null });
+    expect(await jobRow(testApp, job.id)).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      lastError: null,
+      leaseExpiresAt: null,
+    });
 
     // Done is final: nothing more is delivered, however late.
     clock.advance(24 * 3600 * 1000);
@@ -169,7 +211,12 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
 
     expect(await worker.processBatch()).toBe(1);
     let row = await jobRow(testApp, job.id);
-    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: 'webhook answered HTTP 500', leaseExpiresAt: null });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'webhook answered HTTP 500',
+      leaseExpiresAt: null,
+    });
     const firstDelay = delayUntilNext(row, clock);
     expect(firstDelay).toBeGreaterThanOrEqual(RETRY_BASE_MS / 2);
     expect(firstDelay).toBeLessThanOrEqual(RETRY_BASE_MS);
@@ -191,7 +238,12 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
 
     clock.advance(secondDelay);
     expect(await worker.processBatch()).toBe(1);
-    expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'done', attempts: 3, lastError: null, leaseExpiresAt: null });
+    expect(await jobRow(testApp, job.id)).toMatchObject({
+      status: 'done',
+      attempts: 3,
+      lastError: null,
+      leaseExpiresAt: null,
+    });
 
     // The same job each time (one Idempotency-Key), numbered, each delivery signed afresh.
     const deliveries = deliveriesOf(receiver, job.id);
@@ -262,7 +314,9 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
       expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'done', attempts: 1, lastError: null });
       await receiver.waitForStreamedAnswersToEnd();
-      expect(receiver.streamedAnswers).toEqual([{ status: 200, bytesSent: expect.any(Number), cutOff: true, ended: true }]);
+      expect(receiver.streamedAnswers).toEqual([
+        { status: 200, bytesSent: expect.any(Number), cutOff: true, ended: true },
+      ]);
       expect(receiver.streamedAnswers[0].bytesSent).toBeLessThan(LITTLE);
     });
 
@@ -276,7 +330,8 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
       const row = await jobRow(testApp, job.id);
       expect(row).toMatchObject({ status: 'pending', attempts: 1, leaseExpiresAt: null });
-      const excerpt = 'Receiver [31m overloaded, try later. ' + 'x'.repeat(200 - 'Receiver [31m overloaded, try later. '.length);
+      const excerpt =
+        'Receiver [31m overloaded, try later. ' + 'x'.repeat(200 - 'Receiver [31m overloaded, try later. '.length);
       expect(row.lastError).toBe(`webhook answered HTTP 503: ${excerpt}…`);
       await receiver.waitForStreamedAnswersToEnd();
       expect(receiver.streamedAnswers[0]).toMatchObject({ status: 503, cutOff: true });
@@ -296,7 +351,11 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     } finally {
       await other.close();
     }
-    expect(await jobRow(testApp, job.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/^webhook unreachable/) });
+    expect(await jobRow(testApp, job.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringMatching(/^webhook unreachable/),
+    });
   }, 15_000);
 
   it('claims a job left processing by a worker whose lease ran out, and delivers it again', async () => {
@@ -304,11 +363,10 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     const past = new Date(clock.now().getTime() - 1000);
     // As a worker that claimed it (attempt 1) and died would have left it.
     await testApp.database.run((em) =>
-      em.query("UPDATE unauth_jobs SET status = 'processing', attempts = 1, lease_expires_at = ?, next_attempt_at = ? WHERE id = ?", [
-        sqlTime(past),
-        sqlTime(past),
-        job.id,
-      ]),
+      em.query(
+        "UPDATE unauth_jobs SET status = 'processing', attempts = 1, lease_expires_at = ?, next_attempt_at = ? WHERE id = ?",
+        [sqlTime(past), sqlTime(past), job.id],
+      ),
     );
 
     expect(await worker.processBatch()).toBe(1);
@@ -320,11 +378,10 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
     const { job } = await blockedUserWithJob(testApp);
     const leaseEnd = new Date(clock.now().getTime() + 30_000);
     await testApp.database.run((em) =>
-      em.query("UPDATE unauth_jobs SET status = 'processing', attempts = 1, lease_expires_at = ?, next_attempt_at = ? WHERE id = ?", [
-        sqlTime(leaseEnd),
-        sqlTime(leaseEnd),
-        job.id,
-      ]),
+      em.query(
+        "UPDATE unauth_jobs SET status = 'processing', attempts = 1, lease_expires_at = ?, next_attempt_at = ? WHERE id = ?",
+        [sqlTime(leaseEnd), sqlTime(leaseEnd), job.id],
+      ),
     );
     const before = await jobRow(testApp, job.id);
 
@@ -340,7 +397,11 @@ describe.each(databaseKinds())('unauth job worker with the webhook dispatcher [%
   });
 
   it('delivers several due jobs in one batch, each once', async () => {
-    const created = [await blockedUserWithJob(testApp), await blockedUserWithJob(testApp), await blockedUserWithJob(testApp)];
+    const created = [
+      await blockedUserWithJob(testApp),
+      await blockedUserWithJob(testApp),
+      await blockedUserWithJob(testApp),
+    ];
     expect(await worker.processBatch()).toBe(3);
     expect(await worker.processBatch()).toBe(0);
     expect(receiver.deliveries.map((d) => d.idempotencyKey).sort()).toEqual(created.map((c) => c.job.id).sort());
@@ -428,7 +489,11 @@ describe.each(databaseKinds())('unauth job worker at shutdown [%s]', (kind: Data
         await writer.close();
       }
       receiver.reply = () => 'hang';
-      const running = await startTestApp(kind, { ...env, WORKER_ENABLED: 'true', UNAUTH_POLL_INTERVAL_MS: '30000' }, { database });
+      const running = await startTestApp(
+        kind,
+        { ...env, WORKER_ENABLED: 'true', UNAUTH_POLL_INTERVAL_MS: '30000' },
+        { database },
+      );
       let took: number;
       try {
         await receiver.waitForDeliveries(1);
@@ -466,45 +531,55 @@ describe.each(databaseKinds())('unauth job worker at shutdown [%s]', (kind: Data
   }, 15_000);
 });
 
-describe.each(databaseKinds())('unauth job worker loop (WORKER_ENABLED=true, log dispatcher) [%s]', (kind: DatabaseKind) => {
-  let testApp: TestApp;
-  beforeAll(async () => {
-    testApp = await startTestApp(kind, { WORKER_ENABLED: 'true', UNAUTH_POLL_INTERVAL_MS: '20', UNAUTH_DISPATCHER: 'log' });
-  });
-  afterAll(async () => {
-    await testApp?.close();
-  });
+describe.each(databaseKinds())(
+  'unauth job worker loop (WORKER_ENABLED=true, log dispatcher) [%s]',
+  (kind: DatabaseKind) => {
+    let testApp: TestApp;
+    beforeAll(async () => {
+      testApp = await startTestApp(kind, {
+        WORKER_ENABLED: 'true',
+        UNAUTH_POLL_INTERVAL_MS: '20',
+        UNAUTH_DISPATCHER: 'log',
+      });
+    });
+    afterAll(async () => {
+      await testApp?.close();
+    });
 
-  it('delivers jobs on its own: they become done within a bounded wait', async () => {
-    const auth = `Bearer ${testApp.adminToken}`;
-    const blocked = await createUser(testApp);
-    await startSession(testApp, { userId: blocked._id, macAddress: 'AA:BB:CC:51:00:01' });
-    const expired = await createUser(testApp);
-    await startSession(testApp, { userId: expired._id, macAddress: 'AA:BB:CC:51:00:02' });
-    const deleted = await createUser(testApp);
-    await startSession(testApp, { userId: deleted._id, macAddress: 'AA:BB:CC:51:00:03' });
-    await testApp.http.put(`${USERS}/${blocked._id}`).set('Authorization', auth).send({ status: 'blocked' }).expect(200);
-    await testApp.http.post(`${USERS}/${expired._id}/expire`).set('Authorization', auth).expect(200);
-    await testApp.http.delete(`${USERS}/${deleted._id}`).set('Authorization', auth).expect(200);
+    it('delivers jobs on its own: they become done within a bounded wait', async () => {
+      const auth = `Bearer ${testApp.adminToken}`;
+      const blocked = await createUser(testApp);
+      await startSession(testApp, { userId: blocked._id, macAddress: 'AA:BB:CC:51:00:01' });
+      const expired = await createUser(testApp);
+      await startSession(testApp, { userId: expired._id, macAddress: 'AA:BB:CC:51:00:02' });
+      const deleted = await createUser(testApp);
+      await startSession(testApp, { userId: deleted._id, macAddress: 'AA:BB:CC:51:00:03' });
+      await testApp.http
+        .put(`${USERS}/${blocked._id}`)
+        .set('Authorization', auth)
+        .send({ status: 'blocked' })
+        .expect(200);
+      await testApp.http.post(`${USERS}/${expired._id}/expire`).set('Authorization', auth).expect(200);
+      await testApp.http.delete(`${USERS}/${deleted._id}`).set('Authorization', auth).expect(200);
 
-    type Row = { reason: string; status: string; attempts: number | string };
-    const read = (): Promise<Row[]> =>
-      testApp.dataSource.query('SELECT reason, status, attempts FROM unauth_jobs WHERE user_id IN (?, ?, ?) ORDER BY reason', [
-        blocked._id,
-        expired._id,
-        deleted._id,
+      type Row = { reason: string; status: string; attempts: number | string };
+      const read = (): Promise<Row[]> =>
+        testApp.dataSource.query(
+          'SELECT reason, status, attempts FROM unauth_jobs WHERE user_id IN (?, ?, ?) ORDER BY reason',
+          [blocked._id, expired._id, deleted._id],
+        );
+      let rows: Row[] = await read();
+      expect(rows.map((row) => row.reason)).toEqual(['blocked', 'deleted', 'expired']);
+      // Poll every 50 ms for at most 5 s.
+      for (let poll = 0; poll < 100 && !rows.every((row) => row.status === 'done'); poll++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await read();
+      }
+      expect(rows.map((row) => [row.reason, row.status, Number(row.attempts)])).toEqual([
+        ['blocked', 'done', 1],
+        ['deleted', 'done', 1],
+        ['expired', 'done', 1],
       ]);
-    let rows: Row[] = await read();
-    expect(rows.map((row) => row.reason)).toEqual(['blocked', 'deleted', 'expired']);
-    // Poll every 50 ms for at most 5 s.
-    for (let poll = 0; poll < 100 && !rows.every((row) => row.status === 'done'); poll++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      rows = await read();
-    }
-    expect(rows.map((row) => [row.reason, row.status, Number(row.attempts)])).toEqual([
-      ['blocked', 'done', 1],
-      ['deleted', 'done', 1],
-      ['expired', 'done', 1],
-    ]);
-  }, 15_000);
-});
+    }, 15_000);
+  },
+);

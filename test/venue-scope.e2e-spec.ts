@@ -26,14 +26,18 @@ async function userState(testApp: TestApp, id: string): Promise<{ status: string
 }
 
 async function jobCount(testApp: TestApp, id: string): Promise<number> {
-  const rows: Array<{ n: unknown }> = await testApp.dataSource.query('SELECT COUNT(*) AS n FROM unauth_jobs WHERE user_id = ?', [id]);
+  const rows: Array<{ n: unknown }> = await testApp.dataSource.query(
+    'SELECT COUNT(*) AS n FROM unauth_jobs WHERE user_id = ?',
+    [id],
+  );
   return Number(rows[0].n);
 }
 
 async function usersNamed(testApp: TestApp, username: string): Promise<number> {
-  const rows: Array<{ n: unknown }> = await testApp.dataSource.query('SELECT COUNT(*) AS n FROM hotspot_users WHERE username = ?', [
-    username,
-  ]);
+  const rows: Array<{ n: unknown }> = await testApp.dataSource.query(
+    'SELECT COUNT(*) AS n FROM hotspot_users WHERE username = ?',
+    [username],
+  );
   return Number(rows[0].n);
 }
 
@@ -54,7 +58,10 @@ describeEachDatabase('permission levels', (current) => {
       const created = await givenGuest(current());
       const list = await users().list({ venueId: 'venue-a' }, { token: read }).expect(200);
       expect(list.body.data.map((user) => user._id)).toContain(created._id);
-      expect((await users().get(created._id, { token: read }).expect(200)).body).toEqual({ success: true, data: created });
+      expect((await users().get(created._id, { token: read }).expect(200)).body).toEqual({
+        success: true,
+        data: created,
+      });
     });
 
     it('gets 403 Forbidden on create, update, delete and expire, and nothing changes', async () => {
@@ -70,7 +77,11 @@ describeEachDatabase('permission levels', (current) => {
       ];
       for (const [label, send] of calls) {
         const response = await send(read);
-        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
+        expect({ label, status: response.status, body: response.body }).toEqual({
+          label,
+          status: 403,
+          body: FORBIDDEN,
+        });
         expect(response.headers['www-authenticate']).toBeUndefined();
       }
       expect(await usersNamed(testApp, body.username as string)).toBe(0);
@@ -81,9 +92,15 @@ describeEachDatabase('permission levels', (current) => {
     it('gets 403, not 400, for invalid bodies and 403, not 404, for unknown ids', async () => {
       const created = await givenGuest(current());
       const calls: Call[] = [
-        ['POST invalid', (token) => users().create({ name: '', loginMethod: 'nope', venueIds: 'x', _id: 'forged' }, { token })],
+        [
+          'POST invalid',
+          (token) => users().create({ name: '', loginMethod: 'nope', venueIds: 'x', _id: 'forged' }, { token }),
+        ],
         ['POST {}', (token) => users().create({}, { token })],
-        ['PUT invalid', (token) => users().update(created._id, { status: 'gone', loginMethod: 'guest', unknown: 1 }, { token })],
+        [
+          'PUT invalid',
+          (token) => users().update(created._id, { status: 'gone', loginMethod: 'guest', unknown: 1 }, { token }),
+        ],
         ['POST expire invalid', (token) => users().expire(created._id, { token, body: { venueId: 42, extra: true } })],
         ['PUT unknown id', (token) => users().update('no-such-user', { name: 'x' }, { token })],
         ['DELETE unknown id', (token) => users().remove('no-such-user', { token })],
@@ -92,7 +109,11 @@ describeEachDatabase('permission levels', (current) => {
       ];
       for (const [label, send] of calls) {
         const response = await send(read);
-        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
+        expect({ label, status: response.status, body: response.body }).toEqual({
+          label,
+          status: 403,
+          body: FORBIDDEN,
+        });
       }
     });
   });
@@ -119,7 +140,9 @@ describeEachDatabase('permission levels', (current) => {
     });
 
     it('gets 400 for an invalid body (permission passed, validation next)', async () => {
-      const response = await users().create({ loginMethod: 'guest', venueIds: ['venue-a'] }, { token: write }).expect(400);
+      const response = await users()
+        .create({ loginMethod: 'guest', venueIds: ['venue-a'] }, { token: write })
+        .expect(400);
       expect(response.body).toEqual(validationError('name'));
     });
   });
@@ -159,7 +182,11 @@ describeEachDatabase('permission levels', (current) => {
       const created = await givenGuest(testApp);
       for (const [label, send] of endpoints(created._id)) {
         const response = await send(token);
-        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 401, body: UNAUTHORIZED });
+        expect({ label, status: response.status, body: response.body }).toEqual({
+          label,
+          status: 401,
+          body: UNAUTHORIZED,
+        });
         expect(response.headers['www-authenticate']).toBe('Bearer');
       }
       expect(await userState(testApp, created._id)).toEqual({ status: 'active', name: created.name });
@@ -242,7 +269,10 @@ describeEachDatabase('venue scope', (current) => {
     ];
 
     /** Each change: how it is sent, and what a success leaves behind. */
-    const changes: Record<string, { send: (id: string, token: string) => ApiCall<{ success: boolean; data?: unknown }>; expectDone: Done }> = {
+    const changes: Record<
+      string,
+      { send: (id: string, token: string) => ApiCall<{ success: boolean; data?: unknown }>; expectDone: Done }
+    > = {
       PUT: {
         send: (id, token) => users().update(id, { name: 'Renamed', status: 'blocked' }, { token }),
         expectDone: async (testApp, user, body) => {
@@ -338,10 +368,13 @@ describeEachDatabase('venue scope', (current) => {
       ['one', 'venue-b'],
       ['one', 'venue-c'],
       ['two', 'venue-c'],
-    ] as Array<[TokenKind, string]>)('%s token listing %s outside it: 403 naming venueId', async (tokenKind, venueId) => {
-      expectForbiddenNaming(await users().list({ venueId }, { token: tokens[tokenKind] }), 'venueId');
-      expectForbiddenNaming(await users().list({ venueId }, { token: readers[tokenKind] }), 'venueId');
-    });
+    ] as Array<[TokenKind, string]>)(
+      '%s token listing %s outside it: 403 naming venueId',
+      async (tokenKind, venueId) => {
+        expectForbiddenNaming(await users().list({ venueId }, { token: tokens[tokenKind] }), 'venueId');
+        expectForbiddenNaming(await users().list({ venueId }, { token: readers[tokenKind] }), 'venueId');
+      },
+    );
 
     it('an unrestricted token lists any venue', async () => {
       const inC = await users().list({ venueId: 'venue-c', limit: 100 }, { token: tokens.unrestricted }).expect(200);
@@ -356,7 +389,10 @@ describeEachDatabase('venue scope', (current) => {
       for (const id of [user._id, 'no-such-user']) {
         expectForbiddenNaming(await users().get(id, { token: tokens.one, venueId: 'venue-b' }), 'venueId');
         expectForbiddenNaming(await users().get(id, { token: readers.two, venueId: 'venue-c' }), 'venueId');
-        expectForbiddenNaming(await users().update(id, { name: 'X' }, { token: tokens.one, venueId: 'venue-b' }), 'venueId');
+        expectForbiddenNaming(
+          await users().update(id, { name: 'X' }, { token: tokens.one, venueId: 'venue-b' }),
+          'venueId',
+        );
         expectForbiddenNaming(await users().remove(id, { token: tokens.two, venueId: 'venue-c' }), 'venueId');
       }
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
@@ -378,7 +414,10 @@ describeEachDatabase('venue scope', (current) => {
       const user = await givenGuest(current(), { venueIds: ['venue-a', 'venue-c'] });
       await users().get(user._id, { token: tokens.one, venueId: 'venue-a' }).expect(200);
       // Reading with a venue of the user in scope works; changing still needs full cover.
-      expectForbiddenNaming(await users().update(user._id, { name: 'X' }, { token: tokens.one, venueId: 'venue-a' }), 'venueIds');
+      expectForbiddenNaming(
+        await users().update(user._id, { name: 'X' }, { token: tokens.one, venueId: 'venue-a' }),
+        'venueIds',
+      );
       await users().update(user._id, { name: 'Y' }, { token: tokens.unrestricted, venueId: 'venue-c' }).expect(200);
     });
   });
@@ -393,7 +432,7 @@ describeEachDatabase('venue scope', (current) => {
       expect(await userState(testApp, user._id)).toEqual({ status: 'active', name: user.name });
     });
 
-    it('inside the token but not one of the user\'s venues: 404', async () => {
+    it("inside the token but not one of the user's venues: 404", async () => {
       const testApp = current();
       const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
       const response = await users().expire(user._id, { token: tokens.two, venueId: 'venue-b' }).expect(404);
@@ -423,26 +462,41 @@ describeEachDatabase('venue scope', (current) => {
     });
 
     it('create inside: 201', async () => {
-      const one = await users().create(userBody({ venueIds: ['venue-a'] }), { token: tokens.one }).expect(201);
+      const one = await users()
+        .create(userBody({ venueIds: ['venue-a'] }), { token: tokens.one })
+        .expect(201);
       expect(one.body.data.venueIds).toEqual(['venue-a']);
-      const two = await users().create(userBody({ venueIds: ['venue-b', 'venue-a'] }), { token: tokens.two }).expect(201);
+      const two = await users()
+        .create(userBody({ venueIds: ['venue-b', 'venue-a'] }), { token: tokens.two })
+        .expect(201);
       expect(two.body.data.venueIds).toEqual(['venue-b', 'venue-a']);
     });
 
     it('PUT with a venue outside: 403 naming venueIds, venues unchanged; inside: 200', async () => {
       const testApp = current();
       const user = await givenGuest(testApp, { venueIds: ['venue-a'] });
-      expectForbiddenNaming(await users().update(user._id, { venueIds: ['venue-a', 'venue-b'] }, { token: tokens.one }), 'venueIds');
-      expectForbiddenNaming(await users().update(user._id, { venueIds: ['venue-c'] }, { token: tokens.two }), 'venueIds');
+      expectForbiddenNaming(
+        await users().update(user._id, { venueIds: ['venue-a', 'venue-b'] }, { token: tokens.one }),
+        'venueIds',
+      );
+      expectForbiddenNaming(
+        await users().update(user._id, { venueIds: ['venue-c'] }, { token: tokens.two }),
+        'venueIds',
+      );
       // Venue scope comes before existence.
-      expectForbiddenNaming(await users().update('no-such-user', { venueIds: ['venue-b'] }, { token: tokens.one }), 'venueIds');
+      expectForbiddenNaming(
+        await users().update('no-such-user', { venueIds: ['venue-b'] }, { token: tokens.one }),
+        'venueIds',
+      );
       const rows: Array<{ venue_id: string }> = await testApp.dataSource.query(
         'SELECT venue_id FROM hotspot_user_venues WHERE user_id = ? ORDER BY position',
         [user._id],
       );
       expect(rows).toEqual([{ venue_id: 'venue-a' }]);
 
-      const moved = await users().update(user._id, { venueIds: ['venue-b'] }, { token: tokens.two }).expect(200);
+      const moved = await users()
+        .update(user._id, { venueIds: ['venue-b'] }, { token: tokens.two })
+        .expect(200);
       expect(moved.body.data.venueIds).toEqual(['venue-b']);
       // Now outside the one-venue token altogether.
       expect((await users().get(user._id, { token: tokens.one }).expect(404)).body).toEqual(NOT_FOUND);
@@ -463,12 +517,18 @@ describeEachDatabase('venue scope', (current) => {
       ];
       for (const [label, send] of calls) {
         const response = await send(readers.one);
-        expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: FORBIDDEN });
+        expect({ label, status: response.status, body: response.body }).toEqual({
+          label,
+          status: 403,
+          body: FORBIDDEN,
+        });
       }
     });
 
     it('validation 400 before venue 403', async () => {
-      const create = await users().create({ loginMethod: 'guest', venueIds: ['venue-z'] }, { token: tokens.one }).expect(400);
+      const create = await users()
+        .create({ loginMethod: 'guest', venueIds: ['venue-z'] }, { token: tokens.one })
+        .expect(400);
       expect(create.body.errors).toEqual([{ field: 'name', message: expect.any(String) }]);
       const update = await users()
         .update(seeded.A._id, { status: 'nope' }, { token: tokens.one, venueId: 'venue-z' })

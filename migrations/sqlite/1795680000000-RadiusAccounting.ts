@@ -13,7 +13,11 @@ const SESSION_COLUMNS = [
   '"terminate_cause" varchar(32)',
 ];
 
-const SESSION_INDEXES = ['uq_sessions_nas_accounting_id', 'idx_sessions_nas_status', 'idx_sessions_status_last_accounting'];
+const SESSION_INDEXES = [
+  'uq_sessions_nas_accounting_id',
+  'idx_sessions_nas_status',
+  'idx_sessions_status_last_accounting',
+];
 
 /**
  * RADIUS accounting: the columns a session reported by a NAS carries (all null for sessions the CLI

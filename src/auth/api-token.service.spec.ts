@@ -74,7 +74,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
   function serviceWithCacheTtl(ttlMs: number): ApiTokenService {
     const config = { get: (key: keyof AppConfig) => (key === 'tokenCacheTtlMs' ? ttlMs : undefined) };
-    return new ApiTokenService(database, new ApiTokenRepository(), clock, config as unknown as ConfigService<AppConfig, true>);
+    return new ApiTokenService(
+      database,
+      new ApiTokenRepository(),
+      clock,
+      config as unknown as ConfigService<AppConfig, true>,
+    );
   }
 
   /** Reads the row after any queued fire-and-forget write (DatabaseService runs SQLite work in order). */
@@ -146,7 +151,10 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
     it('stores a given value (BOOTSTRAP_TOKEN) by hash, showing none of its characters', async () => {
       const value = 'operator-chosen-bootstrap-secret-0123456789';
-      const created = await service.create({ name: 'bootstrap', permissions: ['delete'], venueIds: null, expiresAt: null }, value);
+      const created = await service.create(
+        { name: 'bootstrap', permissions: ['delete'], venueIds: null, expiresAt: null },
+        value,
+      );
       expect(created.value).toBe(value);
       const stored = await row(created.record.id);
       expect(stored.token_hash).toBe(hashTokenValue(value));
@@ -162,7 +170,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     });
 
     it('stores a radius token, and refuses radius combined with an API level without storing anything', async () => {
-      const { record } = await service.create({ name: 'freeradius', permissions: ['radius'], venueIds: null, expiresAt: null });
+      const { record } = await service.create({
+        name: 'freeradius',
+        permissions: ['radius'],
+        venueIds: null,
+        expiresAt: null,
+      });
       expect(JSON.parse((await row(record.id)).permissions)).toEqual(['radius']);
       await expect(
         service.create({ name: 'mixed', permissions: ['read', 'radius'], venueIds: null, expiresAt: null }),
@@ -189,7 +202,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
   describe('revoke', () => {
     it('by id marks the token revoked at the current time', async () => {
-      const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       clock.set('2030-02-01T10:00:00.000Z');
       const revoked = await service.revoke(record.id);
       expect(revoked?.id).toBe(record.id);
@@ -198,7 +216,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     });
 
     it('by value works too', async () => {
-      const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       expect((await service.revoke(value))?.id).toBe(record.id);
       expect((await row(record.id)).revoked_at).not.toBeNull();
     });
@@ -220,7 +243,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     });
 
     it('takes effect at once on a token that is in the cache', async () => {
-      const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       expect(await service.authenticate(value)).not.toBeNull();
       await service.revoke(record.id);
       expect(await service.authenticate(value)).toBeNull();
@@ -230,7 +258,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
   describe('authenticate', () => {
     it('returns who the caller is, without the value', async () => {
       const expiresAt = new Date('2030-06-01T00:00:00.000Z');
-      const { record, value } = await service.create({ name: 'venue A', permissions: ['write'], venueIds: ['A'], expiresAt });
+      const { record, value } = await service.create({
+        name: 'venue A',
+        permissions: ['write'],
+        venueIds: ['A'],
+        expiresAt,
+      });
       const token = await service.authenticate(value);
       expect(token).toEqual({ id: record.id, name: 'venue A', permissions: ['write'], venueIds: ['A'], expiresAt });
     });
@@ -334,7 +367,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     });
 
     it(`sees a revocation made elsewhere (another instance, the CLI) within ${TOKEN_REVISION_INTERVAL_MS} ms`, async () => {
-      const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       expect(await service.authenticate(value)).not.toBeNull();
       const otherInstance = serviceWithCacheTtl(CACHE_TTL_MS);
       await otherInstance.revoke(record.id);
@@ -343,7 +381,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     });
 
     it('remembers a value that matched no usable token for a few seconds, without a lookup', async () => {
-      const { record, value: revoked } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value: revoked } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       await service.revoke(record.id);
       expect(await service.authenticate('hsp_unknown')).toBeNull();
       expect(await service.authenticate(revoked)).toBeNull();
@@ -366,7 +409,10 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
     it('a token created through this instance works at once, even when its value was just remembered as unknown', async () => {
       const value = 'operator-chosen-value-0123456789-abcdefgh';
       expect(await service.authenticate(value)).toBeNull();
-      const { record } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null }, value);
+      const { record } = await service.create(
+        { name: 't', permissions: ['read'], venueIds: null, expiresAt: null },
+        value,
+      );
       expect(await service.authenticate(value)).toMatchObject({ id: record.id });
     });
 
@@ -406,7 +452,12 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
     it(`is written on first use and then at most once per ${LAST_USED_WRITE_INTERVAL_MS} ms`, async () => {
       expect(LAST_USED_WRITE_INTERVAL_MS).toBe(60_000);
-      const { record, value } = await service.create({ name: 't', permissions: ['read'], venueIds: null, expiresAt: null });
+      const { record, value } = await service.create({
+        name: 't',
+        permissions: ['read'],
+        venueIds: null,
+        expiresAt: null,
+      });
       recorder.take();
 
       await service.authenticate(value);

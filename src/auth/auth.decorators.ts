@@ -24,10 +24,8 @@ export function RequirePermission(permission: Permission | 'any'): MethodDecorat
 }
 
 /** The authenticated token of the current request. */
-export const CurrentToken = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): AuthenticatedToken => {
-    const token = context.switchToHttp().getRequest<AuthenticatedRequest>().token;
-    if (token === undefined) throw new Error('CurrentToken used on a route without authentication');
-    return token;
-  },
-);
+export const CurrentToken = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedToken => {
+  const token = context.switchToHttp().getRequest<AuthenticatedRequest>().token;
+  if (token === undefined) throw new Error('CurrentToken used on a route without authentication');
+  return token;
+});

@@ -94,15 +94,13 @@ describe('AuthenticationGuard then PermissionGuard', () => {
     const authentication = new AuthenticationGuard(reflector, tokens as unknown as ApiTokenService, limiter);
     const authorization = new PermissionGuard(reflector);
     // The two global guards in their order (the rate limiter between them does not refuse here).
-    guard = { canActivate: async (context) => (await authentication.canActivate(context)) && authorization.canActivate(context) };
+    guard = {
+      canActivate: async (context) => (await authentication.canActivate(context)) && authorization.canActivate(context),
+    };
   });
 
   async function outcome(controller: new () => object, method: string, authorization?: string) {
-    const { context, request } = contextFor(
-      controller,
-      method,
-      authorization === undefined ? {} : { authorization },
-    );
+    const { context, request } = contextFor(controller, method, authorization === undefined ? {} : { authorization });
     try {
       return { allowed: await guard.canActivate(context), request };
     } catch (error) {

@@ -1,4 +1,11 @@
-import { isPermission, permissionConflict, PERMISSIONS, permissionLevel, satisfies, type Permission } from './permissions.js';
+import {
+  isPermission,
+  permissionConflict,
+  PERMISSIONS,
+  permissionLevel,
+  satisfies,
+  type Permission,
+} from './permissions.js';
 
 describe('permissions', () => {
   it('are listed from lowest to highest: read < write < delete, then radius', () => {
@@ -69,11 +76,12 @@ describe('permissions', () => {
     it.each<Permission[]>([['read'], ['read', 'write', 'delete'], ['radius'], []])('allows %j', (...held) => {
       expect(permissionConflict(held)).toBeNull();
     });
-    it.each<Permission[]>([['radius', 'read'], ['write', 'radius'], ['read', 'write', 'delete', 'radius']])(
-      'refuses radius with an API level: %j',
-      (...held) => {
-        expect(permissionConflict(held)).toMatch(/radius cannot be combined/);
-      },
-    );
+    it.each<Permission[]>([
+      ['radius', 'read'],
+      ['write', 'radius'],
+      ['read', 'write', 'delete', 'radius'],
+    ])('refuses radius with an API level: %j', (...held) => {
+      expect(permissionConflict(held)).toMatch(/radius cannot be combined/);
+    });
   });
 });

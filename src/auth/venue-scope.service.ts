@@ -16,9 +16,7 @@ export class VenueScopeService {
   assertVenuesInScope(token: AuthenticatedToken, venueIds: readonly string[], field: string): void {
     const outside = venueIds.filter((venueId) => !this.isInScope(token, venueId));
     if (outside.length > 0) {
-      throw ApiError.forbidden([
-        { field, message: `venue ${outside.join(', ')} is outside this token's venues` },
-      ]);
+      throw ApiError.forbidden([{ field, message: `venue ${outside.join(', ')} is outside this token's venues` }]);
     }
   }
 
@@ -36,7 +34,10 @@ export class VenueScopeService {
     const uncovered = userVenueIds.filter((venueId) => !this.isInScope(token, venueId));
     if (uncovered.length > 0) {
       throw ApiError.forbidden([
-        { field: 'venueIds', message: `user also belongs to venue ${uncovered.join(', ')}, outside this token's venues` },
+        {
+          field: 'venueIds',
+          message: `user also belongs to venue ${uncovered.join(', ')}, outside this token's venues`,
+        },
       ]);
     }
   }

@@ -49,7 +49,10 @@ class CliModule {
    * command needs. No HTTP layer, no guards, and not AuthModule: its BootstrapTokenService would
    * store or print a bootstrap token as a side effect of running a command.
    */
-  static forRoot(config: AppConfig, extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] }): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] },
+  ): DynamicModule {
     return {
       module: CliModule,
       imports: [appConfigModule(config), CommonModule, DatabaseModule, ...(extra.imports ?? [])],

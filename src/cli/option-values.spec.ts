@@ -1,13 +1,25 @@
 import { UsageError } from './command.js';
-import { futureDateTime, ipAddress, macAddress, permissionList, printable, text, venueId, venueIdList } from './option-values.js';
+import {
+  futureDateTime,
+  ipAddress,
+  macAddress,
+  permissionList,
+  printable,
+  text,
+  venueId,
+  venueIdList,
+} from './option-values.js';
 
 describe('option values', () => {
   it('permissionList returns the canonical order without repeats and refuses unknown names', () => {
     expect(permissionList('delete, read,read')).toEqual(['read', 'delete']);
-    for (const bad of ['', ' ', 'admin', 'read,', 'READ', 'read;write']) expect(() => permissionList(bad)).toThrow(UsageError);
+    for (const bad of ['', ' ', 'admin', 'read,', 'READ', 'read;write'])
+      expect(() => permissionList(bad)).toThrow(UsageError);
     expect(permissionList('radius')).toEqual(['radius']);
     for (const mixed of ['radius,read', 'write,radius', 'read,write,delete,radius']) {
-      expect(() => permissionList(mixed)).toThrow('must not combine them: radius cannot be combined with read, write or delete');
+      expect(() => permissionList(mixed)).toThrow(
+        'must not combine them: radius cannot be combined with read, write or delete',
+      );
     }
   });
 

@@ -103,7 +103,9 @@ export function futureDateTime(now: () => Date): (raw: string) => Date {
 export function macAddress(raw: string): string {
   const mac = normaliseMac(raw);
   if (mac === null) {
-    throw new UsageError('must be a MAC address like AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff or aabbccddeeff');
+    throw new UsageError(
+      'must be a MAC address like AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff or aabbccddeeff',
+    );
   }
   return mac;
 }

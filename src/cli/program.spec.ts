@@ -15,16 +15,29 @@ describe('hotspot (the program)', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('Usage: hotspot [options] [command]');
-    for (const command of ['token', 'session', 'jobs']) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+    for (const command of ['token', 'session', 'jobs'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
     expect(result.stdout).toContain('Exit codes: 0 done, 1 the operation failed');
     expect(runtime.uses).toBe(0);
   });
 
   it.each([
-    [['token', '--help'], ['create', 'list', 'revoke']],
-    [['help', 'token'], ['create', 'list', 'revoke']],
-    [['token', 'help'], ['create', 'list', 'revoke']],
-    [['session', '--help'], ['start', 'stop']],
+    [
+      ['token', '--help'],
+      ['create', 'list', 'revoke'],
+    ],
+    [
+      ['help', 'token'],
+      ['create', 'list', 'revoke'],
+    ],
+    [
+      ['token', 'help'],
+      ['create', 'list', 'revoke'],
+    ],
+    [
+      ['session', '--help'],
+      ['start', 'stop'],
+    ],
     [['jobs', '--help'], ['list']],
   ])('%j lists the subcommands %j', async (argv, subcommands) => {
     const result = await runCli(runtime, ...argv);
@@ -43,7 +56,7 @@ describe('hotspot (the program)', () => {
     expect(result.stderr).toContain('Usage: hotspot');
   });
 
-  it('an unknown command or option exits 2 with commander\'s message and a hint on stderr', async () => {
+  it("an unknown command or option exits 2 with commander's message and a hint on stderr", async () => {
     expect(await runCli(runtime, 'frobnicate')).toEqual({
       code: 2,
       stdout: '',
@@ -67,7 +80,10 @@ describe('hotspot (the program)', () => {
   });
 
   it('an unexpected error exits 1 with "Failed:" and its message, without a stack', async () => {
-    runtime.provide(JOBS_SERVICE, { list: () => Promise.reject(new Error('disk I/O error')), find: () => Promise.resolve(null) });
+    runtime.provide(JOBS_SERVICE, {
+      list: () => Promise.reject(new Error('disk I/O error')),
+      find: () => Promise.resolve(null),
+    });
     const result = await runCli(runtime, 'jobs', 'list');
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'Failed: disk I/O error\n' });
   });

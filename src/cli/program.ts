@@ -17,7 +17,13 @@ import { tokenCommand } from './commands/token.js';
 import { nestRuntime } from './nest-runtime.js';
 
 /** The subcommands of `hotspot`, in the order the help lists them. */
-export const COMMANDS: readonly CliCommand[] = [tokenCommand, sessionCommand, jobsCommand, nasCommand, radiusConfigCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  tokenCommand,
+  sessionCommand,
+  jobsCommand,
+  nasCommand,
+  radiusConfigCommand,
+];
 
 const HELP_HINT = '(add --help for usage)';
 
@@ -26,7 +32,9 @@ const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
 export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   // Subcommands inherit these settings when they are created, so they come first.
   const program = new Command('hotspot')
-    .description('Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes and the FreeRADIUS configuration.')
+    .description(
+      'Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes and the FreeRADIUS configuration.',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -1,4 +1,10 @@
-import { ConfigValidationError, configVariables, loadConfig, parseDatabaseUrl, type AppConfig } from './configuration.js';
+import {
+  ConfigValidationError,
+  configVariables,
+  loadConfig,
+  parseDatabaseUrl,
+  type AppConfig,
+} from './configuration.js';
 
 /** The problems loadConfig reports for `env`, or fails the test when it accepts it. */
 function problemsOf(env: Record<string, string>): Array<{ variable: string; message: string }> {
@@ -124,7 +130,9 @@ describe('loadConfig', () => {
       tokenCacheTtlMs: 30_000,
       unauthJobs: {
         workerEnabled: false,
-        dispatchers: [{ type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 2500 }],
+        dispatchers: [
+          { type: 'webhook', url: 'https://nas.example/unauth', secret: 'a-secret-of-some-length', timeoutMs: 2500 },
+        ],
         maxAttempts: 3,
         pollIntervalMs: 250,
         batchSize: 50,
@@ -133,7 +141,12 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 0,
       shutdownTimeoutMs: 3000,
-      rateLimit: { perMinute: 0, unauthenticatedPerMinute: 5, redisUrl: 'redis://127.0.0.1:6379/2', redisCoolDownMs: 5000 },
+      rateLimit: {
+        perMinute: 0,
+        unauthenticatedPerMinute: 5,
+        redisUrl: 'redis://127.0.0.1:6379/2',
+        redisCoolDownMs: 5000,
+      },
       trustProxyHops: 1,
       corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
       databaseTimeoutMs: 2000,
@@ -155,7 +168,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ SECRETS_KEY: key.toString('hex').toUpperCase() }).secretsKey).toEqual(key);
     expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
     expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
-    for (const bad of ['0f'.repeat(31), '0f'.repeat(33), Buffer.alloc(31).toString('base64'), 'not a key at all', 'zz'.repeat(32)]) {
+    for (const bad of [
+      '0f'.repeat(31),
+      '0f'.repeat(33),
+      Buffer.alloc(31).toString('base64'),
+      'not a key at all',
+      'zz'.repeat(32),
+    ]) {
       const problems = problemsOf({ SECRETS_KEY: bad });
       expect(problems).toEqual([
         { variable: 'SECRETS_KEY', message: 'must be 32 bytes as 64 hexadecimal characters or as base64' },
@@ -220,9 +239,15 @@ describe('loadConfig', () => {
     expect(problemsOf({ [variable]: value }).map((p) => p.variable)).toEqual([variable]);
   });
 
-  it.each(['WORKER_ENABLED', 'UNAUTH_MAX_ATTEMPTS', 'UNAUTH_POLL_INTERVAL_MS', 'UNAUTH_BATCH_SIZE', 'EXPIRY_SWEEP_INTERVAL', 'SHUTDOWN_TIMEOUT_SECONDS'])(
-    'refuses a bad %s',
-    (variable) => expect(problemsOf({ [variable]: 'soon' }).map((p) => p.variable)).toEqual([variable]),
+  it.each([
+    'WORKER_ENABLED',
+    'UNAUTH_MAX_ATTEMPTS',
+    'UNAUTH_POLL_INTERVAL_MS',
+    'UNAUTH_BATCH_SIZE',
+    'EXPIRY_SWEEP_INTERVAL',
+    'SHUTDOWN_TIMEOUT_SECONDS',
+  ])('refuses a bad %s', (variable) =>
+    expect(problemsOf({ [variable]: 'soon' }).map((p) => p.variable)).toEqual([variable]),
   );
 
   describe('HTTP server limits', () => {
@@ -325,7 +350,10 @@ describe('loadConfig', () => {
   });
 
   it('switches the per-token and the per-IP limits off independently, each with its own 0', () => {
-    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimit).toMatchObject({ perMinute: 0, unauthenticatedPerMinute: 30 });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimit).toMatchObject({
+      perMinute: 0,
+      unauthenticatedPerMinute: 30,
+    });
     expect(loadConfig({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0' }).rateLimit).toMatchObject({
       perMinute: 600,
       unauthenticatedPerMinute: 0,
@@ -360,12 +388,20 @@ describe('loadConfig', () => {
     [{ WORKER_ENABLED: 'soon' }, 'WORKER_ENABLED', 'must be true or false'],
     [{ UNAUTH_DISPATCHER: 'Webhook' }, 'UNAUTH_DISPATCHER', 'must be a comma-separated list of log, webhook, radius'],
     [
-      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'not a url', UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length' },
+      {
+        UNAUTH_DISPATCHER: 'webhook',
+        UNAUTH_WEBHOOK_URL: 'not a url',
+        UNAUTH_WEBHOOK_SECRET: 'a-secret-of-some-length',
+      },
       'UNAUTH_WEBHOOK_URL',
       'must be an http:// or https:// URL',
     ],
     [
-      { UNAUTH_DISPATCHER: 'webhook', UNAUTH_WEBHOOK_URL: 'https://nas.example', UNAUTH_WEBHOOK_SECRET: 'x'.repeat(15) },
+      {
+        UNAUTH_DISPATCHER: 'webhook',
+        UNAUTH_WEBHOOK_URL: 'https://nas.example',
+        UNAUTH_WEBHOOK_SECRET: 'x'.repeat(15),
+      },
       'UNAUTH_WEBHOOK_SECRET',
       'must be at least 16 characters',
     ],
@@ -403,7 +439,11 @@ describe('loadConfig', () => {
       'must be an integer from 0 to 1000000',
     ],
     [{ REDIS_URL: 'redis host' }, 'REDIS_URL', 'must be a redis:// or rediss:// URL'],
-    [{ RATE_LIMIT_REDIS_COOLDOWN_SECONDS: '0' }, 'RATE_LIMIT_REDIS_COOLDOWN_SECONDS', 'must be an integer from 1 to 3600'],
+    [
+      { RATE_LIMIT_REDIS_COOLDOWN_SECONDS: '0' },
+      'RATE_LIMIT_REDIS_COOLDOWN_SECONDS',
+      'must be an integer from 1 to 3600',
+    ],
     [{ TRUST_PROXY: '11' }, 'TRUST_PROXY', 'must be an integer from 0 to 10'],
     [{ RADIUS_MAX_SESSION_SECONDS: '59' }, 'RADIUS_MAX_SESSION_SECONDS', 'must be an integer from 60 to 31536000'],
     [{ RADIUS_INTERIM_SECONDS: '86401' }, 'RADIUS_INTERIM_SECONDS', 'must be an integer from 60 to 86400'],
@@ -427,7 +467,11 @@ describe('loadConfig', () => {
   });
 
   it('leaves the webhook variables alone while the dispatcher is log', () => {
-    const config = loadConfig({ UNAUTH_WEBHOOK_URL: 'ftp://x', UNAUTH_WEBHOOK_SECRET: 'short', UNAUTH_WEBHOOK_TIMEOUT_MS: 'x' });
+    const config = loadConfig({
+      UNAUTH_WEBHOOK_URL: 'ftp://x',
+      UNAUTH_WEBHOOK_SECRET: 'short',
+      UNAUTH_WEBHOOK_TIMEOUT_MS: 'x',
+    });
     expect(config.unauthJobs.dispatchers).toEqual([{ type: 'log' }]);
     expect(loadConfig({ UNAUTH_DISPATCHER: 'log', UNAUTH_WEBHOOK_URL: 'ftp://x' }).unauthJobs.dispatchers).toEqual([
       { type: 'log' },

@@ -54,7 +54,10 @@ export class DatabaseService {
   /** SQLite: settles when the unit holding the connection is done; the next one waits for it. */
   private queueTail: Promise<void> = Promise.resolve();
 
-  constructor(@InjectDataSource() readonly dataSource: DataSource, @Optional() config?: ConfigService<AppConfig, true>) {
+  constructor(
+    @InjectDataSource() readonly dataSource: DataSource,
+    @Optional() config?: ConfigService<AppConfig, true>,
+  ) {
     this.serialised = dataSource.options.type === 'better-sqlite3';
     const configuredTimeoutMs = config?.get('databaseTimeoutMs', { infer: true }) ?? null;
     // A server can stop answering (network cut, overload); an embedded file cannot.

@@ -48,7 +48,9 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
         if (count > 0) this.logger.log(`Expired ${count} user(s) whose expiresAt had passed`);
         await this.idempotency.forgetExpired(KEY_SWEEP_BATCH_SIZE);
       })
-      .catch((error: unknown) => this.logger.warn(`Expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        this.logger.warn(`Expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => {
         this.running = null;
       });

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -17,7 +30,11 @@ import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
 import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
 import { ApiStandardErrors, ErrorResponseDto } from '../common/swagger/error-response.dto.js';
-import { CurrentIdempotencyClaim, Idempotent, REPLAYED_RESPONSE_HEADER } from '../idempotency/idempotency.decorators.js';
+import {
+  CurrentIdempotencyClaim,
+  Idempotent,
+  REPLAYED_RESPONSE_HEADER,
+} from '../idempotency/idempotency.decorators.js';
 import { IDEMPOTENCY_MESSAGES, type HttpAnswer } from '../idempotency/idempotency.rules.js';
 import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
@@ -39,12 +56,7 @@ import {
 } from './dto/hotspot-user-sessions.dto.js';
 import { etagOf, IF_MATCH_PROBLEM, parseIfMatch, PRECONDITION_FAILED } from './hotspot-user.etag.js';
 import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './hotspot-user.inputs.js';
-import {
-  HotspotUsersService,
-  type ExpireResult,
-  type Precondition,
-  type Versioned,
-} from './hotspot-users.service.js';
+import { HotspotUsersService, type ExpireResult, type Precondition, type Versioned } from './hotspot-users.service.js';
 
 export const SUCCESS_MESSAGES = {
   created: 'Hotspot kullanıcısı başarıyla oluşturuldu',
@@ -55,11 +67,17 @@ export const SUCCESS_MESSAGES = {
 
 const ID_PARAM = { name: 'id', description: 'The user identifier (opaque string); anything unknown is a 404' };
 const VALIDATION = { description: 'Validation error: `errors` names each field', type: ErrorResponseDto };
-const NOT_FOUND = { description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token', type: ErrorResponseDto };
+const NOT_FOUND = {
+  description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token',
+  type: ErrorResponseDto,
+};
 const SCOPE =
   'A venue-restricted token gets 403 for a venue outside its venues and for a user it does not fully cover.';
 const ETAG_HEADER = {
-  ETag: { description: 'Strong validator of the user, e.g. `"v3"`; send it back as If-Match', schema: { type: 'string' } },
+  ETag: {
+    description: 'Strong validator of the user, e.g. `"v3"`; send it back as If-Match',
+    schema: { type: 'string' },
+  },
 };
 const LOCATION_HEADER = {
   Location: { description: 'The new user: `/api/v1/hotspot-users/<id>`', schema: { type: 'string' } },
@@ -72,7 +90,10 @@ const IF_MATCH = {
     'Malformed: 400.',
   schema: { type: 'string' },
 };
-const PRECONDITION = { description: `${PRECONDITION_FAILED}: the user changed since the If-Match ETag`, type: ErrorResponseDto };
+const PRECONDITION = {
+  description: `${PRECONDITION_FAILED}: the user changed since the If-Match ETag`,
+  type: ErrorResponseDto,
+};
 const IN_PROGRESS = 'a request with the same Idempotency-Key is in progress';
 /** The example bodies of each kind of 409. */
 const CONFLICT_EXAMPLES = {
@@ -84,7 +105,10 @@ const CONFLICT_EXAMPLES = {
       errors: [{ field: 'username', message: 'username already used in venue istanbul-lobby' }],
     },
   },
-  expired: { summary: 'the user is expired', value: { success: false, message: ERROR_MESSAGES.expiredUserNotEditable } },
+  expired: {
+    summary: 'the user is expired',
+    value: { success: false, message: ERROR_MESSAGES.expiredUserNotEditable },
+  },
   inProgress: {
     summary: 'the same Idempotency-Key is in progress',
     value: { success: false, message: IDEMPOTENCY_MESSAGES.inProgress },
@@ -209,7 +233,10 @@ export class HotspotUsersController {
 
   @Delete(':id')
   @RequirePermission('delete')
-  @ApiOperation({ summary: 'Delete a user', description: `Active sessions are ended with an unauth job first. ${SCOPE}` })
+  @ApiOperation({
+    summary: 'Delete a user',
+    description: `Active sessions are ended with an unauth job first. ${SCOPE}`,
+  })
   @ApiParam(ID_PARAM)
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: DeleteResponseDto })
@@ -240,7 +267,11 @@ export class HotspotUsersController {
   @ApiOkResponse({ type: ExpireResponseDto, headers: { ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER } })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({ description: `Only when ${IN_PROGRESS}`, type: ErrorResponseDto, example: CONFLICT_EXAMPLES.inProgress.value })
+  @ApiConflictResponse({
+    description: `Only when ${IN_PROGRESS}`,
+    type: ErrorResponseDto,
+    example: CONFLICT_EXAMPLES.inProgress.value,
+  })
   @ApiPreconditionFailedResponse(PRECONDITION)
   async expire(
     @CurrentToken() token: AuthenticatedToken,

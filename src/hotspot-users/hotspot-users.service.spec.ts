@@ -96,10 +96,7 @@ describe('HotspotUsersService', () => {
 
     it('refuses expiresAt for a guest and in the past', async () => {
       const guest = await rejection(
-        create(
-          unrestricted,
-          body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' }),
-        ),
+        create(unrestricted, body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' })),
       );
       expect(guest.body.errors).toEqual([
         { field: 'expiresAt', message: 'expiresAt applies to username_password users only' },
@@ -261,7 +258,9 @@ describe('HotspotUsersService', () => {
       }
       expect(await service.get(unrestricted, data._id, {})).toMatchObject({ data: { name: 'before' }, version: 1 });
 
-      await service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), [{ weak: false, tag: '"v1"' }]);
+      await service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), [
+        { weak: false, tag: '"v1"' },
+      ]);
       await service.remove(unrestricted, data._id, {}, '*');
       expect((await rejection(service.get(unrestricted, data._id, {}))).getStatus()).toBe(404);
     });

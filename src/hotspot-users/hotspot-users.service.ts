@@ -95,8 +95,14 @@ export class HotspotUsersService {
       if (record === null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, query)) {
         throw ApiError.userNotFound();
       }
-      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, { offset: (page - 1) * limit, limit });
-      return { data: sessions.map(toUserSessionDto), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, {
+        offset: (page - 1) * limit,
+        limit,
+      });
+      return {
+        data: sessions.map(toUserSessionDto),
+        pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+      };
     });
   }
 
@@ -246,7 +252,13 @@ export class HotspotUsersService {
   private async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
     const sessions = await this.sessions.activeRadiusOfUser(em, after.id);
     if (!rules.callsForCoa(before, after, sessions.length, now)) return;
-    const job = { userId: after.id, username: after.username, reason: 'coa' as const, sessions, expiresAt: after.expiresAt };
+    const job = {
+      userId: after.id,
+      username: after.username,
+      reason: 'coa' as const,
+      sessions,
+      expiresAt: after.expiresAt,
+    };
     await this.unauthJobs.enqueue(em, job, now);
   }
 

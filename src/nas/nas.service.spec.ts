@@ -23,7 +23,8 @@ describe('NasService', () => {
   const service = (secretsKey: Buffer | null = key) =>
     new NasService(database, new ManualClock(), configWith(secretsKey));
   const storedSecret = async (id: string): Promise<string> =>
-    (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0].secret;
+    (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0]
+      .secret;
 
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());

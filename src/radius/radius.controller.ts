@@ -83,7 +83,8 @@ export class RadiusController {
     const name = single(headers[NAS_NAME_HEADER]);
     const ip = single(headers[NAS_IP_HEADER]);
     const nas = name === undefined || ip === undefined ? null : await this.nases.identify(name, ip);
-    if (nas !== null && tokenServesNas(token, nas)) return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp: ip };
+    if (nas !== null && tokenServesNas(token, nas))
+      return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp: ip };
     this.logger.warn(
       `RADIUS ${section} refused: ${nas === null ? 'no registered NAS matches' : "the token's venues do not include"}` +
         ` client ${JSON.stringify(name?.slice(0, 64) ?? null)} from ${JSON.stringify(ip?.slice(0, 64) ?? null)}`,

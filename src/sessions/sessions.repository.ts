@@ -33,7 +33,11 @@ export class SessionsRepository {
 
   // RADIUS accounting
 
-  findByAccountingId(em: EntityManager, nasClientId: string, accountingUniqueId: string): Promise<SessionEntity | null> {
+  findByAccountingId(
+    em: EntityManager,
+    nasClientId: string,
+    accountingUniqueId: string,
+  ): Promise<SessionEntity | null> {
     return em.findOneBy(SessionEntity, { nasClientId, accountingUniqueId });
   }
 

@@ -6,7 +6,9 @@ const middle = () => 0.5;
 
 describe('retryDelayMs', () => {
   it('doubles with each attempt, from the base for the first', () => {
-    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, 1000, highest))).toEqual([1000, 2000, 4000, 8000, 16000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, 1000, highest))).toEqual([
+      1000, 2000, 4000, 8000, 16000,
+    ]);
   });
 
   it('treats attempt 0 (or less) like the first', () => {

@@ -1,10 +1,4 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, UnauthJobsConfig } from '../config/configuration.js';
@@ -137,7 +131,9 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
             return;
           }
           const message = describe(error);
-          this.logger.warn(`Unauth job ${job.id} attempt ${job.attempts} through ${dispatcher.name} failed: ${message}`);
+          this.logger.warn(
+            `Unauth job ${job.id} attempt ${job.attempts} through ${dispatcher.name} failed: ${message}`,
+          );
           deliveries[dispatcher.name] = deliveryAfter(previous, { error: message }, this.clock.now());
           return;
         }

@@ -115,7 +115,13 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     const job = await enqueue();
     const [claimed] = await claim();
     const leaseEnd = new Date(clock.now().getTime() + LEASE_MS);
-    expect(claimed).toMatchObject({ id: job.id, status: 'processing', attempts: 1, leaseExpiresAt: leaseEnd, nextAttemptAt: leaseEnd });
+    expect(claimed).toMatchObject({
+      id: job.id,
+      status: 'processing',
+      attempts: 1,
+      leaseExpiresAt: leaseEnd,
+      nextAttemptAt: leaseEnd,
+    });
     expect(await row(job.id)).toMatchObject({
       status: 'processing',
       attempts: 1,
@@ -142,8 +148,16 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     const done = await enqueue();
     const failed = await enqueue();
     const claimed = await claim();
-    await jobs.markDone(claimed.find((job) => job.id === done.id)!, clock.now());
-    await jobs.markFailed(claimed.find((job) => job.id === failed.id)!, 'no', clock.now(), { ...RETRY, maxAttempts: 1 });
+    await jobs.markDone(
+      claimed.find((job) => job.id === done.id)!,
+      clock.now(),
+    );
+    await jobs.markFailed(
+      claimed.find((job) => job.id === failed.id)!,
+      'no',
+      clock.now(),
+      { ...RETRY, maxAttempts: 1 },
+    );
     clock.advance(365 * 24 * 3600 * 1000);
     expect(await claim()).toEqual([]);
     expect((await row(done.id)).status).toBe('done');
@@ -158,7 +172,13 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     const [second] = await claim();
     clock.advance(250);
     await jobs.markDone(second, clock.now());
-    expect(await row(job.id)).toMatchObject({ status: 'done', attempts: 2, leaseExpiresAt: null, lastError: null, updatedAt: clock.now() });
+    expect(await row(job.id)).toMatchObject({
+      status: 'done',
+      attempts: 2,
+      leaseExpiresAt: null,
+      lastError: null,
+      updatedAt: clock.now(),
+    });
   });
 
   it('markFailed schedules a retry with growing backoff, then gives up after the last attempt', async () => {
@@ -170,7 +190,12 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
       await jobs.markFailed(claimed, `webhook answered HTTP 50${attempt}`, clock.now(), RETRY);
       const stored = await row(job.id);
       if (attempt < RETRY.maxAttempts) {
-        expect(stored).toMatchObject({ status: 'pending', attempts: attempt, leaseExpiresAt: null, lastError: `webhook answered HTTP 50${attempt}` });
+        expect(stored).toMatchObject({
+          status: 'pending',
+          attempts: attempt,
+          leaseExpiresAt: null,
+          lastError: `webhook answered HTTP 50${attempt}`,
+        });
         const delay = stored.nextAttemptAt.getTime() - clock.now().getTime();
         const full = RETRY.retryBaseMs * 2 ** (attempt - 1);
         expect(delay).toBeGreaterThanOrEqual(full / 2);
@@ -181,7 +206,12 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
         expect(await claim()).toEqual([]);
         clock.advance(1);
       } else {
-        expect(stored).toMatchObject({ status: 'failed', attempts: 3, leaseExpiresAt: null, lastError: 'webhook answered HTTP 503' });
+        expect(stored).toMatchObject({
+          status: 'failed',
+          attempts: 3,
+          leaseExpiresAt: null,
+          lastError: 'webhook answered HTTP 503',
+        });
       }
     }
     expect(delays).toHaveLength(2);
@@ -201,7 +231,12 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     const [claimed] = await claim();
     clock.advance(500);
     await jobs.release(claimed, clock.now());
-    expect(await row(job.id)).toMatchObject({ status: 'pending', attempts: 0, leaseExpiresAt: null, nextAttemptAt: clock.now() });
+    expect(await row(job.id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      leaseExpiresAt: null,
+      nextAttemptAt: clock.now(),
+    });
     const [again] = await claim();
     expect(again).toMatchObject({ id: job.id, attempts: 1 });
   });
@@ -220,7 +255,11 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     it('markDone from the worker that lost the lease leaves the new holder in charge', async () => {
       const { job, stale, current } = await lostLease();
       await jobs.markDone(stale, clock.now());
-      expect(await row(job.id)).toMatchObject({ status: 'processing', attempts: 2, leaseExpiresAt: current.leaseExpiresAt });
+      expect(await row(job.id)).toMatchObject({
+        status: 'processing',
+        attempts: 2,
+        leaseExpiresAt: current.leaseExpiresAt,
+      });
       await jobs.markDone(current, clock.now());
       expect((await row(job.id)).status).toBe('done');
     });
@@ -228,13 +267,22 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     it('markFailed', async () => {
       const { job, stale, current } = await lostLease();
       await jobs.markFailed(stale, 'late failure', clock.now(), RETRY);
-      expect(await row(job.id)).toMatchObject({ status: 'processing', attempts: 2, lastError: null, leaseExpiresAt: current.leaseExpiresAt });
+      expect(await row(job.id)).toMatchObject({
+        status: 'processing',
+        attempts: 2,
+        lastError: null,
+        leaseExpiresAt: current.leaseExpiresAt,
+      });
     });
 
     it('release', async () => {
       const { job, stale, current } = await lostLease();
       await jobs.release(stale, clock.now());
-      expect(await row(job.id)).toMatchObject({ status: 'processing', attempts: 2, leaseExpiresAt: current.leaseExpiresAt });
+      expect(await row(job.id)).toMatchObject({
+        status: 'processing',
+        attempts: 2,
+        leaseExpiresAt: current.leaseExpiresAt,
+      });
     });
 
     it('an outcome for a job already finished changes nothing', async () => {

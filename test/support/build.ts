@@ -33,10 +33,14 @@ export function ensureBuilt(entries: readonly string[]): void {
     statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
   );
   if (built > sources) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
 }

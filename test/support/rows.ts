@@ -21,7 +21,10 @@ export async function jobsOf(testApp: TestApp, userId: string): Promise<JobRow[]
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts), sessions: JSON.parse(row.sessions) }) as JobRow);
 }
 
-export function sessionRows(testApp: TestApp, userId: string): Promise<Array<{ id: string; status: string; ended_at: unknown }>> {
+export function sessionRows(
+  testApp: TestApp,
+  userId: string,
+): Promise<Array<{ id: string; status: string; ended_at: unknown }>> {
   return testApp.dataSource.query('SELECT id, status, ended_at FROM sessions WHERE user_id = ? ORDER BY id', [userId]);
 }
 

@@ -39,7 +39,8 @@ export function startService(entry: string, env: Record<string, string>, cwd: st
     async waitForOutput(pattern, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(text)) {
-        if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before printing ${pattern}:\n${text}`);
+        if (child.exitCode !== null)
+          throw new Error(`process exited (${child.exitCode}) before printing ${pattern}:\n${text}`);
         if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${text}`);
         await new Promise((wait) => setTimeout(wait, 20));
       }

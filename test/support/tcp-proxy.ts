@@ -84,7 +84,11 @@ export class TcpProxy {
       client.destroy();
       return;
     }
-    const link = new Link(client, () => this.mode === 'open', () => connect(this.targetPort, this.targetHost));
+    const link = new Link(
+      client,
+      () => this.mode === 'open',
+      () => connect(this.targetPort, this.targetHost),
+    );
     this.links.add(link);
     link.onClose = () => this.links.delete(link);
     if (this.mode === 'open') link.flush();

@@ -35,7 +35,12 @@ export interface StreamedAnswer {
  * shared secret over `${timestamp}.${rawBody}`, compared in constant time with X-Hotspot-Signature,
  * and the timestamp no more than 5 minutes from the receiver's clock.
  */
-export function verifyWebhook(rawBody: string, headers: IncomingHttpHeaders, secret: string, nowMs = Date.now()): boolean {
+export function verifyWebhook(
+  rawBody: string,
+  headers: IncomingHttpHeaders,
+  secret: string,
+  nowMs = Date.now(),
+): boolean {
   const timestamp = headers['x-hotspot-timestamp'];
   const expected = 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
   const given = Buffer.from(String(headers['x-hotspot-signature'] ?? ''));

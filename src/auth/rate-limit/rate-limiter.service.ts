@@ -72,7 +72,12 @@ export class RateLimiterService implements OnModuleInit, OnApplicationShutdown {
     const limit = this.limits[kind];
     try {
       const result = await this.call(kind, (limiter) => limiter.consume(key));
-      return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000) };
+      return {
+        allowed: true,
+        limit,
+        remaining: result.remainingPoints,
+        resetSeconds: Math.ceil(result.msBeforeNext / 1000),
+      };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return refused(limit, rejection);
       throw rejection;

@@ -23,7 +23,9 @@ interface ListOptions {
 
 export const jobsCommand: CliCommand = {
   register(program, { io, runtime }) {
-    const jobs = program.command('jobs').description('Inspect the unauth jobs that tell the network side to disconnect users.');
+    const jobs = program
+      .command('jobs')
+      .description('Inspect the unauth jobs that tell the network side to disconnect users.');
 
     jobs
       .command('list')
@@ -35,10 +37,14 @@ export const jobsCommand: CliCommand = {
 
     jobs
       .command('show')
-      .description("Show one job: each dispatcher's delivery and each session's outcome (result, Error-Cause, attempts, NAS, time).")
+      .description(
+        "Show one job: each dispatcher's delivery and each session's outcome (result, Error-Cause, attempts, NAS, time).",
+      )
       .argument('<id>', 'the job id')
       .option('--json', 'print the job as JSON')
-      .action((id: string, options: { json?: true }) => runtime.use(JOBS_SERVICE, (service) => show(service, id, options, io)));
+      .action((id: string, options: { json?: true }) =>
+        runtime.use(JOBS_SERVICE, (service) => show(service, id, options, io)),
+      );
   },
 };
 

@@ -33,7 +33,9 @@ class FakeSessions implements SessionService {
   stop(sessionId: string) {
     this.stopped.push(sessionId);
     if (this.refusal) return Promise.reject(this.refusal);
-    return Promise.resolve(sessionEntity({ id: sessionId, status: 'stopped', endedAt: new Date('2030-01-01T01:00:00.000Z') }));
+    return Promise.resolve(
+      sessionEntity({ id: sessionId, status: 'stopped', endedAt: new Date('2030-01-01T01:00:00.000Z') }),
+    );
   }
 }
 
@@ -48,7 +50,19 @@ describe('hotspot session', () => {
   });
 
   it('start hands the normalised MAC to the service and prints the session as one JSON object', async () => {
-    const result = await run('start', '--user', 'user-1', '--venue', 'venue-a', '--mac', 'aabb.ccdd.ee01', '--ip', '10.0.0.7', '--nas', 'nas-1');
+    const result = await run(
+      'start',
+      '--user',
+      'user-1',
+      '--venue',
+      'venue-a',
+      '--mac',
+      'aabb.ccdd.ee01',
+      '--ip',
+      '10.0.0.7',
+      '--nas',
+      'nas-1',
+    );
     expect(result.code).toBe(0);
     expect(sessions.started).toEqual([
       { userId: 'user-1', venueId: 'venue-a', macAddress: 'AA:BB:CC:DD:EE:01', ipAddress: '10.0.0.7', nasId: 'nas-1' },
@@ -81,7 +95,11 @@ describe('hotspot session', () => {
     const result = await run('stop', 'session-9', '--json');
     expect(result.code).toBe(0);
     expect(sessions.stopped).toEqual(['session-9']);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: 'session-9', status: 'stopped', endedAt: '2030-01-01T01:00:00.000Z' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      id: 'session-9',
+      status: 'stopped',
+      endedAt: '2030-01-01T01:00:00.000Z',
+    });
   });
 
   it('a refused request exits 1 with the reason on stderr and nothing on stdout', async () => {
@@ -101,8 +119,14 @@ describe('hotspot session', () => {
     [['start', '--user', 'u', '--venue', 'v'], /required option '--mac <mac>'/],
     [['start', '--user', 'u', '--venue', 'v', '--mac', 'aa:bb:cc:dd:ee'], /'--mac' must be a MAC address/],
     [['start', '--user', 'u', '--venue', 'v w', '--mac', '02:00:00:00:00:01'], /'--venue' must be a venue id/],
-    [['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', '--ip', '10.0.0.256'], /'--ip' must be an IPv4 or IPv6/],
-    [['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', '--nas', 'n'.repeat(129)], /'--nas' must be 1-128/],
+    [
+      ['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', '--ip', '10.0.0.256'],
+      /'--ip' must be an IPv4 or IPv6/,
+    ],
+    [
+      ['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', '--nas', 'n'.repeat(129)],
+      /'--nas' must be 1-128/,
+    ],
     [['start', '--user', 'u'.repeat(37), '--venue', 'v', '--mac', '02:00:00:00:00:01'], /'--user' must be 1-36/],
     [['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', 'extra'], /too many arguments/],
     [['stop'], /missing required argument 'sessionId'/],

@@ -52,12 +52,15 @@ export const sessionCommand: CliCommand = {
       .command('start')
       .description('Start a session for an active user in one of its venues and record the device.')
       .addOption(valueOption('--user <id>', 'the hotspot user id (required)', text(ID_LENGTH)).makeOptionMandatory())
-      .addOption(valueOption('--venue <id>', 'one of the user\'s venues (required)', venueId).makeOptionMandatory())
+      .addOption(valueOption('--venue <id>', "one of the user's venues (required)", venueId).makeOptionMandatory())
       .addOption(
-        valueOption('--mac <mac>', 'the device: AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff or aabbccddeeff (required)', macAddress)
-          .makeOptionMandatory(),
+        valueOption(
+          '--mac <mac>',
+          'the device: AA:BB:CC:DD:EE:FF, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff or aabbccddeeff (required)',
+          macAddress,
+        ).makeOptionMandatory(),
       )
-      .addOption(valueOption('--ip <address>', 'the device\'s IPv4 or IPv6 address', ipAddress))
+      .addOption(valueOption('--ip <address>', "the device's IPv4 or IPv6 address", ipAddress))
       .addOption(valueOption('--nas <id>', `the NAS id, 1-${NAS_ID_MAX_LENGTH} characters`, text(NAS_ID_MAX_LENGTH)))
       .option('--json', 'print the session as JSON (the default)')
       .action((options: StartOptions) =>
@@ -79,7 +82,9 @@ export const sessionCommand: CliCommand = {
       .description('End a session (status stopped); a session that has ended already is printed as it is.')
       .argument('<sessionId>', 'the id start printed')
       .option('--json', 'print the session as JSON (the default)')
-      .action((sessionId: string) => runtime.use(SESSION_SERVICE, (sessions) => print(io, () => sessions.stop(sessionId))));
+      .action((sessionId: string) =>
+        runtime.use(SESSION_SERVICE, (sessions) => print(io, () => sessions.stop(sessionId))),
+      );
   },
 };
 

@@ -106,8 +106,12 @@ describe('hotspot token', () => {
     });
 
     it('takes "now" from the runtime for --expires-at', async () => {
-      expect((await run('create', '--name', 'x', '--permissions', 'read', '--expires-at', '2030-01-01T00:00:00Z')).code).toBe(2);
-      expect((await run('create', '--name', 'x', '--permissions', 'read', '--expires-at', '2030-01-01T00:00:01Z')).code).toBe(0);
+      expect(
+        (await run('create', '--name', 'x', '--permissions', 'read', '--expires-at', '2030-01-01T00:00:00Z')).code,
+      ).toBe(2);
+      expect(
+        (await run('create', '--name', 'x', '--permissions', 'read', '--expires-at', '2030-01-01T00:00:01Z')).code,
+      ).toBe(0);
     });
   });
 
@@ -163,7 +167,9 @@ describe('hotspot token', () => {
       expect(result.code).toBe(0);
       const [header, first, second, ...rest] = result.stdout.trimEnd().split('\n');
       expect(rest).toEqual([]);
-      expect(header).toMatch(/^ID\s+NAME\s+PREFIX\s+PERMISSIONS\s+VENUES\s+STATUS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/);
+      expect(header).toMatch(
+        /^ID\s+NAME\s+PREFIX\s+PERMISSIONS\s+VENUES\s+STATUS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/,
+      );
       expect(first.split(/\s{2,}/)).toEqual([
         '0190d5a0-0000-7000-8000-000000000001',
         'portal',
@@ -236,7 +242,10 @@ describe('hotspot token', () => {
     [['create', '--name', '   ', '--permissions', 'read'], /'--name' must be 1-100 characters/],
     [['create', '--name', 'x'.repeat(101), '--permissions', 'read'], /'--name' must be 1-100 characters/],
     [['create', '--name', 'tab\there', '--permissions', 'read'], /'--name' must not contain control characters/],
-    [['create', '--name', 'x', '--permissions', ''], /'--permissions' must be a comma-separated list of read, write, delete/],
+    [
+      ['create', '--name', 'x', '--permissions', ''],
+      /'--permissions' must be a comma-separated list of read, write, delete/,
+    ],
     [['create', '--name', 'x', '--permissions', 'admin'], /\(not: "admin"\)/],
     [['create', '--name', 'x', '--permissions', 'read,'], /'--permissions'/],
     [['create', '--name', 'x', '--permissions', 'READ'], /\(not: "READ"\)/],
@@ -245,11 +254,17 @@ describe('hotspot token', () => {
     [['create', '--name', 'x', '--permissions', 'read', '--venues', 'a,,b'], /'--venues'/],
     [['create', '--name', 'x', '--permissions', 'read', '--venues', 'v'.repeat(65)], /'--venues'/],
     [['create', '--name', 'x', '--permissions', 'read', '--venues', 'café'], /\(not: "café"\)/],
-    [['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2099-06-30'], /'--expires-at' must be an ISO 8601/],
+    [
+      ['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2099-06-30'],
+      /'--expires-at' must be an ISO 8601/,
+    ],
     [['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2099-06-30T12:00:00'], /'--expires-at'/],
     [['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2099-02-30T12:00:00Z'], /'--expires-at'/],
     [['create', '--name', 'x', '--permissions', 'read', '--expires-at', 'tomorrow'], /'--expires-at'/],
-    [['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2001-01-01T00:00:00Z'], /must lie in the future/],
+    [
+      ['create', '--name', 'x', '--permissions', 'read', '--expires-at', '2001-01-01T00:00:00Z'],
+      /must lie in the future/,
+    ],
     [['create', '--name', 'x', '--permissions', 'read', '--bogus'], /unknown option '--bogus'/],
     [['create', '--name', 'x', '--name', 'y', '--permissions', 'read'], /'--name' may be given only once/],
     [['create', '--name', 'x', '--permissions', 'read', 'extra'], /too many arguments/],

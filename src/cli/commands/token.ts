@@ -50,7 +50,11 @@ export const tokenCommand: CliCommand = {
           'object {id, name, token, permissions, venueIds, expiresAt}.',
       )
       .addOption(
-        valueOption('--name <name>', `1-${NAME_MAX_LENGTH} characters (required)`, text(NAME_MAX_LENGTH)).makeOptionMandatory(),
+        valueOption(
+          '--name <name>',
+          `1-${NAME_MAX_LENGTH} characters (required)`,
+          text(NAME_MAX_LENGTH),
+        ).makeOptionMandatory(),
       )
       .addOption(
         valueOption(
@@ -130,7 +134,18 @@ async function list(tokens: TokenService, options: { json?: true }, io: CliIo): 
   for (const line of table(TOKEN_TABLE_HEADER, rows.map(tokenTableRow))) io.stdout.write(`${line}\n`);
 }
 
-const TOKEN_TABLE_HEADER = ['ID', 'NAME', 'PREFIX', 'PERMISSIONS', 'VENUES', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED'];
+const TOKEN_TABLE_HEADER = [
+  'ID',
+  'NAME',
+  'PREFIX',
+  'PERMISSIONS',
+  'VENUES',
+  'STATUS',
+  'CREATED',
+  'LAST USED',
+  'EXPIRES',
+  'REVOKED',
+];
 
 /** How `token list` shows a token, one cell per column of TOKEN_TABLE_HEADER. */
 export function tokenTableRow(token: TokenJson): string[] {
@@ -173,8 +188,6 @@ async function revoke(tokens: TokenService, idOrValue: string, options: { json?:
     io.stdout.write(`Revoked token ${id} "${name}" at ${revokedAt}.\n`);
   }
   if (!alreadyRevoked) {
-    io.stderr.write(
-      'Running API instances refuse it within 1 s.\n',
-    );
+    io.stderr.write('Running API instances refuse it within 1 s.\n');
   }
 }

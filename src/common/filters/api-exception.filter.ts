@@ -71,13 +71,23 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (cause instanceof URIError) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.userNotFound);
     if (status === HttpStatus.BAD_REQUEST) {
       const message = cause?.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'request is malformed';
-      return { status, body: { success: false, message: ERROR_MESSAGES.validation, errors: [{ field: 'body', message }] } };
+      return {
+        status,
+        body: { success: false, message: ERROR_MESSAGES.validation, errors: [{ field: 'body', message }] },
+      };
     }
     // Express answers a wrong method on a known path like an unknown path.
     if (status === HttpStatus.METHOD_NOT_ALLOWED) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.notFound);
     if (status >= 500) {
-      this.logger.error({ msg: `HTTP ${status} on ${request.method}`, requestId: request.requestId, stack: exception.stack });
-      return plain(status, status === HttpStatus.SERVICE_UNAVAILABLE ? ERROR_MESSAGES.serviceUnavailable : ERROR_MESSAGES.internal);
+      this.logger.error({
+        msg: `HTTP ${status} on ${request.method}`,
+        requestId: request.requestId,
+        stack: exception.stack,
+      });
+      return plain(
+        status,
+        status === HttpStatus.SERVICE_UNAVAILABLE ? ERROR_MESSAGES.serviceUnavailable : ERROR_MESSAGES.internal,
+      );
     }
     return plain(status, MESSAGE_BY_STATUS[status] ?? STATUS_CODES[status] ?? 'Error');
   }

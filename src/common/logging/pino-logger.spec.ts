@@ -2,7 +2,9 @@ import { createPino, PinoLoggerService, resolveLogFormat } from './pino-logger.j
 
 function capture(level: 'info' | 'debug', format: 'json' | 'pretty' | null = null) {
   const lines: string[] = [];
-  const logger = new PinoLoggerService(createPino(level, { format, destination: { write: (line: string) => void lines.push(line) } }));
+  const logger = new PinoLoggerService(
+    createPino(level, { format, destination: { write: (line: string) => void lines.push(line) } }),
+  );
   return { logger, lines };
 }
 

@@ -58,7 +58,15 @@ export function createPino(level: LogLevel, output: LogOutput = {}): Pino {
     base: { service: 'hotspot-user-service' },
     // A second line of defence: these never belong in a log line, whatever a caller passes.
     redact: {
-      paths: ['authorization', 'password', 'token', '*.authorization', '*.password', '*.token', 'headers.authorization'],
+      paths: [
+        'authorization',
+        'password',
+        'token',
+        '*.authorization',
+        '*.password',
+        '*.token',
+        'headers.authorization',
+      ],
       censor: '[redacted]',
     },
   };
@@ -108,7 +116,11 @@ export class PinoLoggerService implements LoggerService {
     this.write('fatal', message, params);
   }
 
-  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, params: unknown[]): void {
+  private write(
+    level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace',
+    message: unknown,
+    params: unknown[],
+  ): void {
     const rest = [...params];
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
     const fields: Record<string, unknown> = {};

@@ -2,21 +2,27 @@ import { describeDatabase, generatedTokenBanner, maskedDatabaseUrl, missingToken
 
 describe('start-up messages', () => {
   it('names the SQLite file by its full path', () => {
-    expect(describeDatabase({ type: 'sqlite', path: '/srv/hotspot/data.sqlite' })).toBe('SQLite file /srv/hotspot/data.sqlite');
+    expect(describeDatabase({ type: 'sqlite', path: '/srv/hotspot/data.sqlite' })).toBe(
+      'SQLite file /srv/hotspot/data.sqlite',
+    );
     expect(describeDatabase({ type: 'sqlite', path: 'data/hotspot.sqlite' })).toBe(
       `SQLite file ${process.cwd()}/data/hotspot.sqlite`,
     );
   });
 
   it('names a server database without its credentials', () => {
-    const database = { type: 'mariadb' as const, url: 'mysql://app:secret@db.internal:3307/hotspot', database: 'hotspot' };
+    const database = {
+      type: 'mariadb' as const,
+      url: 'mysql://app:secret@db.internal:3307/hotspot',
+      database: 'hotspot',
+    };
     expect(describeDatabase(database)).toBe('MariaDB database hotspot on db.internal:3307');
   });
 
   it('masks the password of DATABASE_URL and keeps its scheme', () => {
-    expect(maskedDatabaseUrl({ type: 'mariadb', url: 'mysql://app:s%40cret@db:3306/hotspot', database: 'hotspot' })).toBe(
-      'mariadb://app:****@db:3306/hotspot',
-    );
+    expect(
+      maskedDatabaseUrl({ type: 'mariadb', url: 'mysql://app:s%40cret@db:3306/hotspot', database: 'hotspot' }),
+    ).toBe('mariadb://app:****@db:3306/hotspot');
     expect(maskedDatabaseUrl({ type: 'mysql', url: 'mysql://app@db:3306/hotspot', database: 'hotspot' })).toBe(
       'mysql://app@db:3306/hotspot',
     );

@@ -36,7 +36,12 @@ export function missingTokenMessage(database: Exclude<DatabaseConfig, { type: 's
  * Shown once on stdout after the service listens, when start-up generated the first token: the value
  * (never logged), where the data lives, and a request to try it with.
  */
-export function generatedTokenBanner(options: { token: string; apiUrl: string; docsUrl: string; database: string }): string {
+export function generatedTokenBanner(options: {
+  token: string;
+  apiUrl: string;
+  docsUrl: string;
+  database: string;
+}): string {
   const rule = '-'.repeat(78);
   return [
     '',

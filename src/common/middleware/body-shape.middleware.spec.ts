@@ -65,16 +65,19 @@ describe('requireJsonBody', () => {
     expectApiError(error, 415, unsupported);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'json'])(
-    'refuses a body of type %j with 415',
-    (contentType) => {
-      const { error } = run(requireJsonBody, {
-        method: 'POST',
-        headers: { 'content-length': '2', 'content-type': contentType },
-      });
-      expectApiError(error, 415, unsupported);
-    },
-  );
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/jsonx',
+    'json',
+  ])('refuses a body of type %j with 415', (contentType) => {
+    const { error } = run(requireJsonBody, {
+      method: 'POST',
+      headers: { 'content-length': '2', 'content-type': contentType },
+    });
+    expectApiError(error, 415, unsupported);
+  });
 
   it('refuses a chunked body without a Content-Type', () => {
     const { error } = run(requireJsonBody, { method: 'PUT', headers: { 'transfer-encoding': 'chunked' } });
@@ -94,7 +97,9 @@ describe('requireJsonBody', () => {
 
   it('lets a POST without a body through, whatever its Content-Type', () => {
     expect(run(requireJsonBody, { method: 'POST', headers: {} })).toEqual({ called: true, error: undefined });
-    expect(run(requireJsonBody, { method: 'POST', headers: { 'content-length': '0', 'content-type': 'text/plain' } })).toEqual({
+    expect(
+      run(requireJsonBody, { method: 'POST', headers: { 'content-length': '0', 'content-type': 'text/plain' } }),
+    ).toEqual({
       called: true,
       error: undefined,
     });
@@ -143,7 +148,10 @@ describe('requireObjectBody', () => {
   });
 
   it('ignores requests without a body and methods that take none', () => {
-    expect(run(requireObjectBody, { method: 'POST', headers: {}, body: undefined })).toEqual({ called: true, error: undefined });
+    expect(run(requireObjectBody, { method: 'POST', headers: {}, body: undefined })).toEqual({
+      called: true,
+      error: undefined,
+    });
     expect(run(requireObjectBody, { method: 'GET', headers: { 'content-length': '2' }, body: [] })).toEqual({
       called: true,
       error: undefined,

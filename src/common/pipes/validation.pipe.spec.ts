@@ -5,7 +5,11 @@ import { IsInt, IsOptional, IsString, MinLength, ValidateNested } from 'class-va
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import { createValidationPipe, toFieldErrors } from './validation.pipe.js';
 
-function error(property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError {
+function error(
+  property: string,
+  constraints?: Record<string, string>,
+  children: ValidationError[] = [],
+): ValidationError {
   return { property, constraints, children };
 }
 
@@ -24,7 +28,10 @@ describe('toFieldErrors', () => {
 
   it('reports a field breaking several rules once, with one of its messages', () => {
     const result = toFieldErrors([
-      error('name', { isString: 'name must be a string', minLength: 'name must be longer than or equal to 1 characters' }),
+      error('name', {
+        isString: 'name must be a string',
+        minLength: 'name must be longer than or equal to 1 characters',
+      }),
     ]);
     expect(result).toHaveLength(1);
     expect(result[0].field).toBe('name');
@@ -60,7 +67,9 @@ describe('toFieldErrors', () => {
   it('reports a field with its own constraint and failing children both', () => {
     expect(
       toFieldErrors([
-        error('address', { isObject: 'address must be an object' }, [error('city', { isString: 'city must be a string' })]),
+        error('address', { isObject: 'address must be an object' }, [
+          error('city', { isString: 'city must be a string' }),
+        ]),
       ]),
     ).toEqual([
       { field: 'address', message: 'address must be an object' },

@@ -32,7 +32,11 @@ export class MessageResponseDto {
 /** Statuses any /api/v1 operation may answer, and those of operations that take a JSON body. */
 export function ApiStandardErrors(options: { body: boolean }): MethodDecorator & ClassDecorator {
   const decorators = [
-    ApiResponse({ status: 500, description: 'Internal server error (nothing internal in the body)', type: ErrorResponseDto }),
+    ApiResponse({
+      status: 500,
+      description: 'Internal server error (nothing internal in the body)',
+      type: ErrorResponseDto,
+    }),
     ApiResponse({
       status: 503,
       description: 'Service Unavailable: the database cannot be reached or stayed contended; repeat after Retry-After',
@@ -45,7 +49,11 @@ export function ApiStandardErrors(options: { body: boolean }): MethodDecorator &
   if (options.body) {
     decorators.push(
       ApiResponse({ status: 413, description: 'Payload Too Large: the body exceeds 100 KiB', type: ErrorResponseDto }),
-      ApiResponse({ status: 415, description: 'Unsupported Media Type: the body is not application/json', type: ErrorResponseDto }),
+      ApiResponse({
+        status: 415,
+        description: 'Unsupported Media Type: the body is not application/json',
+        type: ErrorResponseDto,
+      }),
     );
   }
   return applyDecorators(...decorators);

@@ -18,7 +18,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
           'The FreeRADIUS back end (`/radius/*`) is not part of v1 and not described here.',
         '## Quick start',
         '1. Get a token. The first start on the embedded SQLite database prints one; otherwise create one from ' +
-          'the service\'s folder: `npm run -s token -- create --name admin --permissions read,write,delete` ' +
+          "the service's folder: `npm run -s token -- create --name admin --permissions read,write,delete` " +
           '(in a container: `node dist/src/cli/main.js token create …`).',
         '2. Press **Authorize**, paste the token and close the dialog; this page keeps it when reloaded.',
         '3. Open an operation, press **Try it out**, fill in the fields you need (`venueId` for the list) and **Execute**.',

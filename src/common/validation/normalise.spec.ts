@@ -56,8 +56,12 @@ describe('parseIsoDateTimeWithZone', () => {
     ['2030-01-31T07:30:00-0430', '2030-01-31T12:00:00.000Z'],
   ])('reads %s', (input, expected) => expect(parseIsoDateTimeWithZone(input)?.toISOString()).toBe(expected));
 
-  it.each(['2030-02-30T00:00:00Z', '2030-06-30T24:00:00Z', '2030-01-31T12:00:00', '2030-01-31', '2030-01-31T12:00:00+25:00', 'soon'])(
-    'refuses %s',
-    (input) => expect(parseIsoDateTimeWithZone(input)).toBeNull(),
-  );
+  it.each([
+    '2030-02-30T00:00:00Z',
+    '2030-06-30T24:00:00Z',
+    '2030-01-31T12:00:00',
+    '2030-01-31',
+    '2030-01-31T12:00:00+25:00',
+    'soon',
+  ])('refuses %s', (input) => expect(parseIsoDateTimeWithZone(input)).toBeNull());
 });

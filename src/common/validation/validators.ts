@@ -199,12 +199,20 @@ export function IsMetadata(options?: ValidationOptions): PropertyDecorator {
 
 /** For a field that may be present in no request body (e.g. loginMethod on PUT): any value fails. */
 export function IsRefused(message: string): PropertyDecorator {
-  return define('isRefused', () => false, () => message);
+  return define(
+    'isRefused',
+    () => false,
+    () => message,
+  );
 }
 
 /** Fails when `refused(object)` holds: a field that other fields make unacceptable. */
 export function IsRefusedWhen<T extends object>(refused: (object: T) => boolean, message: string): PropertyDecorator {
-  return define('isRefusedWhen', (_value, args) => !refused(args.object as T), () => message);
+  return define(
+    'isRefusedWhen',
+    (_value, args) => !refused(args.object as T),
+    () => message,
+  );
 }
 
 /** A query parameter holding a plain decimal integer within bounds (`01` is 1; `1e1`, `1.5`, `` are not). */

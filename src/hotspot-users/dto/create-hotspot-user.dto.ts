@@ -50,7 +50,9 @@ export class CreateHotspotUserDto {
     ...NULLABLE,
     description: 'Required for username_password; unique per venue, case-insensitively; null means unset',
   })
-  @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null))
+  @ValidateIf(
+    (dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null),
+  )
   @IsDefined({ message: 'username is required when loginMethod is username_password' })
   @IsString()
   @IsSafeText()
@@ -66,7 +68,10 @@ export class CreateHotspotUserDto {
   })
   @ValidateIf((dto: CreateHotspotUserDto) => needsCredentials(dto) || dto.password !== undefined)
   @IsDefined({ message: 'password is required when loginMethod is username_password' })
-  @IsRefusedWhen((dto: CreateHotspotUserDto) => dto.loginMethod === 'guest', 'password is only accepted for username_password users')
+  @IsRefusedWhen(
+    (dto: CreateHotspotUserDto) => dto.loginMethod === 'guest',
+    'password is only accepted for username_password users',
+  )
   @IsString()
   @Length(4, 128)
   password?: string;

@@ -18,7 +18,7 @@ export class NoQueryDto {}
 export class VenueContextDto {
   @ApiPropertyOptional({
     ...VENUE_ID_SCHEMA,
-    description: 'Must be one of the token\'s venues and of the user\'s, e.g. istanbul-lobby',
+    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
   })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })

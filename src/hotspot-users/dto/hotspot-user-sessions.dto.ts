@@ -11,7 +11,10 @@ export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
 export class ListUserSessionsQueryDto {
-  @ApiPropertyOptional({ ...VENUE_ID_SCHEMA, description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby" })
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
+  })
   @IsOptional()
   @IsString({ message: 'venueId must be a single string' })
   @IsSafeText()
@@ -81,7 +84,13 @@ export class UserSessionDto {
   })
   lastUpdateAt!: string | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, example: 300, description: 'Seconds, as the NAS reports it' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    nullable: true,
+    example: 300,
+    description: 'Seconds, as the NAS reports it',
+  })
   sessionTime!: number | null;
 
   @ApiProperty(COUNTER)

@@ -1,6 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../sessions/entities/device.entity.js';
-import { LOGIN_METHODS, USER_STATUSES, type JsonObject, type LoginMethod, type UserStatus } from '../entities/hotspot-user.entity.js';
+import {
+  LOGIN_METHODS,
+  USER_STATUSES,
+  type JsonObject,
+  type LoginMethod,
+  type UserStatus,
+} from '../entities/hotspot-user.entity.js';
 import { DATE_TIME_OUTPUT, EMAIL, MAC_OUTPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
 
 export class DeviceDto {
@@ -99,7 +105,10 @@ export class HotspotUserResponseDto {
 }
 
 export class HotspotUserMessageResponseDto extends HotspotUserResponseDto {
-  @ApiProperty({ example: 'Kullanıcı başarıyla güncellendi', description: 'Hotspot kullanıcısı başarıyla oluşturuldu on create' })
+  @ApiProperty({
+    example: 'Kullanıcı başarıyla güncellendi',
+    description: 'Hotspot kullanıcısı başarıyla oluşturuldu on create',
+  })
   message!: string;
 }
 

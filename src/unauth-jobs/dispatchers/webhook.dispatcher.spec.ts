@@ -115,7 +115,8 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
   });
   afterEach(() => receiver.close());
 
-  const dispatcher = (timeoutMs = 2000, url = receiver.url) => new WebhookDispatcher({ url, secret: SECRET, timeoutMs }, () => NOW);
+  const dispatcher = (timeoutMs = 2000, url = receiver.url) =>
+    new WebhookDispatcher({ url, secret: SECRET, timeoutMs }, () => NOW);
 
   it('POSTs the job as JSON with timestamp, signature and idempotency key headers', async () => {
     await dispatcher().dispatch(payload, never);
@@ -136,7 +137,9 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
 
     // What a receiver does: recompute over the exact bytes received, compare in constant time.
     const timestamp = String(headers['x-hotspot-timestamp']);
-    const expected = Buffer.from(`sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${rawBody}`).digest('hex')}`);
+    const expected = Buffer.from(
+      `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${rawBody}`).digest('hex')}`,
+    );
     const given = Buffer.from(String(headers['x-hotspot-signature']));
     expect(given.length).toBe(expected.length);
     expect(timingSafeEqual(given, expected)).toBe(true);
@@ -161,8 +164,11 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
   });
 
   it.each([500, 503, 400, 404, 302])('rejects with "webhook answered HTTP %i" for that answer', async (status) => {
-    receiver.reply = (response) => response.writeHead(status, status === 302 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {}).end('nope');
-    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(new Error(`webhook answered HTTP ${status}: nope`));
+    receiver.reply = (response) =>
+      response.writeHead(status, status === 302 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {}).end('nope');
+    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(
+      new Error(`webhook answered HTTP ${status}: nope`),
+    );
     // A redirect is not followed.
     expect(receiver.received).toHaveLength(1);
   });
@@ -172,25 +178,30 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
     [200, Infinity],
     [503, HUGE],
     [500, Infinity],
-  ])('an answer %i with a body of %d bytes ends the delivery at once, without downloading the body', async (status, bytes) => {
-    let streamed: Streamed | undefined;
-    receiver.reply = (response) => (streamed = streamAnswer(response, status, 'Busy. ', bytes));
-    const before = process.memoryUsage().arrayBuffers;
-    const started = Date.now();
+  ])(
+    'an answer %i with a body of %d bytes ends the delivery at once, without downloading the body',
+    async (status, bytes) => {
+      let streamed: Streamed | undefined;
+      receiver.reply = (response) => (streamed = streamAnswer(response, status, 'Busy. ', bytes));
+      const before = process.memoryUsage().arrayBuffers;
+      const started = Date.now();
 
-    const outcome = await dispatcher(20_000).dispatch(payload, never).then(
-      () => 'delivered',
-      (error: Error) => error.message,
-    );
+      const outcome = await dispatcher(20_000)
+        .dispatch(payload, never)
+        .then(
+          () => 'delivered',
+          (error: Error) => error.message,
+        );
 
-    // Far below the 20 s timeout: nothing waits for the rest of the body.
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(outcome).toBe(status === 200 ? 'delivered' : `webhook answered HTTP ${status}: Busy. ${'x'.repeat(194)}…`);
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
-    await streamed!.ended;
-    expect(streamed!.cutOff).toBe(true);
-    expect(streamed!.bytesSent).toBeLessThan(LITTLE);
-  });
+      // Far below the 20 s timeout: nothing waits for the rest of the body.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(outcome).toBe(status === 200 ? 'delivered' : `webhook answered HTTP ${status}: Busy. ${'x'.repeat(194)}…`);
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(LITTLE);
+      await streamed!.ended;
+      expect(streamed!.cutOff).toBe(true);
+      expect(streamed!.bytesSent).toBeLessThan(LITTLE);
+    },
+  );
 
   it('a 2xx whose body stalls after a few bytes is delivered at once, not after the timeout', async () => {
     receiver.reply = (response) => response.writeHead(200).write('{"ok":');
@@ -201,7 +212,9 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
 
   it('an error answer whose body stalls fails with what arrived, at the timeout', async () => {
     receiver.reply = (response) => response.writeHead(502).write('Bad gateway: upstream ');
-    await expect(dispatcher(300).dispatch(payload, never)).rejects.toThrow(/^webhook answered HTTP 502: Bad gateway: upstream$/);
+    await expect(dispatcher(300).dispatch(payload, never)).rejects.toThrow(
+      /^webhook answered HTTP 502: Bad gateway: upstream$/,
+    );
   });
 
   it.each([
@@ -211,7 +224,9 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
     ['at most 200 characters, then …', 'é'.repeat(300), `${'é'.repeat(200)}…`],
   ])('the error message carries the start of the answer: %s', async (_, text, excerpt) => {
     receiver.reply = (response) => response.writeHead(500).end(text);
-    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(new Error(`webhook answered HTTP 500: ${excerpt}`));
+    await expect(dispatcher().dispatch(payload, never)).rejects.toThrow(
+      new Error(`webhook answered HTTP 500: ${excerpt}`),
+    );
   });
 
   it('an error answer without a body gives the status alone', async () => {
@@ -232,10 +247,12 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
     const closed = await Receiver.start();
     const url = closed.url;
     await closed.close();
-    const error = await dispatcher(2000, url).dispatch(payload, never).then(
-      () => null,
-      (reason: unknown) => reason as Error,
-    );
+    const error = await dispatcher(2000, url)
+      .dispatch(payload, never)
+      .then(
+        () => null,
+        (reason: unknown) => reason as Error,
+      );
     expect(error).toBeInstanceOf(Error);
     expect(error!.message).toMatch(/^webhook unreachable/);
     expect(error!.message).not.toContain(SECRET);
