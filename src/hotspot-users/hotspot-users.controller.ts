@@ -56,7 +56,8 @@ import {
 } from './dto/hotspot-user-sessions.dto.js';
 import { etagOf, IF_MATCH_PROBLEM, parseIfMatch, PRECONDITION_FAILED } from './hotspot-user.etag.js';
 import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './hotspot-user.inputs.js';
-import { HotspotUsersService, type ExpireResult, type Precondition, type Versioned } from './hotspot-users.service.js';
+import { HotspotUsersService, type ExpireResult, type Versioned } from './hotspot-users.service.js';
+import type { Precondition } from './user-access.js';
 
 export const SUCCESS_MESSAGES = {
   created: 'Hotspot kullanıcısı başarıyla oluşturuldu',

@@ -5,12 +5,14 @@ import { ExpirySweeper } from './expiry-sweeper.service.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersController } from './hotspot-users.controller.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
+import { UserAccess } from './user-access.js';
+import { UserSessionEndings } from './user-session-endings.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 
 @Module({
   imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule],
   controllers: [HotspotUsersController],
-  providers: [HotspotUsersService, HotspotUserWriter, PasswordHasher, ExpirySweeper],
+  providers: [HotspotUsersService, UserAccess, HotspotUserWriter, UserSessionEndings, PasswordHasher, ExpirySweeper],
 })
 export class HotspotUsersModule {}

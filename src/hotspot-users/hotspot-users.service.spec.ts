@@ -17,6 +17,8 @@ import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import type { PasswordHasher } from './password-hasher.js';
+import { UserAccess } from './user-access.js';
+import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
 const unrestricted: AuthenticatedToken = {
@@ -73,9 +75,10 @@ describe('HotspotUsersService', () => {
       clock,
       new VenueScopeService(),
       users,
+      new UserAccess(new VenueScopeService(), users),
       writer,
+      new UserSessionEndings(sessionsOnly, jobs, writer),
       sessionsOnly,
-      jobs,
       fakeHasher,
       new IdempotencyService(database, clock, new IdempotencyRepository()),
     );

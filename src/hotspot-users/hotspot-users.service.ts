@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
@@ -8,18 +8,17 @@ import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import type { HotspotUserDto, PaginationDto } from './dto/hotspot-user.response.js';
 import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
-import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
-import { ifMatchAllows, PRECONDITION_FAILED, type IfMatch } from './hotspot-user.etag.js';
 import type { CreateUserInput, ListUsersQuery, SessionsQuery, UpdateUserInput } from './hotspot-user.inputs.js';
 import { toHotspotUserDto, toUserSessionDto } from './hotspot-user.mapper.js';
 import * as rules from './hotspot-user.rules.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
 import { PasswordHasher } from './password-hasher.js';
+import { UserAccess, type Precondition } from './user-access.js';
+import { UserSessionEndings } from './user-session-endings.js';
 
 export interface UserPage {
   data: HotspotUserDto[];
@@ -37,9 +36,6 @@ export interface Versioned<T> {
   version: number;
 }
 
-/** The If-Match of a change, parsed; null when the request has none. */
-export type Precondition = IfMatch | null;
-
 /**
  * The hotspot users use cases. Each change is one transaction holding the user's row, its venue
  * rows (with the uniqueness keys the database enforces), the sessions it ends and the unauth job
@@ -52,9 +48,10 @@ export class HotspotUsersService {
     private readonly clock: Clock,
     private readonly venueScope: VenueScopeService,
     private readonly users: HotspotUsersRepository,
+    private readonly access: UserAccess,
     private readonly writer: HotspotUserWriter,
+    private readonly endings: UserSessionEndings,
     private readonly sessions: SessionsService,
-    private readonly unauthJobs: UnauthJobsService,
     private readonly passwords: PasswordHasher,
     private readonly idempotency: IdempotencyService,
   ) {}
@@ -71,12 +68,9 @@ export class HotspotUsersService {
   }
 
   async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
-    this.assertContextInScope(token, context);
+    this.access.assertContextInScope(token, context);
     return this.database.run(async (em) => {
-      const record = await this.users.findRecord(em, id);
-      if (record === null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, context)) {
-        throw ApiError.userNotFound();
-      }
+      const record = await this.access.findReadable(em, token, id, context);
       const [dto] = await this.toDtos(em, [record]);
       return { data: dto, version: record.user.version };
     });
@@ -88,13 +82,10 @@ export class HotspotUsersService {
     id: string,
     query: SessionsQuery,
   ): Promise<{ data: UserSessionDto[]; pagination: PaginationDto }> {
-    this.assertContextInScope(token, query);
+    this.access.assertContextInScope(token, query);
     const { page, limit } = query;
     return this.database.run(async (em) => {
-      const record = await this.users.findRecord(em, id);
-      if (record === null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, query)) {
-        throw ApiError.userNotFound();
-      }
+      await this.access.findReadable(em, token, id, query);
       const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, {
         offset: (page - 1) * limit,
         limit,
@@ -140,12 +131,12 @@ export class HotspotUsersService {
     input: UpdateUserInput,
     precondition: Precondition = null,
   ): Promise<Versioned<HotspotUserDto>> {
-    this.assertContextInScope(token, context);
+    this.access.assertContextInScope(token, context);
     if (input.venueIds !== undefined) this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     const now = this.clock.now();
     return this.writer.answeringConflicts(() =>
       this.database.transaction(async (em) => {
-        const stored = await this.findChangeable(em, token, id, context, precondition);
+        const stored = await this.access.findChangeable(em, token, id, context, precondition);
         const move = rules.statusMove(stored.user.status, input.status);
         if (move.kind === 'refused') throw ApiError.expiredUserNotEditable();
         const errors = rules.updateErrors(stored.user, input, now);
@@ -154,8 +145,8 @@ export class HotspotUsersService {
         const { user, changes } = rules.appliedUpdate(stored.user, input, now);
         const venueIds = input.venueIds ?? stored.venueIds;
         await this.writer.update(em, user, changes, stored, venueIds);
-        if (move.kind === 'moved' && move.ending !== null) await this.endSessions(em, user, move.ending, now);
-        else if (input.expiresAt !== undefined) await this.followExpiry(em, stored.user, user, now);
+        if (move.kind === 'moved' && move.ending !== null) await this.endings.endSessions(em, user, move.ending, now);
+        else if (input.expiresAt !== undefined) await this.endings.followExpiry(em, stored.user, user, now);
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
         return { data: dto, version: user.version };
       }),
@@ -168,11 +159,11 @@ export class HotspotUsersService {
     context: VenueContextDto,
     precondition: Precondition = null,
   ): Promise<void> {
-    this.assertContextInScope(token, context);
+    this.access.assertContextInScope(token, context);
     await this.database.transaction(async (em) => {
-      const stored = await this.findChangeable(em, token, id, context, precondition);
+      const stored = await this.access.findChangeable(em, token, id, context, precondition);
       const now = this.clock.now();
-      await this.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
+      await this.endings.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
       // Venue rows, devices and sessions go with it; the job stays.
       await this.writer.delete(em, stored);
     });
@@ -186,11 +177,16 @@ export class HotspotUsersService {
     precondition: Precondition = null,
     idempotency: IdempotentCall<Versioned<ExpireResult>> | null = null,
   ): Promise<Versioned<ExpireResult>> {
-    this.assertContextInScope(token, context);
+    this.access.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
       await this.idempotency.reserve(em, idempotency);
-      const stored = await this.findChangeable(em, token, id, context, precondition);
-      const { ended, record } = await this.makeExpired(em, stored, rules.ENDINGS.expiredByRequest, this.clock.now());
+      const stored = await this.access.findChangeable(em, token, id, context, precondition);
+      const { ended, record } = await this.endings.makeExpired(
+        em,
+        stored,
+        rules.ENDINGS.expiredByRequest,
+        this.clock.now(),
+      );
       const [user] = await this.toDtos(em, [record]);
       const expired = { data: { expiredSessions: ended, user }, version: record.user.version };
       await this.idempotency.complete(em, idempotency, expired);
@@ -211,82 +207,12 @@ export class HotspotUsersService {
     for (const id of due) {
       const done = await this.database.transaction(async (em) => {
         const record = await this.users.lockIfExpiringBy(em, id, statuses, now);
-        if (record !== null) await this.makeExpired(em, record, rules.ENDINGS.expiredBySweep, now);
+        if (record !== null) await this.endings.makeExpired(em, record, rules.ENDINGS.expiredBySweep, now);
         return record !== null;
       });
       if (done) expired += 1;
     }
     return expired;
-  }
-
-  /**
-   * The move into expired, inside the caller's transaction: sessions end, devices expire, a job is
-   * written when sessions were active, and the uniqueness keys are released.
-   */
-  private async makeExpired(
-    em: EntityManager,
-    stored: UserRecord,
-    ending: rules.SessionEnding,
-    now: Date,
-  ): Promise<{ ended: number; record: UserRecord }> {
-    const ended = await this.endSessions(em, stored.user, ending, now);
-    const user = rules.expiredUser(stored.user, now);
-    await this.writer.updateExpired(em, user, stored);
-    return { ended, record: { user, venueIds: stored.venueIds } };
-  }
-
-  /** Ends the user's active sessions and expires its devices, with an unauth job when the ending calls for one. */
-  private async endSessions(
-    em: EntityManager,
-    user: HotspotUserEntity,
-    ending: rules.SessionEnding,
-    now: Date,
-  ): Promise<number> {
-    const sessions = await this.sessions.endAllForUser(em, user.id, now);
-    const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
-    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
-    return sessions.length;
-  }
-
-  /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */
-  private async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
-    const sessions = await this.sessions.activeRadiusOfUser(em, after.id);
-    if (!rules.callsForCoa(before, after, sessions.length, now)) return;
-    const job = {
-      userId: after.id,
-      username: after.username,
-      reason: 'coa' as const,
-      sessions,
-      expiresAt: after.expiresAt,
-    };
-    await this.unauthJobs.enqueue(em, job, now);
-  }
-
-  private assertContextInScope(token: AuthenticatedToken, context: VenueContextDto): void {
-    if (context.venueId !== undefined) this.venueScope.assertVenuesInScope(token, [context.venueId], 'venueId');
-  }
-
-  /**
-   * The user a change is about, locked for the transaction before any session or device (as a
-   * session start locks it: see HotspotUsersRepository.lockRecord): 404 when it does not exist for
-   * this token or is not in the given venue, 403 when the token does not cover all its venues, 412
-   * when it changed since the If-Match: checked on the locked row, nothing can change it in between.
-   */
-  private async findChangeable(
-    em: EntityManager,
-    token: AuthenticatedToken,
-    id: string,
-    context: VenueContextDto,
-    precondition: Precondition,
-  ): Promise<UserRecord> {
-    const record = await this.users.lockRecord(em, id);
-    if (record === null) throw ApiError.userNotFound();
-    this.venueScope.assertCanChange(token, record.venueIds);
-    if (!inContext(record, context)) throw ApiError.userNotFound();
-    if (!ifMatchAllows(precondition, record.user.version)) {
-      throw new ApiError(HttpStatus.PRECONDITION_FAILED, PRECONDITION_FAILED);
-    }
-    return record;
   }
 
   /** The API's users with their devices: one more query, whatever the number of users. */
@@ -298,8 +224,4 @@ export class HotspotUsersService {
     const devicesOf = (userId: string) => devices.filter((device) => device.userId === userId);
     return records.map(({ user, venueIds }) => toHotspotUserDto(user, venueIds, devicesOf(user.id)));
   }
-}
-
-function inContext(record: UserRecord, context: VenueContextDto): boolean {
-  return context.venueId === undefined || record.venueIds.includes(context.venueId);
 }

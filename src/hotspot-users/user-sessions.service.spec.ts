@@ -17,6 +17,8 @@ import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import type { PasswordHasher } from './password-hasher.js';
+import { UserAccess } from './user-access.js';
+import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
 const admin: AuthenticatedToken = { id: 't', name: 'admin', permissions: ['delete'], venueIds: null, expiresAt: null };
@@ -43,9 +45,10 @@ describe('UserSessionsService', () => {
       clock,
       new VenueScopeService(),
       repository,
+      new UserAccess(new VenueScopeService(), repository),
       writer,
+      new UserSessionEndings(sessions, jobs, writer),
       sessions,
-      jobs,
       hasher,
       new IdempotencyService(database, clock, new IdempotencyRepository()),
     );

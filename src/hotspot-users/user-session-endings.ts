@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import * as rules from './hotspot-user.rules.js';
+import { HotspotUserWriter } from './hotspot-user.writer.js';
+import type { UserRecord } from './hotspot-users.repository.js';
+
+/**
+ * What a change of a user means for its sessions on the network, inside the change's transaction
+ * (the user's row already locked): sessions ended, devices expired, and the unauth or CoA job that
+ * tells the network side.
+ */
+@Injectable()
+export class UserSessionEndings {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly unauthJobs: UnauthJobsService,
+    private readonly writer: HotspotUserWriter,
+  ) {}
+
+  /**
+   * The move into expired, inside the caller's transaction: sessions end, devices expire, a job is
+   * written when sessions were active, and the uniqueness keys are released.
+   */
+  async makeExpired(
+    em: EntityManager,
+    stored: UserRecord,
+    ending: rules.SessionEnding,
+    now: Date,
+  ): Promise<{ ended: number; record: UserRecord }> {
+    const ended = await this.endSessions(em, stored.user, ending, now);
+    const user = rules.expiredUser(stored.user, now);
+    await this.writer.updateExpired(em, user, stored);
+    return { ended, record: { user, venueIds: stored.venueIds } };
+  }
+
+  /** Ends the user's active sessions and expires its devices, with an unauth job when the ending calls for one. */
+  async endSessions(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    ending: rules.SessionEnding,
+    now: Date,
+  ): Promise<number> {
+    const sessions = await this.sessions.endAllForUser(em, user.id, now);
+    const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
+    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
+    return sessions.length;
+  }
+
+  /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */
+  async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
+    const sessions = await this.sessions.activeRadiusOfUser(em, after.id);
+    if (!rules.callsForCoa(before, after, sessions.length, now)) return;
+    const job = {
+      userId: after.id,
+      username: after.username,
+      reason: 'coa' as const,
+      sessions,
+      expiresAt: after.expiresAt,
+    };
+    await this.unauthJobs.enqueue(em, job, now);
+  }
+}
