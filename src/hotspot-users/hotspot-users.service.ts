@@ -5,6 +5,7 @@ import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
+import { pageWindow, paginationOf } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -58,12 +59,11 @@ export class HotspotUsersService {
 
   async list(token: AuthenticatedToken, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
-    const { page, limit } = query;
     return this.database.run(async (em) => {
       const filter = { venueId, status: query.status, macAddress: query.macAddress };
-      const { total, userIds } = await this.users.findVenuePage(em, filter, { offset: (page - 1) * limit, limit });
+      const { total, userIds } = await this.users.findVenuePage(em, filter, pageWindow(query));
       const data = await this.toDtos(em, await this.users.findRecords(em, userIds));
-      return { data, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+      return { data, pagination: paginationOf(query, total) };
     });
   }
 
@@ -83,17 +83,10 @@ export class HotspotUsersService {
     query: SessionsQuery,
   ): Promise<{ data: UserSessionDto[]; pagination: PaginationDto }> {
     this.access.assertContextInScope(token, query);
-    const { page, limit } = query;
     return this.database.run(async (em) => {
       await this.access.findReadable(em, token, id, query);
-      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, {
-        offset: (page - 1) * limit,
-        limit,
-      });
-      return {
-        data: sessions.map(toUserSessionDto),
-        pagination: { page, limit, total, pages: Math.ceil(total / limit) },
-      };
+      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, pageWindow(query));
+      return { data: sessions.map(toUserSessionDto), pagination: paginationOf(query, total) };
     });
   }
 
