@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
-import helmet from 'helmet';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
@@ -12,6 +11,7 @@ import { createPino, PinoLoggerService, type LogOutput } from './common/logging/
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { requireJsonBody, requireObjectBody } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
+import { securityHeaders } from './common/middleware/security-headers.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { setUpOpenApi } from './common/swagger/openapi.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
@@ -26,10 +26,9 @@ export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerSer
 }
 
 /** Drops the request headers that would let Express answer 304 Not Modified. */
-function ignoreCacheValidators(req: Request, _res: Response, next: NextFunction): void {
+function ignoreCacheValidators(req: Request): void {
   delete req.headers['if-none-match'];
   delete req.headers['if-modified-since'];
-  next();
 }
 
 /**
@@ -52,26 +51,37 @@ export async function createApp(
   // Express would add a weak ETag of every body (errors too), and answer 304 to `If-None-Match: *` or
   // a matching tag: the API has no conditional GET, so neither happens.
   app.set('etag', false);
-  app.use(ignoreCacheValidators);
   // Client addresses (rate limits per IP) come from X-Forwarded-For only through this many proxies.
   app.set('trust proxy', config.trustProxyHops);
-  app.use(requestIdMiddleware);
-  app.use(requestLogMiddleware(pino));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Swagger UI at /api/docs styles itself inline and shows its logo as a data: URL.
-          'style-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:'],
-          // The service is often reached over plain HTTP on a LAN; upgrading would break the docs page.
-          'upgrade-insecure-requests': null,
-        },
+  const applySecurityHeaders = securityHeaders({
+    contentSecurityPolicy: {
+      directives: {
+        // Swagger UI at /api/docs styles itself inline and shows its logo as a data: URL.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        // The service is often reached over plain HTTP on a LAN; upgrading would break the docs page.
+        'upgrade-insecure-requests': null,
       },
-    }),
-  );
+    },
+  });
+  const logRequest = requestLogMiddleware(pino);
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
+  // What every request goes through before routing, in one Express layer (each layer is a router
+  // step of its own): the request id first (every response and log line carries it), the request
+  // log, the security headers, then compression, which only a client that accepts an encoding needs.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    ignoreCacheValidators(req);
+    requestIdMiddleware(req, res, () => {
+      logRequest(req, res, () => {
+        applySecurityHeaders(res);
+        // Caches must keep encoded and plain answers apart, whether or not this one gets encoded.
+        res.setHeader('Vary', 'Accept-Encoding');
+        if (req.headers['accept-encoding'] === undefined) next();
+        else compress(req, res, next);
+      });
+    });
+  });
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
