@@ -25,26 +25,60 @@ function connect(url) {
 const db = connect(databaseUrl);
 const placeholders = (values) => values.map(() => '?').join(', ');
 
+/** Users with their venues and devices in one statement, as the service reads them. */
 async function recordsOf(ids) {
   if (ids.length === 0) return [];
-  const [users, venues, devices] = await Promise.all([
-    db.all(`SELECT * FROM hotspot_users WHERE id IN (${placeholders(ids)})`, ids),
-    db.all(`SELECT * FROM hotspot_user_venues WHERE user_id IN (${placeholders(ids)}) ORDER BY position ASC`, ids),
-    db.all(`SELECT * FROM devices WHERE user_id IN (${placeholders(ids)})`, ids),
-  ]);
-  const byId = new Map(users.map((user) => [user.id, user]));
+  const list = placeholders(ids);
+  const rows = await db.all(
+    `SELECT u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
+       u.password_hash, u.expires_at, u.metadata, u.created_at, u.updated_at, u.version,
+       v.venue_id, v.position, NULL AS device_id, NULL AS device_mac, NULL AS device_name,
+       NULL AS device_status, NULL AS first_seen_at, NULL AS last_seen_at
+     FROM hotspot_users u LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
+     WHERE u.id IN (${list})
+     UNION ALL
+     SELECT d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at
+     FROM devices d WHERE d.user_id IN (${list})`,
+    [...ids, ...ids],
+  );
+  const users = new Map();
+  for (const row of rows) {
+    if (row.device_id !== null) continue;
+    const user = users.get(row.id) ?? {
+      _id: row.id,
+      name: row.name,
+      username: row.username,
+      email: row.email,
+      phone: row.phone,
+      macAddress: row.mac_address,
+      loginMethod: row.login_method,
+      status: row.status,
+      expiresAt: row.expires_at,
+      metadata: JSON.parse(row.metadata),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      venues: [],
+      devices: [],
+    };
+    users.set(row.id, user);
+    if (row.venue_id !== null) user.venues.push([row.position, row.venue_id]);
+  }
+  for (const row of rows) {
+    if (row.device_id === null) continue;
+    users.get(row.id)?.devices.push({
+      macAddress: row.device_mac,
+      name: row.device_name,
+      status: row.device_status,
+      firstSeenAt: row.first_seen_at,
+      lastSeenAt: row.last_seen_at,
+    });
+  }
   return ids.flatMap((id) => {
-    const user = byId.get(id);
+    const user = users.get(id);
     if (user === undefined) return [];
-    const shown = { ...user };
-    delete shown.password_hash;
-    return [
-      {
-        ...shown,
-        venueIds: venues.filter((venue) => venue.user_id === id).map((venue) => venue.venue_id),
-        devices: devices.filter((device) => device.user_id === id),
-      },
-    ];
+    const { venues, ...shown } = user;
+    return [{ ...shown, venueIds: venues.sort((a, b) => a[0] - b[0]).map((venue) => venue[1]) }];
   });
 }
 

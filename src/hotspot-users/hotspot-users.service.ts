@@ -16,7 +16,7 @@ import type { CreateUserInput, ListUsersQuery, SessionsQuery, UpdateUserInput } 
 import { toHotspotUserDto, toUserSessionDto } from './hotspot-user.mapper.js';
 import * as rules from './hotspot-user.rules.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
-import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
+import { HotspotUsersRepository, type ShownRecord, type UserRecord } from './hotspot-users.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserAccess, type Precondition } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
@@ -62,17 +62,17 @@ export class HotspotUsersService {
     return this.database.run(async (em) => {
       const filter = { venueId, status: query.status, macAddress: query.macAddress };
       const { total, userIds } = await this.users.findVenuePage(em, filter, pageWindow(query));
-      const data = await this.toDtos(em, await this.users.findRecords(em, userIds));
-      return { data, pagination: paginationOf(query, total) };
+      const records = await this.users.findShownRecords(em, userIds);
+      return { data: records.map(toDto), pagination: paginationOf(query, total) };
     });
   }
 
   async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
     this.access.assertContextInScope(token, context);
     return this.database.run(async (em) => {
-      const record = await this.access.findReadable(em, token, id, context);
-      const [dto] = await this.toDtos(em, [record]);
-      return { data: dto, version: record.user.version };
+      const [record] = await this.users.findShownRecords(em, [id]);
+      this.access.assertReadable(token, record, context);
+      return { data: toDto(record), version: record.user.version };
     });
   }
 
@@ -217,4 +217,8 @@ export class HotspotUsersService {
     const devicesOf = (userId: string) => devices.filter((device) => device.userId === userId);
     return records.map(({ user, venueIds }) => toHotspotUserDto(user, venueIds, devicesOf(user.id)));
   }
+}
+
+function toDto({ user, venueIds, devices }: ShownRecord): HotspotUserDto {
+  return toHotspotUserDto(user, venueIds, devices);
 }

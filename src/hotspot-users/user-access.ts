@@ -26,10 +26,19 @@ export class UserAccess {
     context: VenueContextDto,
   ): Promise<UserRecord> {
     const record = await this.users.findRecord(em, id);
-    if (record === null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, context)) {
+    this.assertReadable(token, record, context);
+    return record;
+  }
+
+  /** As findReadable, for a record the caller read itself. */
+  assertReadable<T extends UserRecord>(
+    token: AuthenticatedToken,
+    record: T | null | undefined,
+    context: VenueContextDto,
+  ): asserts record is T {
+    if (record == null || !this.venueScope.canRead(token, record.venueIds) || !inContext(record, context)) {
       throw ApiError.userNotFound();
     }
-    return record;
   }
 
   assertContextInScope(token: AuthenticatedToken, context: VenueContextDto): void {

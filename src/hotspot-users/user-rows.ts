@@ -1,0 +1,134 @@
+import { DeviceEntity, type DeviceStatus } from '../sessions/entities/device.entity.js';
+import type { JsonObject, LoginMethod, UserStatus } from './entities/hotspot-user.entity.js';
+import { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+
+/** A date as a driver returns it: a Date (mysql2), or the stored text `YYYY-MM-DD HH:MM:SS.mmm` in UTC. */
+export type SqlDateTime = Date | string;
+
+/**
+ * A row of the one-statement read of users with their venues and devices
+ * (HotspotUsersRepository.findShownRecords): either a user with one of its venues (no device
+ * columns), or one device of a user (only `id`, the user's, and the device columns).
+ */
+export interface ShownUserRow {
+  id: string;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  phone: string | null;
+  mac_address: string | null;
+  login_method: LoginMethod | null;
+  status: UserStatus | null;
+  password_hash: string | null;
+  expires_at: SqlDateTime | null;
+  metadata: string | null;
+  created_at: SqlDateTime | null;
+  updated_at: SqlDateTime | null;
+  version: number | string | null;
+  venue_id: string | null;
+  position: number | string | null;
+  device_id: string | null;
+  device_mac: string | null;
+  device_name: string | null;
+  device_status: DeviceStatus | null;
+  first_seen_at: SqlDateTime | null;
+  last_seen_at: SqlDateTime | null;
+}
+
+/** A row that carries a user (it has no device columns). */
+type UserRow = ShownUserRow & {
+  name: string;
+  login_method: LoginMethod;
+  status: UserStatus;
+  metadata: string;
+  created_at: SqlDateTime;
+  updated_at: SqlDateTime;
+  version: number | string;
+};
+
+/** A row that carries a device. */
+type DeviceRow = ShownUserRow & {
+  device_id: string;
+  device_mac: string;
+  device_status: DeviceStatus;
+  first_seen_at: SqlDateTime;
+  last_seen_at: SqlDateTime;
+};
+
+const SQL_DATETIME = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?/;
+
+/** A stored UTC date and time; both drivers' forms (and MySQL's six fractional digits in JSON) are read to the millisecond. */
+export function sqlDateTime(value: SqlDateTime): Date {
+  if (value instanceof Date) return value;
+  const parts = SQL_DATETIME.exec(value);
+  if (parts === null) throw new Error(`not a stored date and time: ${JSON.stringify(value)}`);
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number);
+  const milliseconds = Number((parts[7] ?? '0').padEnd(3, '0').slice(0, 3));
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
+}
+
+/** A user with everything its representation shows: its venue ids in their stored order and its devices. */
+export interface ShownRecord {
+  user: HotspotUserEntity;
+  venueIds: string[];
+  devices: DeviceEntity[];
+}
+
+/** The records of `ids` (in that order; ids without a user row are left out) from the statement's rows. */
+export function shownRecordsOf(rows: readonly ShownUserRow[], ids: readonly string[]): ShownRecord[] {
+  const users = new Map<
+    string,
+    { user: HotspotUserEntity; venues: Array<[number, string]>; devices: DeviceEntity[] }
+  >();
+  const devices: DeviceRow[] = [];
+  for (const row of rows) {
+    if (row.device_id !== null) {
+      devices.push(row as DeviceRow);
+      continue;
+    }
+    let entry = users.get(row.id);
+    if (entry === undefined) {
+      entry = { user: userOf(row as UserRow), venues: [], devices: [] };
+      users.set(row.id, entry);
+    }
+    if (row.venue_id !== null) entry.venues.push([Number(row.position), row.venue_id]);
+  }
+  for (const row of devices) users.get(row.id)?.devices.push(deviceOf(row));
+  return ids.flatMap((id) => {
+    const entry = users.get(id);
+    if (entry === undefined) return [];
+    const venueIds = entry.venues.sort((a, b) => a[0] - b[0]).map(([, venueId]) => venueId);
+    return [{ user: entry.user, venueIds, devices: entry.devices }];
+  });
+}
+
+function userOf(row: UserRow): HotspotUserEntity {
+  return Object.assign(new HotspotUserEntity(), {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    phone: row.phone,
+    macAddress: row.mac_address,
+    loginMethod: row.login_method,
+    status: row.status,
+    passwordHash: row.password_hash,
+    expiresAt: row.expires_at === null ? null : sqlDateTime(row.expires_at),
+    metadata: JSON.parse(row.metadata) as JsonObject,
+    createdAt: sqlDateTime(row.created_at),
+    updatedAt: sqlDateTime(row.updated_at),
+    version: Number(row.version),
+  } satisfies HotspotUserEntity);
+}
+
+function deviceOf(row: DeviceRow): DeviceEntity {
+  return Object.assign(new DeviceEntity(), {
+    id: row.device_id,
+    userId: row.id,
+    macAddress: row.device_mac,
+    name: row.device_name,
+    status: row.device_status,
+    firstSeenAt: sqlDateTime(row.first_seen_at),
+    lastSeenAt: sqlDateTime(row.last_seen_at),
+  } satisfies DeviceEntity);
+}
