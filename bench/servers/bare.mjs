@@ -82,7 +82,7 @@ async function recordsOf(ids) {
   });
 }
 
-/** Total from the per-venue counters; the page's ids from the list index, starting at the bucket that holds the offset. */
+/** The page's ids from the list index (starting at the bucket that holds the offset), with the total from the counters alongside. */
 async function list(query) {
   const venueId = query.get('venueId');
   const status = query.get('status');
@@ -90,10 +90,6 @@ async function list(query) {
   const limit = Number(query.get('limit') ?? 20);
   const byStatus = status === null ? '' : ' AND user_status = ?';
   const params = status === null ? [venueId] : [venueId, status];
-  const [{ total }] = await db.all(
-    `SELECT COALESCE(SUM(user_count), 0) AS total FROM venue_user_counts WHERE venue_id = ?${byStatus}`,
-    params,
-  );
   const offset = (page - 1) * limit;
   let skipped = 0;
   let before = null;
@@ -113,9 +109,12 @@ async function list(query) {
   }
   const until = before === null ? '' : ' AND user_created_at < ?';
   const rows = await db.all(
-    `SELECT user_id FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${until}
+    `SELECT user_id,
+       (SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus}) AS total
+     FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${until}
      ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
     [
+      ...params,
       ...params,
       ...(before === null ? [] : [before.toISOString().slice(0, 23).replace('T', ' ')]),
       limit,
@@ -123,7 +122,7 @@ async function list(query) {
     ],
   );
   const data = await recordsOf(rows.map((row) => row.user_id));
-  const count = Number(total);
+  const count = Number(rows[0]?.total ?? 0);
   return { success: true, data, pagination: { page, limit, total: count, pages: Math.ceil(count / limit) } };
 }
 

@@ -5,9 +5,9 @@ import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
-import { VenueUserBucketEntity, VenueUserCountEntity } from './entities/venue-user-count.entity.js';
+import { VenueUserBucketEntity } from './entities/venue-user-count.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
-import { shownRecordsOf, type ShownRecord, type ShownUserRow } from './user-rows.js';
+import { shownRecordsOf, sqlDateTimeText, type ShownRecord, type ShownUserRow } from './user-rows.js';
 import { bucketEnd, pageStart, type CountDelta } from './venue-counts.rules.js';
 
 export type { ShownRecord };
@@ -69,22 +69,41 @@ export class HotspotUsersRepository {
       );
       return { total: await matching.getCount(), userIds: await pageIds(matching.clone(), page.offset, page.limit) };
     }
-    const total = await this.countVenueUsers(em, filter.venueId, filter.status);
-    if (page.offset >= total) return { total, userIds: [] };
-    const start = page.offset === 0 ? null : await this.findPageStart(em, filter.venueId, filter.status, page.offset);
-    if (start !== null) matching.andWhere('uv.userCreatedAt < :before', { before: bucketEnd(start.bucket) });
-    return { total, userIds: await pageIds(matching, page.offset - (start?.skipped ?? 0), page.limit) };
+    const { venueId, status } = filter;
+    const start = page.offset === 0 ? null : await this.findPageStart(em, venueId, status, page.offset);
+    if (page.offset > 0 && start === null)
+      return { total: await this.countVenueUsers(em, venueId, status), userIds: [] };
+    // The total rides along with the page (one round trip, one snapshot); an empty page reads it alone.
+    const byStatus = status === undefined ? '' : ' AND user_status = ?';
+    const statusParams = status === undefined ? [] : [status];
+    const before = start === null ? '' : ' AND user_created_at < ?';
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
+      `SELECT user_id,
+         (SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus}) AS total
+       FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${before}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+      [
+        venueId,
+        ...statusParams,
+        venueId,
+        ...statusParams,
+        ...(start === null ? [] : [sqlDateTimeText(bucketEnd(start.bucket))]),
+        page.limit,
+        page.offset - (start?.skipped ?? 0),
+      ],
+    );
+    if (rows.length === 0) return { total: await this.countVenueUsers(em, venueId, status), userIds: [] };
+    return { total: Number(rows[0].total), userIds: rows.map((row) => row.user_id) };
   }
 
   /** Users of a venue, in one status or all, from its counters. */
   async countVenueUsers(em: EntityManager, venueId: string, status: UserStatus | undefined): Promise<number> {
-    const query = em
-      .createQueryBuilder(VenueUserCountEntity, 'c')
-      .select('COALESCE(SUM(c.userCount), 0)', 'total')
-      .where('c.venueId = :venueId', { venueId });
-    if (status !== undefined) query.andWhere('c.userStatus = :status', { status });
-    const row = await query.getRawOne<{ total: number | string }>();
-    return Number(row?.total ?? 0);
+    const rows: Array<{ total: number | string }> = await em.query(
+      `SELECT COALESCE(SUM(user_count), 0) AS total FROM venue_user_counts
+       WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`,
+      status === undefined ? [venueId] : [venueId, status],
+    );
+    return Number(rows[0].total);
   }
 
   /** Moves the venue counters by `deltas` (in their order, which fixes the order of the row locks). */

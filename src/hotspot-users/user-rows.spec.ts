@@ -1,4 +1,4 @@
-import { shownRecordsOf, sqlDateTime, type ShownUserRow } from './user-rows.js';
+import { shownRecordsOf, sqlDateTime, sqlDateTimeText, type ShownUserRow } from './user-rows.js';
 
 const NO_DEVICE = {
   device_id: null,
@@ -72,6 +72,14 @@ describe('sqlDateTime', () => {
 
   it('refuses text that is not a stored date', () => {
     expect(() => sqlDateTime('yesterday')).toThrow('not a stored date and time');
+  });
+});
+
+describe('sqlDateTimeText', () => {
+  it('writes the stored form, which sqlDateTime reads back', () => {
+    const date = new Date('2026-11-22T10:00:00.123Z');
+    expect(sqlDateTimeText(date)).toBe('2026-11-22 10:00:00.123');
+    expect(sqlDateTime(sqlDateTimeText(date))).toEqual(date);
   });
 });
 

@@ -67,6 +67,11 @@ export function sqlDateTime(value: SqlDateTime): Date {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
 }
 
+/** A date as both databases store and compare it: UTC text to the millisecond, `YYYY-MM-DD HH:MM:SS.mmm`. */
+export function sqlDateTimeText(date: Date): string {
+  return date.toISOString().slice(0, 23).replace('T', ' ');
+}
+
 /** A user with everything its representation shows: its venue ids in their stored order and its devices. */
 export interface ShownRecord {
   user: HotspotUserEntity;
