@@ -1,4 +1,4 @@
-// npm run bench [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --no-build]
+// npm run bench [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -21,6 +21,7 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'both' },
     duration: { type: 'string' },
     rounds: { type: 'string' },
+    warmup: { type: 'string' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
@@ -38,6 +39,8 @@ const config = {
   // Seconds per run; each workload runs `rounds` times on each side, alternating service and yardstick.
   duration: Number(args.duration ?? (smoke ? 1 : 5)),
   rounds: Number(args.rounds ?? (smoke ? 1 : 2)),
+  // Seconds of unmeasured load on each side before a workload's rounds, so that both are measured warm (JIT, pools, caches).
+  warmup: Number(args.warmup ?? (smoke ? 0 : 2)),
   connections: Number(args.connections),
   soakSeconds: 60,
 };
@@ -340,6 +343,10 @@ async function benchDatabase(database) {
     const chosen = all.filter((w) => args.only === undefined || args.only.split(',').includes(w.name));
     for (const workload of chosen) {
       const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;
+      if (config.warmup > 0) {
+        await runOnce(workload, service.port, config.warmup);
+        if (yardstick !== null) await runOnce(workload, yardstick.port, config.warmup);
+      }
       const rssBefore = rssMb(service.pid);
       const mine = [];
       const theirs = [];
