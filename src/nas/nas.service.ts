@@ -69,6 +69,14 @@ export class NasNameTakenError extends Error {
   }
 }
 
+/**
+ * How long identify() relies on what it read of a NAS name (registered or not). Changes made through
+ * this instance apply at once; changes made elsewhere (the CLI) within this time.
+ */
+export const NAS_LOOKUP_TTL_MS = 5000;
+/** NAS names whose lookup is remembered at most (FreeRADIUS only sends the names of its clients). */
+const NAS_LOOKUP_MAX_ENTRIES = 1000;
+
 export interface SecretStorageReport {
   total: number;
   plain: number;
@@ -80,6 +88,10 @@ export interface SecretStorageReport {
 @Injectable()
 export class NasService implements NasDirectory {
   private readonly key: Buffer | null;
+  /** NAS name → its record (null: none registered) and until when it is trusted, in ms; oldest first. */
+  private readonly lookups = new Map<string, { record: NasClientEntity | null; until: number }>();
+  /** Moves on at every change of the registry here, so a lookup that read before it is not remembered. */
+  private generation = 0;
 
   constructor(
     private readonly database: DatabaseService,
@@ -117,6 +129,8 @@ export class NasService implements NasDirectory {
     } catch (error) {
       if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
       throw error;
+    } finally {
+      this.forgetLookups();
     }
     return view(record);
   }
@@ -132,24 +146,29 @@ export class NasService implements NasDirectory {
   }
 
   /** Removes a NAS by id or name; returns it, or null when none matches. */
-  remove(idOrName: string): Promise<NasClient | null> {
-    return this.database.transaction(async (em) => {
-      const record =
-        (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
-        (await em.findOneBy(NasClientEntity, { name: idOrName }));
-      if (record === null) return null;
-      await em.delete(NasClientEntity, { id: record.id });
-      return view(record);
-    });
+  async remove(idOrName: string): Promise<NasClient | null> {
+    try {
+      return await this.database.transaction(async (em) => {
+        const record =
+          (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
+          (await em.findOneBy(NasClientEntity, { name: idOrName }));
+        if (record === null) return null;
+        await em.delete(NasClientEntity, { id: record.id });
+        return view(record);
+      });
+    } finally {
+      this.forgetLookups();
+    }
   }
 
   /**
    * The NAS FreeRADIUS authenticated: its client shortname and the source address of the packet,
    * which must lie inside the registered address or network. Null when they do not match a NAS.
+   * Every RADIUS request asks, so the registry's answer for a name is reused for NAS_LOOKUP_TTL_MS.
    */
   async identify(shortname: string, sourceIp: string): Promise<NasClientWithSecret | null> {
     if (nasNameProblem(shortname) !== null) return null;
-    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name: shortname }));
+    const record = await this.lookUp(shortname);
     if (record === null || !addressMatches(record.ipAddress, sourceIp)) return null;
     return this.withSecret(record);
   }
@@ -191,6 +210,25 @@ export class NasService implements NasDirectory {
       }
     }
     return { total: records.length, plain: records.filter((r) => !isSealed(r.storedSecret)).length, unreadable };
+  }
+
+  /** The NAS registered as `name`, as read within the last NAS_LOOKUP_TTL_MS, or read now. */
+  private async lookUp(name: string): Promise<NasClientEntity | null> {
+    const cached = this.lookups.get(name);
+    if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached.record;
+    const generation = this.generation;
+    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name }));
+    if (generation === this.generation) {
+      this.lookups.delete(name);
+      if (this.lookups.size >= NAS_LOOKUP_MAX_ENTRIES) this.lookups.delete(this.lookups.keys().next().value!);
+      this.lookups.set(name, { record, until: this.clock.now().getTime() + NAS_LOOKUP_TTL_MS });
+    }
+    return record;
+  }
+
+  private forgetLookups(): void {
+    this.generation += 1;
+    this.lookups.clear();
   }
 
   private records(): Promise<NasClientEntity[]> {
