@@ -2,6 +2,7 @@ import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.en
 import { PasswordHasher } from '../src/hotspot-users/password-hasher.js';
 import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
 import { StaleSessionsSweeper } from '../src/radius/stale-sessions.sweeper.js';
+import { DeviceEntity } from '../src/sessions/entities/device.entity.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { api, USERS_PATH } from './support/api-client.js';
@@ -285,6 +286,68 @@ describeEachDatabase('RADIUS back end', (current) => {
           endedAt: expect.any(String),
         }),
       ]);
+    });
+
+    it('Interim-Updates out of order never lower the counters; one without an IP address keeps the known one', async () => {
+      const user = await givenUser(current());
+      const { macAddress } = uniqueDevice();
+      const common = {
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': macAddress,
+      };
+      const interim = (attributes: Record<string, string | number>) =>
+        account({ ...common, 'Acct-Status-Type': 'Interim-Update', ...attributes }).expect(204);
+      const stored = async () => {
+        const [session] = await sessionsOf(user._id);
+        return {
+          status: session.status,
+          sessionTime: session.sessionTime,
+          inputOctets: session.inputOctets,
+          outputOctets: session.outputOctets,
+          ipAddress: session.ipAddress,
+        };
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      await interim({
+        'Acct-Session-Time': 600,
+        'Acct-Input-Octets': 7,
+        'Acct-Input-Gigawords': 3,
+        'Framed-IP-Address': '10.5.50.9',
+      });
+      const later = {
+        status: 'active',
+        sessionTime: 600,
+        inputOctets: String(3 * 2 ** 32 + 7),
+        outputOctets: null,
+        ipAddress: '10.5.50.9',
+      };
+      expect(await stored()).toEqual(later);
+
+      // An older packet arriving late: lower counters, no IP address.
+      await interim({ 'Acct-Session-Time': 300, 'Acct-Input-Octets': 4_000_000_000, 'Acct-Input-Gigawords': 2 });
+      expect(await stored()).toEqual(later);
+
+      // Output octets for the first time, the session time and input octets higher, a new address.
+      await interim({
+        'Acct-Session-Time': 900,
+        'Acct-Input-Octets': 8,
+        'Acct-Input-Gigawords': 3,
+        'Acct-Output-Octets': 5,
+        'Framed-IP-Address': '10.5.50.10',
+      });
+      expect(await stored()).toEqual({
+        status: 'active',
+        sessionTime: 900,
+        inputOctets: String(3 * 2 ** 32 + 8),
+        outputOctets: '5',
+        ipAddress: '10.5.50.10',
+      });
+      const device = await current()
+        .dataSource.getRepository(DeviceEntity)
+        .findOneByOrFail({ userId: user._id, macAddress });
+      const [session] = await sessionsOf(user._id);
+      expect(device).toMatchObject({ status: 'active', lastSeenAt: session.lastAccountingAt });
     });
 
     it('the same Start sent several times at once records one session', async () => {

@@ -15,6 +15,9 @@ export interface UserRecord {
   venueIds: string[];
 }
 
+/** What a user's row says about whether it may be online. */
+export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt'>;
+
 export interface VenueListFilter {
   venueId: string;
   status?: UserStatus;
@@ -147,6 +150,20 @@ export class HotspotUsersRepository {
     return this.readRecord(em, id, true);
   }
 
+  /**
+   * The user's row alone, locked like lockRecord's, for a use case that needs neither its venues nor
+   * its other columns (RADIUS accounting): one query. Null when there is none.
+   */
+  async lockStanding(em: EntityManager, id: string): Promise<UserStanding | null> {
+    if (id.length === 0 || id.length > ID_LENGTH) return null;
+    const query = em
+      .createQueryBuilder(HotspotUserEntity, 'user')
+      .select(['user.id', 'user.username', 'user.status', 'user.expiresAt'])
+      .where('user.id = :id', { id });
+    if (this.database.supportsRowLocks) query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
   /** Users with their venues, in the order of `ids`; ids without a user are left out. Two queries. */
   async findRecords(em: EntityManager, ids: readonly string[]): Promise<UserRecord[]> {
     if (ids.length === 0) return [];
@@ -244,7 +261,7 @@ export class HotspotUsersRepository {
   }
 
   private async readRecord(em: EntityManager, id: string, lock: boolean): Promise<UserRecord | null> {
-    // Ids are opaque: anything that cannot be one is simply not found.
+    // Ids are opaque: anything that cannot be one is simply not found (lockStanding alike).
     if (id.length === 0 || id.length > ID_LENGTH) return null;
     const query = em.createQueryBuilder(HotspotUserEntity, 'user').where('user.id = :id', { id });
     if (lock && this.database.supportsRowLocks) query.setLock('pessimistic_write');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
+import { In, LessThan, type EntityManager } from 'typeorm';
 import { DeviceEntity } from './entities/device.entity.js';
 
 /** The SQL of devices; every method runs on the caller's EntityManager (its transaction, if any). */
@@ -31,12 +31,18 @@ export class DevicesRepository {
     await em.update(DeviceEntity, { userId, status: 'active' }, { status: 'expired' });
   }
 
-  /** The device a NAS reports a user on: created when new, otherwise active again and seen at `seenAt`. */
+  /**
+   * The device a NAS reports a user on: active again and seen at its lastSeenAt when that is later
+   * than stored, or created when new. A known device, the common case, takes one statement.
+   */
   async recordSeen(em: EntityManager, device: DeviceEntity): Promise<void> {
-    const stored = await this.findOne(em, device.userId, device.macAddress);
-    if (stored === null) await em.insert(DeviceEntity, device);
-    else if (stored.lastSeenAt.getTime() < device.lastSeenAt.getTime()) {
-      await em.update(DeviceEntity, { id: stored.id }, { status: device.status, lastSeenAt: device.lastSeenAt });
-    }
+    const { userId, macAddress, lastSeenAt } = device;
+    const seen = await em.update(
+      DeviceEntity,
+      { userId, macAddress, lastSeenAt: LessThan(lastSeenAt) },
+      { status: device.status, lastSeenAt },
+    );
+    if ((seen.affected ?? 0) > 0) return;
+    if ((await this.findOne(em, userId, macAddress)) === null) await em.insert(DeviceEntity, device);
   }
 }

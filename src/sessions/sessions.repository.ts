@@ -2,6 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
 
+/** What an Interim-Update reports about a session; null where it reports nothing. */
+export interface InterimReport {
+  /** 64-bit counters as decimal digits. */
+  inputOctets: string | null;
+  outputOctets: string | null;
+  sessionTime: number | null;
+  ipAddress: string | null;
+}
+
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
 export class SessionsRepository {
@@ -39,6 +48,47 @@ export class SessionsRepository {
     accountingUniqueId: string,
   ): Promise<SessionEntity | null> {
     return em.findOneBy(SessionEntity, { nasClientId, accountingUniqueId });
+  }
+
+  /**
+   * An Interim-Update on the NAS's session `accountingUniqueId`, if that session is active, in one
+   * statement without reading it first: the counters rise to the reported ones but never fall
+   * (packets may arrive out of order; the same rule as maxCounter), the IP address changes when one
+   * is reported, lastAccountingAt becomes `now`. Whether there was such a session.
+   */
+  async reportOnActive(
+    em: EntityManager,
+    nasClientId: string,
+    accountingUniqueId: string,
+    report: InterimReport,
+    now: Date,
+  ): Promise<boolean> {
+    // Bound as integers (BigInt: the octets may exceed 2^53), so that both engines compare numbers.
+    const atLeast = (column: string, parameter: string) => () =>
+      `CASE WHEN ${column} IS NULL OR ${column} < :${parameter} THEN :${parameter} ELSE ${column} END`;
+    const changes: Record<string, unknown> = { lastAccountingAt: now };
+    const parameters: Record<string, unknown> = { nasClientId, accountingUniqueId, active: 'active' };
+    if (report.inputOctets !== null) {
+      changes.inputOctets = atLeast('input_octets', 'inputOctets');
+      parameters.inputOctets = BigInt(report.inputOctets);
+    }
+    if (report.outputOctets !== null) {
+      changes.outputOctets = atLeast('output_octets', 'outputOctets');
+      parameters.outputOctets = BigInt(report.outputOctets);
+    }
+    if (report.sessionTime !== null) {
+      changes.sessionTime = atLeast('session_time', 'sessionTime');
+      parameters.sessionTime = report.sessionTime;
+    }
+    if (report.ipAddress !== null) changes.ipAddress = report.ipAddress;
+    const result = await em
+      .createQueryBuilder()
+      .update(SessionEntity)
+      .set(changes)
+      .where('nasClientId = :nasClientId AND accountingUniqueId = :accountingUniqueId AND status = :active')
+      .setParameters(parameters)
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */
