@@ -77,6 +77,13 @@ export const NAS_LOOKUP_TTL_MS = 5000;
 /** NAS names whose lookup is remembered at most (FreeRADIUS only sends the names of its clients). */
 const NAS_LOOKUP_MAX_ENTRIES = 1000;
 
+/** What identify() read of a NAS name: the record (null: none registered), its address test, until when it is trusted (ms). */
+interface NasLookup {
+  record: NasClientEntity | null;
+  matches: (sourceIp: string) => boolean;
+  until: number;
+}
+
 export interface SecretStorageReport {
   total: number;
   plain: number;
@@ -89,7 +96,7 @@ export interface SecretStorageReport {
 export class NasService implements NasDirectory {
   private readonly key: Buffer | null;
   /** NAS name → its record (null: none registered) and until when it is trusted, in ms; oldest first. */
-  private readonly lookups = new Map<string, { record: NasClientEntity | null; until: number }>();
+  private readonly lookups = new Map<string, NasLookup>();
   /** Moves on at every change of the registry here, so a lookup that read before it is not remembered. */
   private generation = 0;
 
@@ -168,8 +175,8 @@ export class NasService implements NasDirectory {
    */
   async identify(shortname: string, sourceIp: string): Promise<NasClientWithSecret | null> {
     if (nasNameProblem(shortname) !== null) return null;
-    const record = await this.lookUp(shortname);
-    if (record === null || !addressMatches(record.ipAddress, sourceIp)) return null;
+    const { record, matches } = await this.lookUp(shortname);
+    if (record === null || !matches(sourceIp)) return null;
     return this.withSecret(record);
   }
 
@@ -212,18 +219,24 @@ export class NasService implements NasDirectory {
     return { total: records.length, plain: records.filter((r) => !isSealed(r.storedSecret)).length, unreadable };
   }
 
-  /** The NAS registered as `name`, as read within the last NAS_LOOKUP_TTL_MS, or read now. */
-  private async lookUp(name: string): Promise<NasClientEntity | null> {
+  /** The NAS registered as `name` and its address test, as read within the last NAS_LOOKUP_TTL_MS, or read now. */
+  private async lookUp(name: string): Promise<NasLookup> {
     const cached = this.lookups.get(name);
-    if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached.record;
+    if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached;
     const generation = this.generation;
     const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name }));
+    const lookup: NasLookup = {
+      record,
+      matches: record === null ? () => false : addressMatcher(record.ipAddress),
+      until: this.clock.now().getTime() + NAS_LOOKUP_TTL_MS,
+    };
     if (generation === this.generation) {
       this.lookups.delete(name);
-      if (this.lookups.size >= NAS_LOOKUP_MAX_ENTRIES) this.lookups.delete(this.lookups.keys().next().value!);
-      this.lookups.set(name, { record, until: this.clock.now().getTime() + NAS_LOOKUP_TTL_MS });
+      const oldest = this.lookups.keys().next();
+      if (this.lookups.size >= NAS_LOOKUP_MAX_ENTRIES && oldest.done !== true) this.lookups.delete(oldest.value);
+      this.lookups.set(name, lookup);
     }
-    return record;
+    return lookup;
   }
 
   private forgetLookups(): void {
@@ -261,17 +274,24 @@ function view(record: NasClientEntity): NasClient {
 
 /** Whether `sourceIp` lies in the stored address or network (an IPv4-mapped IPv6 source counts as IPv4). */
 export function addressMatches(stored: string, sourceIp: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(sourceIp);
-  const source = mapped ? mapped[1] : sourceIp;
+  return addressMatcher(stored)(sourceIp);
+}
+
+/** addressMatches for one stored address, parsed once. */
+function addressMatcher(stored: string): (sourceIp: string) => boolean {
   const parsed = parseNasAddress(stored);
-  if ('error' in parsed) return false;
+  if ('error' in parsed) return () => false;
   const type = parsed.family === 4 ? 'ipv4' : 'ipv6';
-  if (isIPv4(source) !== (parsed.family === 4)) return false;
   const list = new BlockList();
   list.addSubnet(parsed.address, parsed.prefixLength, type);
-  try {
-    return list.check(source, type);
-  } catch {
-    return false;
-  }
+  return (sourceIp) => {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(sourceIp);
+    const source = mapped ? mapped[1] : sourceIp;
+    if (isIPv4(source) !== (parsed.family === 4)) return false;
+    try {
+      return list.check(source, type);
+    } catch {
+      return false;
+    }
+  };
 }

@@ -106,8 +106,8 @@ export class AccountingService {
     const username = report.username;
     if (username === null) return null;
     return this.database.run(async (em) => {
-      const found = await this.radiusUsers.findIdByUsername(em, username, nas.venueId);
-      if (found?.inVenue) return found.userId;
+      const found = await this.radiusUsers.findIdByUsernameInVenue(em, username, nas.venueId);
+      if (found !== null) return found;
       const mac = normaliseMac(username);
       return mac === null ? null : this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac);
     });

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { usernameKey } from '../common/validation/normalise.js';
-import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
-import { HotspotUserEntity, type LoginMethod, type UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
-import { DeviceEntity } from '../sessions/entities/device.entity.js';
-import { SessionEntity } from '../sessions/entities/session.entity.js';
+import { dateTimeParameter, readDateTime } from '../database/columns.js';
+import type { LoginMethod, UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 
 /** What a login needs to know of a user, read in one query. */
 export interface LoginUser {
@@ -19,7 +17,20 @@ export interface LoginUser {
   recentSessions: number;
 }
 
-/** The user lookups of the FreeRADIUS back end; every method runs on the caller's EntityManager. */
+interface LoginRow {
+  id: string;
+  login_method: LoginMethod;
+  password_hash: string | null;
+  status: UserStatus;
+  expires_at: Date | string | null;
+  recent_sessions: number | string;
+}
+
+/**
+ * The user lookups of the FreeRADIUS back end; every method runs on the caller's EntityManager.
+ * They run on every login or accounting packet, so they are plain SQL (the same text on both
+ * engines), without the query builder's work per call.
+ */
 @Injectable()
 export class RadiusUsersRepository {
   /**
@@ -36,19 +47,29 @@ export class RadiusUsersRepository {
   ): Promise<LoginUser | null> {
     const key = usernameKey(username);
     if (key.length > 64) return null;
-    const here = await loginQuery(em, recentSince)
-      .innerJoin(HotspotUserVenueEntity, 'uv', 'uv.userId = u.id AND uv.venueId = :venueId AND uv.usernameKey = :key', {
-        venueId,
-        key,
-      })
-      .getRawAndEntities();
-    if (here.entities.length > 0) return loginUser(here, true);
-    const elsewhere = await loginQuery(em, null)
-      .innerJoin(HotspotUserVenueEntity, 'uv', 'uv.userId = u.id AND uv.usernameKey = :key', { key })
-      .orderBy('uv.userId', 'ASC')
-      .limit(1)
-      .getRawAndEntities();
-    return elsewhere.entities.length > 0 ? loginUser(elsewhere, false) : null;
+    const [here] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(recentSince)} FROM hotspot_user_venues uv JOIN hotspot_users u ON u.id = uv.user_id
+       WHERE uv.venue_id = ? AND uv.username_key = ?`,
+      [...recentParameters(recentSince), venueId, key],
+    );
+    if (here !== undefined) return loginUser(here, true);
+    const [elsewhere] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(null)} FROM hotspot_user_venues uv JOIN hotspot_users u ON u.id = uv.user_id
+       WHERE uv.username_key = ? ORDER BY uv.user_id LIMIT 1`,
+      [key],
+    );
+    return elsewhere === undefined ? null : loginUser(elsewhere, false);
+  }
+
+  /** The id of the user holding `username` (case-insensitive) in `venueId`; null when none does. One query. */
+  async findIdByUsernameInVenue(em: EntityManager, username: string, venueId: string): Promise<string | null> {
+    const key = usernameKey(username);
+    if (key.length > 64) return null;
+    const [row] = await em.query<Array<{ user_id: string }>>(
+      'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?',
+      [venueId, key],
+    );
+    return row?.user_id ?? null;
   }
 
   /**
@@ -62,89 +83,45 @@ export class RadiusUsersRepository {
     mac: string,
     recentSince: Date | null,
   ): Promise<LoginUser | null> {
-    const found = await guestsWithMac(loginQuery(em, recentSince), venueId, mac).getRawAndEntities();
-    return found.entities.length > 0 ? loginUser(found, true) : null;
+    const [row] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(recentSince)} FROM hotspot_users u
+       JOIN hotspot_user_venues uv ON uv.user_id = u.id AND uv.venue_id = ?
+       WHERE u.login_method = 'guest'
+         AND (u.mac_address = ? OR EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.mac_address = ?))
+       ORDER BY CASE WHEN u.status = 'active' THEN 0 ELSE 1 END, u.created_at DESC
+       LIMIT 1`,
+      [...recentParameters(recentSince), venueId, mac, mac],
+    );
+    return row === undefined ? null : loginUser(row, true);
   }
 
-  /**
-   * The id of the user holding `username` (case-insensitive, like the uniqueness key) in `venueId`, or
-   * else in any venue; null when none does. Expired users have released their names and are not found.
-   */
-  async findIdByUsername(
-    em: EntityManager,
-    username: string,
-    venueId: string,
-  ): Promise<{ userId: string; inVenue: boolean } | null> {
-    const key = usernameKey(username);
-    if (key.length > 64) return null;
-    const here = await em.findOneBy(HotspotUserVenueEntity, { venueId, usernameKey: key });
-    if (here !== null) return { userId: here.userId, inVenue: true };
-    const elsewhere = await em.findOne(HotspotUserVenueEntity, {
-      where: { usernameKey: key },
-      order: { userId: 'ASC' },
-    });
-    return elsewhere === null ? null : { userId: elsewhere.userId, inVenue: false };
-  }
-
-  /**
-   * The guest of `venueId` registered with this MAC (its own, or one of its devices'): an active one
-   * first, then the newest. Null when there is none.
-   */
+  /** The id of the guest findGuestLoginByMac finds; null when there is none. */
   async findGuestIdByMac(em: EntityManager, venueId: string, mac: string): Promise<string | null> {
-    const query = guestsWithMac(em.createQueryBuilder(HotspotUserEntity, 'u').select('u.id', 'id'), venueId, mac);
-    const row = await query.getRawOne<{ id: string }>();
-    return row?.id ?? null;
+    return (await this.findGuestLoginByMac(em, venueId, mac, null))?.id ?? null;
   }
 }
 
-/** The columns of a user a login reads, and its recent sessions counted when `recentSince` is given. */
-function loginQuery(em: EntityManager, recentSince: Date | null): SelectQueryBuilder<HotspotUserEntity> {
-  const query = em
-    .createQueryBuilder(HotspotUserEntity, 'u')
-    .select(['u.id', 'u.loginMethod', 'u.passwordHash', 'u.status', 'u.expiresAt']);
-  if (recentSince === null) return query;
-  return query.addSelect(
-    (count) =>
-      count
-        .select('COUNT(*)')
-        .from(SessionEntity, 's')
-        .where('s.userId = u.id')
-        .andWhere('s.status = :active', { active: 'active' })
-        .andWhere('s.lastAccountingAt >= :recentSince', { recentSince }),
-    'recent_sessions',
-  );
+/** The columns of a user `u` a login reads; its recent sessions are counted when `recentSince` is given. */
+function loginColumns(recentSince: Date | null): string {
+  const recent =
+    recentSince === null
+      ? '0'
+      : "(SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)";
+  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, ${recent} AS recent_sessions`;
 }
 
-function loginUser(
-  found: { entities: HotspotUserEntity[]; raw: Array<{ recent_sessions?: number | string }> },
-  inVenue: boolean,
-): LoginUser {
-  const [user] = found.entities;
+function recentParameters(recentSince: Date | null): string[] {
+  return recentSince === null ? [] : [dateTimeParameter(recentSince)];
+}
+
+function loginUser(row: LoginRow, inVenue: boolean): LoginUser {
   return {
-    id: user.id,
-    loginMethod: user.loginMethod,
-    passwordHash: user.passwordHash,
-    status: user.status,
-    expiresAt: user.expiresAt,
+    id: row.id,
+    loginMethod: row.login_method,
+    passwordHash: row.password_hash,
+    status: row.status,
+    expiresAt: readDateTime(row.expires_at),
     inVenue,
-    recentSessions: Number(found.raw[0]?.recent_sessions ?? 0),
+    recentSessions: Number(row.recent_sessions),
   };
-}
-
-/** `query` (over users `u`) narrowed to the first guest of `venueId` with this MAC: an active one first, then the newest. */
-function guestsWithMac<T extends SelectQueryBuilder<HotspotUserEntity>>(query: T, venueId: string, mac: string): T {
-  const device = query
-    .subQuery()
-    .select('1')
-    .from(DeviceEntity, 'd')
-    .where('d.userId = u.id')
-    .andWhere('d.macAddress = :mac')
-    .getQuery();
-  return query
-    .innerJoin(HotspotUserVenueEntity, 'uv', 'uv.userId = u.id AND uv.venueId = :venueId', { venueId })
-    .where('u.loginMethod = :guest', { guest: 'guest' })
-    .andWhere(new Brackets((either) => either.where('u.macAddress = :mac').orWhere(`EXISTS ${device}`)), { mac })
-    .orderBy("CASE WHEN u.status = 'active' THEN 0 ELSE 1 END", 'ASC')
-    .addOrderBy('u.createdAt', 'DESC')
-    .limit(1);
 }
