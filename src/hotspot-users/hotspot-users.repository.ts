@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { ID_LENGTH } from '../database/columns.js';
+import { ID_LENGTH, readDateTime } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
@@ -156,12 +156,14 @@ export class HotspotUsersRepository {
    */
   async lockStanding(em: EntityManager, id: string): Promise<UserStanding | null> {
     if (id.length === 0 || id.length > ID_LENGTH) return null;
-    const query = em
-      .createQueryBuilder(HotspotUserEntity, 'user')
-      .select(['user.id', 'user.username', 'user.status', 'user.expiresAt'])
-      .where('user.id = :id', { id });
-    if (this.database.supportsRowLocks) query.setLock('pessimistic_write');
-    return query.getOne();
+    // Plain SQL: it runs for every accounting packet.
+    const [row] = await em.query<Array<Omit<UserStanding, 'expiresAt'> & { expires_at: Date | string | null }>>(
+      `SELECT id, username, status, expires_at FROM hotspot_users WHERE id = ?${this.database.supportsRowLocks ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    return row === undefined
+      ? null
+      : { id: row.id, username: row.username, status: row.status, expiresAt: readDateTime(row.expires_at) };
   }
 
   /** Users with their venues, in the order of `ids`; ids without a user are left out. Two queries. */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, MoreThanOrEqual, type EntityManager } from 'typeorm';
+import { dateTimeParameter } from '../database/columns.js';
+import { changedRows } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
 
 /** What an Interim-Update reports about a session; null where it reports nothing. */
@@ -54,7 +56,8 @@ export class SessionsRepository {
    * An Interim-Update on the NAS's session `accountingUniqueId`, if that session is active, in one
    * statement without reading it first: the counters rise to the reported ones but never fall
    * (packets may arrive out of order; the same rule as maxCounter), the IP address changes when one
-   * is reported, lastAccountingAt becomes `now`. Whether there was such a session.
+   * is reported, lastAccountingAt becomes `now`. Whether there was such a session. Plain SQL: it
+   * runs for nearly every accounting packet.
    */
   async reportOnActive(
     em: EntityManager,
@@ -63,32 +66,28 @@ export class SessionsRepository {
     report: InterimReport,
     now: Date,
   ): Promise<boolean> {
-    // Bound as integers (BigInt: the octets may exceed 2^53), so that both engines compare numbers.
-    const atLeast = (column: string, parameter: string) => () =>
-      `CASE WHEN ${column} IS NULL OR ${column} < :${parameter} THEN :${parameter} ELSE ${column} END`;
-    const changes: Record<string, unknown> = { lastAccountingAt: now };
-    const parameters: Record<string, unknown> = { nasClientId, accountingUniqueId, active: 'active' };
-    if (report.inputOctets !== null) {
-      changes.inputOctets = atLeast('input_octets', 'inputOctets');
-      parameters.inputOctets = BigInt(report.inputOctets);
+    const assignments = ['last_accounting_at = ?'];
+    const parameters: unknown[] = [dateTimeParameter(now)];
+    // Integers (BigInt: octets may exceed 2^53), so that both engines compare numbers.
+    const raise = (column: string, value: bigint | number | null) => {
+      if (value === null) return;
+      assignments.push(`${column} = CASE WHEN ${column} IS NULL OR ${column} < ? THEN ? ELSE ${column} END`);
+      parameters.push(value, value);
+    };
+    raise('input_octets', report.inputOctets === null ? null : BigInt(report.inputOctets));
+    raise('output_octets', report.outputOctets === null ? null : BigInt(report.outputOctets));
+    raise('session_time', report.sessionTime);
+    if (report.ipAddress !== null) {
+      assignments.push('ip_address = ?');
+      parameters.push(report.ipAddress);
     }
-    if (report.outputOctets !== null) {
-      changes.outputOctets = atLeast('output_octets', 'outputOctets');
-      parameters.outputOctets = BigInt(report.outputOctets);
-    }
-    if (report.sessionTime !== null) {
-      changes.sessionTime = atLeast('session_time', 'sessionTime');
-      parameters.sessionTime = report.sessionTime;
-    }
-    if (report.ipAddress !== null) changes.ipAddress = report.ipAddress;
-    const result = await em
-      .createQueryBuilder()
-      .update(SessionEntity)
-      .set(changes)
-      .where('nasClientId = :nasClientId AND accountingUniqueId = :accountingUniqueId AND status = :active')
-      .setParameters(parameters)
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const changed = await changedRows(
+      em,
+      `UPDATE sessions SET ${assignments.join(', ')}
+       WHERE nas_client_id = ? AND accounting_unique_id = ? AND status = 'active'`,
+      [...parameters, nasClientId, accountingUniqueId],
+    );
+    return changed > 0;
   }
 
   /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */
