@@ -131,7 +131,7 @@ async function runOnce(workload, port, seconds) {
   const statuses = {};
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: config.connections,
+    connections: workload.connections ?? config.connections,
     duration: seconds,
     requests: [
       {
@@ -358,6 +358,7 @@ async function benchDatabase(database) {
         database: database.kind,
         workload: workload.name,
         title: workload.title,
+        connections: workload.connections ?? config.connections,
         service: merge(mine),
         yardstick: yardstick === null ? null : { name: workload.yardstick, ...merge(theirs) },
         rssBeforeMb: rssBefore,

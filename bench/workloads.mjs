@@ -31,6 +31,9 @@ function rlmBody(attributes) {
 /** Active users of the NAS's venue (venue-0000) that no write workload touches. */
 const RADIUS_USERS = Array.from({ length: 50 }, (_, k) => 10 * k + 3).filter((n) => n % 7 !== 3);
 
+/** Concurrent logins and packets of the RADIUS workloads, whatever --connections says: issue 13's figure (50 concurrent logins). */
+const RADIUS_CONNECTIONS = 50;
+
 /**
  * The RADIUS back end's workloads, when the service has it: `radius` holds the NAS's name and address
  * and a token with the radius permission.
@@ -46,6 +49,7 @@ export function radiusWorkloads(radius) {
       name: 'radius-authorize',
       title: 'POST /radius/authorize (PAP, argon2id)',
       yardstick: null,
+      connections: RADIUS_CONNECTIONS,
       expected: [200],
       request: cycling((i) => ({
         method: 'POST',
@@ -59,6 +63,7 @@ export function radiusWorkloads(radius) {
       name: 'radius-accounting',
       title: 'POST /radius/accounting (Interim-Update)',
       yardstick: null,
+      connections: RADIUS_CONNECTIONS,
       expected: [204],
       request: cycling((i) => {
         const n = RADIUS_USERS[i % RADIUS_USERS.length];
@@ -85,7 +90,8 @@ export function radiusWorkloads(radius) {
 
 /**
  * @param users how many users were seeded
- * @returns workloads: { name, title, yardstick: 'bare' | 'nest' | null, expected: number[], request() }
+ * @returns workloads: { name, title, yardstick: 'bare' | 'nest' | null, expected: number[], request(), connections? }
+ *   (`connections`, when set, overrides --connections)
  */
 export function workloads(users) {
   const hotPages = Math.floor(users / 10 / 20);

@@ -1,12 +1,15 @@
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { PasswordHasher } from '../src/hotspot-users/password-hasher.js';
 import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
 import { StaleSessionsSweeper } from '../src/radius/stale-sessions.sweeper.js';
+import { DeviceEntity } from '../src/sessions/entities/device.entity.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { api, USERS_PATH } from './support/api-client.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
 import { classUserId, givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
-import { describeEachDatabase } from './support/test-app.js';
+import { databaseKinds, type DatabaseKind } from './support/databases.js';
+import { describeEachDatabase, startTestApp, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'secret-1';
 const INVALID = { 'reply:Reply-Message': { value: 'Invalid username or password', do_xlat: false } };
@@ -87,6 +90,50 @@ describeEachDatabase('RADIUS back end', (current) => {
         const wrong = await authorize({ 'User-Name': user.username!, 'User-Password': 'not-it' });
         expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 401, body: INVALID });
       }
+    });
+
+    it('checks a password changed after a login anew: the old one is refused at once, the new one accepted', async () => {
+      const user = await givenUser(current());
+      const login = (password: string) => authorize({ 'User-Name': user.username!, 'User-Password': password });
+      // The second login finds the password verified already.
+      await login(PASSWORD).expect(200);
+      await login(PASSWORD).expect(200);
+      const newHash = await current().app.get(PasswordHasher).hash('secret-2');
+      await current().dataSource.getRepository(HotspotUserEntity).update({ id: user._id }, { passwordHash: newHash });
+
+      const old = await login(PASSWORD);
+      expect({ status: old.status, body: old.body }).toEqual({ status: 401, body: INVALID });
+      const renewed = await login('secret-2').expect(200);
+      expect(classUserId(renewed.body['reply:Class'].value)).toBe(user._id);
+      expect((await login(PASSWORD)).status).toBe(401);
+    });
+
+    it("a verified password never vouches for the user's standing: blocked, expired or moved after a login is refused", async () => {
+      const login = (user: { username: string | null }) =>
+        authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD });
+      const blocked = await givenUser(current());
+      const lapsed = await givenUser(current(), { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+      const moved = await givenUser(current());
+      for (const user of [blocked, lapsed, moved]) await login(user).expect(200);
+
+      await api(current()).users.update(blocked._id, { status: 'blocked' }).expect(200);
+      await current()
+        .dataSource.getRepository(HotspotUserEntity)
+        .update({ id: lapsed._id }, { expiresAt: new Date(Date.now() - 1000) });
+      await api(current())
+        .users.update(moved._id, { venueIds: ['venue-b'] })
+        .expect(200);
+      for (const [user, text] of [
+        [blocked, 'Account blocked'],
+        [lapsed, 'Account expired'],
+        [moved, 'Account not valid at this location'],
+      ] as const) {
+        const refused = await login(user);
+        expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: message(text) });
+      }
+
+      await api(current()).users.update(blocked._id, { status: 'active' }).expect(200);
+      await login(blocked).expect(200);
     });
 
     it('refuses CHAP with a message that the NAS must use PAP', async () => {
@@ -239,6 +286,68 @@ describeEachDatabase('RADIUS back end', (current) => {
           endedAt: expect.any(String),
         }),
       ]);
+    });
+
+    it('Interim-Updates out of order never lower the counters; one without an IP address keeps the known one', async () => {
+      const user = await givenUser(current());
+      const { macAddress } = uniqueDevice();
+      const common = {
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': macAddress,
+      };
+      const interim = (attributes: Record<string, string | number>) =>
+        account({ ...common, 'Acct-Status-Type': 'Interim-Update', ...attributes }).expect(204);
+      const stored = async () => {
+        const [session] = await sessionsOf(user._id);
+        return {
+          status: session.status,
+          sessionTime: session.sessionTime,
+          inputOctets: session.inputOctets,
+          outputOctets: session.outputOctets,
+          ipAddress: session.ipAddress,
+        };
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      await interim({
+        'Acct-Session-Time': 600,
+        'Acct-Input-Octets': 7,
+        'Acct-Input-Gigawords': 3,
+        'Framed-IP-Address': '10.5.50.9',
+      });
+      const later = {
+        status: 'active',
+        sessionTime: 600,
+        inputOctets: String(3 * 2 ** 32 + 7),
+        outputOctets: null,
+        ipAddress: '10.5.50.9',
+      };
+      expect(await stored()).toEqual(later);
+
+      // An older packet arriving late: lower counters, no IP address.
+      await interim({ 'Acct-Session-Time': 300, 'Acct-Input-Octets': 4_000_000_000, 'Acct-Input-Gigawords': 2 });
+      expect(await stored()).toEqual(later);
+
+      // Output octets for the first time, the session time and input octets higher, a new address.
+      await interim({
+        'Acct-Session-Time': 900,
+        'Acct-Input-Octets': 8,
+        'Acct-Input-Gigawords': 3,
+        'Acct-Output-Octets': 5,
+        'Framed-IP-Address': '10.5.50.10',
+      });
+      expect(await stored()).toEqual({
+        status: 'active',
+        sessionTime: 900,
+        inputOctets: String(3 * 2 ** 32 + 8),
+        outputOctets: '5',
+        ipAddress: '10.5.50.10',
+      });
+      const device = await current()
+        .dataSource.getRepository(DeviceEntity)
+        .findOneByOrFail({ userId: user._id, macAddress });
+      const [session] = await sessionsOf(user._id);
+      expect(device).toMatchObject({ status: 'active', lastSeenAt: session.lastAccountingAt });
     });
 
     it('the same Start sent several times at once records one session', async () => {
@@ -407,5 +516,54 @@ describeEachDatabase('RADIUS back end', (current) => {
       await get(`${USERS_PATH}/${user._id}/sessions?limit=101`).expect(400);
       await get(`${USERS_PATH}/${user._id}/sessions?venueId=venue-b`).expect(404);
     });
+  });
+});
+
+describe.each(databaseKinds())('RADIUS session limit [%s]', (kind: DatabaseKind) => {
+  let testApp: TestApp;
+  let token: string;
+  let nas: TestNas;
+
+  beforeAll(async () => {
+    testApp = await startTestApp(kind, { RADIUS_MAX_SESSIONS_PER_USER: '1' });
+    token = await testApp.createToken({ permissions: ['radius'] });
+    nas = await givenNas(testApp, 'venue-a');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const call = (section: 'authorize' | 'accounting', attributes: Record<string, string>) =>
+    radiusCall(testApp, token, section, nas, rlmBody(attributes));
+  const setLastAccounting = (userId: string, changes: Partial<SessionEntity>) =>
+    testApp.dataSource.getRepository(SessionEntity).update({ userId }, changes);
+
+  it('counts the active sessions with a recent accounting update, for PAP and MAC logins alike', async () => {
+    const user = await givenUser(testApp);
+    const { macAddress } = uniqueDevice();
+    const guest = await givenGuest(testApp, { macAddress });
+    const logins: Array<{ userId: string; attributes: Record<string, string> }> = [
+      { userId: user._id, attributes: { 'User-Name': user.username!, 'User-Password': PASSWORD } },
+      { userId: guest._id, attributes: { 'User-Name': macAddress, 'Calling-Station-Id': macAddress } },
+    ];
+    for (const { userId, attributes } of logins) {
+      await call('authorize', attributes).expect(200);
+      const id = uniqueId();
+      await call('accounting', { ...attributes, 'Acct-Status-Type': 'Start', 'Acct-Unique-Session-Id': id }).expect(
+        204,
+      );
+      const refused = await call('authorize', attributes);
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 401,
+        body: message('Too many simultaneous sessions'),
+      });
+
+      // Stale (no update within RADIUS_STALE_AFTER_SECONDS) or ended sessions do not count.
+      await setLastAccounting(userId, { lastAccountingAt: new Date(Date.now() - 3_600_000) });
+      await call('authorize', attributes).expect(200);
+      await setLastAccounting(userId, { lastAccountingAt: new Date(), status: 'stopped' });
+      await call('authorize', attributes).expect(200);
+    }
   });
 });

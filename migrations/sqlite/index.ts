@@ -6,6 +6,7 @@ import { RadiusAccounting1795680000000 } from './1795680000000-RadiusAccounting.
 import { SafeRetries1795766400000 } from './1795766400000-SafeRetries.js';
 import { DisconnectTracking1795852800000 } from './1795852800000-DisconnectTracking.js';
 import { VenueUserCounts1795939200000 } from './1795939200000-VenueUserCounts.js';
+import { UsernameKeyIndex1796025600000 } from './1796025600000-UsernameKeyIndex.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -16,4 +17,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   SafeRetries1795766400000,
   DisconnectTracking1795852800000,
   VenueUserCounts1795939200000,
+  UsernameKeyIndex1796025600000,
 ];

@@ -52,6 +52,7 @@ describe('loadConfig', () => {
         staleAfterMs: 900_000,
         staleSweepIntervalMs: 60_000,
         loginAttemptsRetentionMs: 30 * 86_400_000,
+        passwordCacheMs: 300_000,
       },
     });
   });
@@ -118,6 +119,7 @@ describe('loadConfig', () => {
       RADIUS_STALE_AFTER_SECONDS: '600',
       RADIUS_STALE_SWEEP_INTERVAL: '0',
       RADIUS_LOGIN_ATTEMPTS_DAYS: '7',
+      RADIUS_PASSWORD_CACHE_SECONDS: '0',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -159,6 +161,7 @@ describe('loadConfig', () => {
         staleAfterMs: 600_000,
         staleSweepIntervalMs: 0,
         loginAttemptsRetentionMs: 7 * 86_400_000,
+        passwordCacheMs: 0,
       },
     });
   });
@@ -451,6 +454,7 @@ describe('loadConfig', () => {
     [{ RADIUS_STALE_AFTER_SECONDS: '30' }, 'RADIUS_STALE_AFTER_SECONDS', 'must be an integer from 60 to 2592000'],
     [{ RADIUS_STALE_SWEEP_INTERVAL: 'often' }, 'RADIUS_STALE_SWEEP_INTERVAL', 'must be an integer from 0 to 86400'],
     [{ RADIUS_LOGIN_ATTEMPTS_DAYS: '0' }, 'RADIUS_LOGIN_ATTEMPTS_DAYS', 'must be an integer from 1 to 3650'],
+    [{ RADIUS_PASSWORD_CACHE_SECONDS: '-1' }, 'RADIUS_PASSWORD_CACHE_SECONDS', 'must be an integer from 0 to 86400'],
     [
       { CORS_ORIGINS: 'https://admin.example.com, *' },
       'CORS_ORIGINS',

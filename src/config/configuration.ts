@@ -182,6 +182,7 @@ const jobsAndLimits = z
     RADIUS_STALE_AFTER_SECONDS: integer(60, 2_592_000).optional(),
     RADIUS_STALE_SWEEP_INTERVAL: integer(0, 86_400).default(60),
     RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
+    RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
   })
   .superRefine(
     (env, context) => {
@@ -283,6 +284,8 @@ export const configSchema = z
         staleSweepIntervalMs: env.RADIUS_STALE_SWEEP_INTERVAL * 1000,
         /** How long login attempts are kept. */
         loginAttemptsRetentionMs: env.RADIUS_LOGIN_ATTEMPTS_DAYS * 86_400_000,
+        /** How long a verified correct password spares a repeated login argon2id; 0: never. */
+        passwordCacheMs: env.RADIUS_PASSWORD_CACHE_SECONDS * 1000,
       },
     };
   });

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { ID_LENGTH } from '../database/columns.js';
+import { dateTimeParameter, ID_LENGTH, readDateTime } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
 import { VenueUserBucketEntity } from './entities/venue-user-count.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
-import { shownRecordsOf, sqlDateTimeText, type ShownRecord, type ShownUserRow } from './user-rows.js';
+import { shownRecordsOf, type ShownRecord, type ShownUserRow } from './user-rows.js';
 import { bucketEnd, pageStart, type CountDelta } from './venue-counts.rules.js';
 
 export type { ShownRecord };
@@ -17,6 +17,9 @@ export interface UserRecord {
   user: HotspotUserEntity;
   venueIds: string[];
 }
+
+/** What a user's row says about whether it may be online. */
+export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt'>;
 
 export interface VenueListFilter {
   venueId: string;
@@ -87,7 +90,7 @@ export class HotspotUsersRepository {
         ...statusParams,
         venueId,
         ...statusParams,
-        ...(start === null ? [] : [sqlDateTimeText(bucketEnd(start.bucket))]),
+        ...(start === null ? [] : [dateTimeParameter(bucketEnd(start.bucket))]),
         page.limit,
         page.offset - (start?.skipped ?? 0),
       ],
@@ -196,6 +199,22 @@ export class HotspotUsersRepository {
     return shownRecordsOf(rows, wanted);
   }
 
+  /**
+   * The user's row alone, locked like lockRecord's, for a use case that needs neither its venues nor
+   * its other columns (RADIUS accounting): one query. Null when there is none.
+   */
+  async lockStanding(em: EntityManager, id: string): Promise<UserStanding | null> {
+    if (id.length === 0 || id.length > ID_LENGTH) return null;
+    // Plain SQL: it runs for every accounting packet.
+    const [row] = await em.query<Array<Omit<UserStanding, 'expiresAt'> & { expires_at: Date | string | null }>>(
+      `SELECT id, username, status, expires_at FROM hotspot_users WHERE id = ?${this.database.supportsRowLocks ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    return row === undefined
+      ? null
+      : { id: row.id, username: row.username, status: row.status, expiresAt: readDateTime(row.expires_at) };
+  }
+
   /** Ids of users in one of `statuses` whose expiresAt is at or before `now`, soonest first (an indexed query). */
   async findIdsExpiringBy(
     em: EntityManager,
@@ -278,7 +297,7 @@ export class HotspotUsersRepository {
   }
 
   private async readRecord(em: EntityManager, id: string, lock: boolean): Promise<UserRecord | null> {
-    // Ids are opaque: anything that cannot be one is simply not found.
+    // Ids are opaque: anything that cannot be one is simply not found (lockStanding alike).
     if (id.length === 0 || id.length > ID_LENGTH) return null;
     const query = em.createQueryBuilder(HotspotUserEntity, 'user').where('user.id = :id', { id });
     if (lock && this.database.supportsRowLocks) query.setLock('pessimistic_write');

@@ -1,4 +1,4 @@
-import { shownRecordsOf, sqlDateTime, sqlDateTimeText, type ShownUserRow } from './user-rows.js';
+import { shownRecordsOf, type ShownUserRow } from './user-rows.js';
 
 const NO_DEVICE = {
   device_id: null,
@@ -53,34 +53,6 @@ const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownU
   device_status: 'active',
   first_seen_at: '2026-11-20 08:00:00.000',
   last_seen_at: lastSeenAt,
-});
-
-describe('sqlDateTime', () => {
-  it('reads the stored text as UTC, to the millisecond', () => {
-    expect(sqlDateTime('2026-11-22 10:00:00.123').toISOString()).toBe('2026-11-22T10:00:00.123Z');
-    expect(sqlDateTime('2026-11-22 10:00:00').toISOString()).toBe('2026-11-22T10:00:00.000Z');
-  });
-
-  it('reads six fractional digits without rounding up', () => {
-    expect(sqlDateTime('2026-11-22 10:00:00.999900').toISOString()).toBe('2026-11-22T10:00:00.999Z');
-  });
-
-  it('keeps a Date the driver made', () => {
-    const date = new Date('2026-11-22T10:00:00.123Z');
-    expect(sqlDateTime(date)).toBe(date);
-  });
-
-  it('refuses text that is not a stored date', () => {
-    expect(() => sqlDateTime('yesterday')).toThrow('not a stored date and time');
-  });
-});
-
-describe('sqlDateTimeText', () => {
-  it('writes the stored form, which sqlDateTime reads back', () => {
-    const date = new Date('2026-11-22T10:00:00.123Z');
-    expect(sqlDateTimeText(date)).toBe('2026-11-22 10:00:00.123');
-    expect(sqlDateTime(sqlDateTimeText(date))).toEqual(date);
-  });
 });
 
 describe('shownRecordsOf', () => {

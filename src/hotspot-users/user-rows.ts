@@ -1,3 +1,4 @@
+import { readDateTime } from '../database/columns.js';
 import { DeviceEntity, type DeviceStatus } from '../sessions/entities/device.entity.js';
 import type { JsonObject, LoginMethod, UserStatus } from './entities/hotspot-user.entity.js';
 import { HotspotUserEntity } from './entities/hotspot-user.entity.js';
@@ -55,23 +56,6 @@ type DeviceRow = ShownUserRow & {
   last_seen_at: SqlDateTime;
 };
 
-const SQL_DATETIME = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?/;
-
-/** A stored UTC date and time; both drivers' forms (and MySQL's six fractional digits in JSON) are read to the millisecond. */
-export function sqlDateTime(value: SqlDateTime): Date {
-  if (value instanceof Date) return value;
-  const parts = SQL_DATETIME.exec(value);
-  if (parts === null) throw new Error(`not a stored date and time: ${JSON.stringify(value)}`);
-  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number);
-  const milliseconds = Number((parts[7] ?? '0').padEnd(3, '0').slice(0, 3));
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
-}
-
-/** A date as both databases store and compare it: UTC text to the millisecond, `YYYY-MM-DD HH:MM:SS.mmm`. */
-export function sqlDateTimeText(date: Date): string {
-  return date.toISOString().slice(0, 23).replace('T', ' ');
-}
-
 /** A user with everything its representation shows: its venue ids in their stored order and its devices. */
 export interface ShownRecord {
   user: HotspotUserEntity;
@@ -118,10 +102,10 @@ function userOf(row: UserRow): HotspotUserEntity {
     loginMethod: row.login_method,
     status: row.status,
     passwordHash: row.password_hash,
-    expiresAt: row.expires_at === null ? null : sqlDateTime(row.expires_at),
+    expiresAt: row.expires_at === null ? null : readDateTime(row.expires_at),
     metadata: JSON.parse(row.metadata) as JsonObject,
-    createdAt: sqlDateTime(row.created_at),
-    updatedAt: sqlDateTime(row.updated_at),
+    createdAt: readDateTime(row.created_at),
+    updatedAt: readDateTime(row.updated_at),
     version: Number(row.version),
   } satisfies HotspotUserEntity);
 }
@@ -133,7 +117,7 @@ function deviceOf(row: DeviceRow): DeviceEntity {
     macAddress: row.device_mac,
     name: row.device_name,
     status: row.device_status,
-    firstSeenAt: sqlDateTime(row.first_seen_at),
-    lastSeenAt: sqlDateTime(row.last_seen_at),
+    firstSeenAt: readDateTime(row.first_seen_at),
+    lastSeenAt: readDateTime(row.last_seen_at),
   } satisfies DeviceEntity);
 }

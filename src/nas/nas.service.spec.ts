@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/configuration.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
-import { addressMatches, NasNameTakenError, NasService, NasValidationError } from './nas.service.js';
+import { addressMatches, NAS_LOOKUP_TTL_MS, NasNameTakenError, NasService, NasValidationError } from './nas.service.js';
 import { NasSecretUnavailableError } from './secret-box.js';
 
 function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
@@ -117,6 +117,28 @@ describe('NasService', () => {
     expect(await service().identify('v6-ap', '192.0.2.77')).toBeNull();
     expect(await service().identify('unknown', '192.0.2.77')).toBeNull();
     expect(await service().identify("x' OR 1=1", '192.0.2.77')).toBeNull();
+  });
+
+  it("reuses a lookup for NAS_LOOKUP_TTL_MS: another process's change shows after it, this instance's at once", async () => {
+    const clock = new ManualClock();
+    const instance = new NasService(database, clock, configWith(key));
+    const elsewhere = service();
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
+    const added = await elsewhere.add(INPUT);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
+    clock.advance(NAS_LOOKUP_TTL_MS);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toMatchObject({ id: added.id });
+
+    await elsewhere.remove('lobby-ap');
+    clock.advance(NAS_LOOKUP_TTL_MS - 1);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toMatchObject({ id: added.id });
+    clock.advance(1);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
+
+    const again = await instance.add(INPUT);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toMatchObject({ id: again.id });
+    await instance.remove(again.id);
+    expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
   });
 
   it('addressMatches compares single addresses exactly', () => {

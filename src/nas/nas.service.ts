@@ -69,6 +69,21 @@ export class NasNameTakenError extends Error {
   }
 }
 
+/**
+ * How long identify() relies on what it read of a NAS name (registered or not). Changes made through
+ * this instance apply at once; changes made elsewhere (the CLI) within this time.
+ */
+export const NAS_LOOKUP_TTL_MS = 5000;
+/** NAS names whose lookup is remembered at most (FreeRADIUS only sends the names of its clients). */
+const NAS_LOOKUP_MAX_ENTRIES = 1000;
+
+/** What identify() read of a NAS name: the record (null: none registered), its address test, until when it is trusted (ms). */
+interface NasLookup {
+  record: NasClientEntity | null;
+  matches: (sourceIp: string) => boolean;
+  until: number;
+}
+
 export interface SecretStorageReport {
   total: number;
   plain: number;
@@ -80,6 +95,10 @@ export interface SecretStorageReport {
 @Injectable()
 export class NasService implements NasDirectory {
   private readonly key: Buffer | null;
+  /** NAS name → its record (null: none registered) and until when it is trusted, in ms; oldest first. */
+  private readonly lookups = new Map<string, NasLookup>();
+  /** Moves on at every change of the registry here, so a lookup that read before it is not remembered. */
+  private generation = 0;
 
   constructor(
     private readonly database: DatabaseService,
@@ -117,6 +136,8 @@ export class NasService implements NasDirectory {
     } catch (error) {
       if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
       throw error;
+    } finally {
+      this.forgetLookups();
     }
     return view(record);
   }
@@ -132,25 +153,30 @@ export class NasService implements NasDirectory {
   }
 
   /** Removes a NAS by id or name; returns it, or null when none matches. */
-  remove(idOrName: string): Promise<NasClient | null> {
-    return this.database.transaction(async (em) => {
-      const record =
-        (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
-        (await em.findOneBy(NasClientEntity, { name: idOrName }));
-      if (record === null) return null;
-      await em.delete(NasClientEntity, { id: record.id });
-      return view(record);
-    });
+  async remove(idOrName: string): Promise<NasClient | null> {
+    try {
+      return await this.database.transaction(async (em) => {
+        const record =
+          (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
+          (await em.findOneBy(NasClientEntity, { name: idOrName }));
+        if (record === null) return null;
+        await em.delete(NasClientEntity, { id: record.id });
+        return view(record);
+      });
+    } finally {
+      this.forgetLookups();
+    }
   }
 
   /**
    * The NAS FreeRADIUS authenticated: its client shortname and the source address of the packet,
    * which must lie inside the registered address or network. Null when they do not match a NAS.
+   * Every RADIUS request asks, so the registry's answer for a name is reused for NAS_LOOKUP_TTL_MS.
    */
   async identify(shortname: string, sourceIp: string): Promise<NasClientWithSecret | null> {
     if (nasNameProblem(shortname) !== null) return null;
-    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name: shortname }));
-    if (record === null || !addressMatches(record.ipAddress, sourceIp)) return null;
+    const { record, matches } = await this.lookUp(shortname);
+    if (record === null || !matches(sourceIp)) return null;
     return this.withSecret(record);
   }
 
@@ -193,6 +219,31 @@ export class NasService implements NasDirectory {
     return { total: records.length, plain: records.filter((r) => !isSealed(r.storedSecret)).length, unreadable };
   }
 
+  /** The NAS registered as `name` and its address test, as read within the last NAS_LOOKUP_TTL_MS, or read now. */
+  private async lookUp(name: string): Promise<NasLookup> {
+    const cached = this.lookups.get(name);
+    if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached;
+    const generation = this.generation;
+    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name }));
+    const lookup: NasLookup = {
+      record,
+      matches: record === null ? () => false : addressMatcher(record.ipAddress),
+      until: this.clock.now().getTime() + NAS_LOOKUP_TTL_MS,
+    };
+    if (generation === this.generation) {
+      this.lookups.delete(name);
+      const oldest = this.lookups.keys().next();
+      if (this.lookups.size >= NAS_LOOKUP_MAX_ENTRIES && oldest.done !== true) this.lookups.delete(oldest.value);
+      this.lookups.set(name, lookup);
+    }
+    return lookup;
+  }
+
+  private forgetLookups(): void {
+    this.generation += 1;
+    this.lookups.clear();
+  }
+
   private records(): Promise<NasClientEntity[]> {
     return this.database.run((em) => em.find(NasClientEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
   }
@@ -223,17 +274,24 @@ function view(record: NasClientEntity): NasClient {
 
 /** Whether `sourceIp` lies in the stored address or network (an IPv4-mapped IPv6 source counts as IPv4). */
 export function addressMatches(stored: string, sourceIp: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(sourceIp);
-  const source = mapped ? mapped[1] : sourceIp;
+  return addressMatcher(stored)(sourceIp);
+}
+
+/** addressMatches for one stored address, parsed once. */
+function addressMatcher(stored: string): (sourceIp: string) => boolean {
   const parsed = parseNasAddress(stored);
-  if ('error' in parsed) return false;
+  if ('error' in parsed) return () => false;
   const type = parsed.family === 4 ? 'ipv4' : 'ipv6';
-  if (isIPv4(source) !== (parsed.family === 4)) return false;
   const list = new BlockList();
   list.addSubnet(parsed.address, parsed.prefixLength, type);
-  try {
-    return list.check(source, type);
-  } catch {
-    return false;
-  }
+  return (sourceIp) => {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(sourceIp);
+    const source = mapped ? mapped[1] : sourceIp;
+    if (isIPv4(source) !== (parsed.family === 4)) return false;
+    try {
+      return list.check(source, type);
+    } catch {
+      return false;
+    }
+  };
 }

@@ -106,22 +106,30 @@ export class AccountingService {
     const username = report.username;
     if (username === null) return null;
     return this.database.run(async (em) => {
-      const found = await this.radiusUsers.findIdByUsername(em, username, nas.venueId);
-      if (found?.inVenue) return found.userId;
+      const found = await this.radiusUsers.findIdByUsernameInVenue(em, username, nas.venueId);
+      if (found !== null) return found;
       const mac = normaliseMac(username);
       return mac === null ? null : this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac);
     });
   }
 
   private async record(em: EntityManager, nas: RadiusNas, userId: string, report: SessionReport): Promise<void> {
-    const record = await this.users.lockRecord(em, userId);
+    const user = await this.users.lockStanding(em, userId);
     const now = this.clock.now();
-    if (record === null) {
+    if (user === null) {
       await this.enforceForMissingUser(em, nas, userId, report, now);
       return;
     }
-    const { user } = record;
     const allowed = user.status === 'active' && !hasLapsed(user.expiresAt, now);
+    // The packet sent most, about an active session of a user who may be online: one UPDATE, no read.
+    if (
+      report.type === 'Interim-Update' &&
+      allowed &&
+      (await this.sessions.reportOnActive(em, nas.id, report.accountingUniqueId, report, now))
+    ) {
+      await this.recordDevice(em, userId, report, now);
+      return;
+    }
     const stored = await this.sessions.findByAccountingId(em, nas.id, report.accountingUniqueId);
     const step = accountingStep(report.type, stored, allowed);
     const counters = countersOf(report, stored, now);

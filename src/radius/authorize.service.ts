@@ -5,26 +5,34 @@ import { Clock } from '../common/clock.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import type { AppConfig, RadiusConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { HotspotUsersRepository, type UserRecord } from '../hotspot-users/hotspot-users.repository.js';
 import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
-import { SessionsRepository } from '../sessions/sessions.repository.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
-import { RadiusUsersRepository } from './radius-users.repository.js';
-import { decideLogin, encodeClass, loginMethodOf, REJECT_MESSAGES, type RejectReason } from './radius.rules.js';
+import { RadiusUsersRepository, type LoginUser } from './radius-users.repository.js';
+import {
+  decideLogin,
+  encodeClass,
+  loginMethodOf,
+  REJECT_MESSAGES,
+  type LoginMethodOfRequest,
+  type RejectReason,
+} from './radius.rules.js';
+import { VerifiedPasswords } from './verified-passwords.js';
 
 /** An answer for rlm_rest: 200 with reply and control attributes, or 401 with a Reply-Message. */
 export type AuthorizeAnswer = { status: 200 | 401; body: Record<string, unknown> };
 
-/** What the log line of a decision says; never a password. */
+/** An answer and what its log line says; never a password. */
 interface Outcome {
+  answer: AuthorizeAnswer;
   reason: RejectReason | 'accepted';
   userId: string | null;
 }
 
 /**
  * The authorize step of FreeRADIUS in one round trip: the NAS's venue, the user, the password
- * (argon2id) or the MAC, and the user's standing decide Accept or Reject.
+ * (argon2id) or the MAC, and the user's standing decide Accept or Reject. The user is read once, in
+ * one query (two when its name belongs to another venue), before the password is checked.
  */
 @Injectable()
 export class AuthorizeService implements OnModuleInit {
@@ -34,17 +42,18 @@ export class AuthorizeService implements OnModuleInit {
   private readonly warnedNases = new Set<string>();
   /** Verified when the user is unknown, so that case costs as long as a wrong password. */
   private dummyHash: Promise<string> | null = null;
+  /** Correct passwords verified recently: a repeated login skips argon2id, a wrong one never does. */
+  private readonly verified: VerifiedPasswords;
 
   constructor(
     private readonly database: DatabaseService,
     private readonly clock: Clock,
-    private readonly users: HotspotUsersRepository,
     private readonly radiusUsers: RadiusUsersRepository,
-    private readonly sessions: SessionsRepository,
     private readonly passwords: PasswordHasher,
     config: ConfigService<AppConfig, true>,
   ) {
     this.config = config.get('radius', { infer: true });
+    this.verified = new VerifiedPasswords(this.config.passwordCacheMs);
   }
 
   onModuleInit(): void {
@@ -61,63 +70,60 @@ export class AuthorizeService implements OnModuleInit {
     };
     const method = loginMethodOf(request, normaliseMac);
     let outcome: Outcome;
-    let answer: AuthorizeAnswer;
     if (method.kind === 'unsupported') {
       this.warnOnceAboutMethod(nas, attributes);
-      outcome = { reason: 'papRequired', userId: null };
-    } else if (method.kind === 'mac') {
-      outcome = await this.macLogin(nas, method.mac);
-      if (outcome.reason === 'unknownDevice' && method.password !== null) {
-        outcome = await this.papLogin(nas, method.username, method.password);
-      }
+      outcome = rejected('papRequired', null);
     } else {
-      outcome = await this.papLogin(nas, method.username, method.password);
-    }
-    if (outcome.reason === 'accepted' && outcome.userId !== null) {
-      const decided = await this.accept(nas, outcome.userId);
-      answer = decided.answer;
-      outcome = { ...outcome, reason: decided.reason };
-    } else {
-      answer = reject(outcome.reason === 'accepted' ? 'invalidCredentials' : outcome.reason);
+      outcome = await this.login(nas, method);
     }
     this.logger.log(
-      `RADIUS login ${answer.status === 200 ? 'accepted' : 'rejected'} at NAS ${nas.name} (venue ${nas.venueId}):` +
+      `RADIUS login ${outcome.answer.status === 200 ? 'accepted' : 'rejected'} at NAS ${nas.name} (venue ${nas.venueId}):` +
         ` ${outcome.reason}${outcome.userId === null ? '' : `, user ${outcome.userId}`}`,
     );
-    return answer;
+    return outcome.answer;
   }
 
-  /** PAP: the username in the NAS's venue, else elsewhere (for the message), and its argon2id hash. */
-  private async papLogin(nas: RadiusNas, username: string, password: string): Promise<Outcome> {
-    const found = await this.database.run((em) => this.radiusUsers.findIdByUsername(em, username, nas.venueId));
-    const record = found === null ? null : await this.database.run((em) => this.users.findRecord(em, found.userId));
-    const hash = record?.user.loginMethod === 'username_password' ? record.user.passwordHash : null;
-    const matches = await verifyPassword(hash ?? (await this.dummy()), password);
-    if (record === null || hash === null || !matches) return { reason: 'invalidCredentials', userId: null };
-    return { reason: 'accepted', userId: record.user.id };
+  /** A MAC login: the venue's guest with that MAC; else, or for PAP, the username and its password. */
+  private async login(
+    nas: RadiusNas,
+    method: Exclude<LoginMethodOfRequest, { kind: 'unsupported' }>,
+  ): Promise<Outcome> {
+    // Sessions count against the limit while their NAS reported on them within the stale window.
+    const recentSince =
+      this.config.maxSessionsPerUser > 0 ? new Date(this.clock.now().getTime() - this.config.staleAfterMs) : null;
+    if (method.kind === 'mac') {
+      const { mac } = method;
+      const guest = await this.database.run((em) =>
+        this.radiusUsers.findGuestLoginByMac(em, nas.venueId, mac, recentSince),
+      );
+      if (guest !== null) return this.decide(guest);
+    }
+    const { username, password } = method;
+    if (password === null) return rejected('unknownDevice', null);
+    const user = await this.database.run((em) =>
+      this.radiusUsers.findLoginByUsername(em, username, nas.venueId, recentSince),
+    );
+    const hash = user?.loginMethod === 'username_password' ? user.passwordHash : null;
+    if (user === null || hash === null) {
+      await verifyPassword(await this.dummy(), password);
+      return rejected('invalidCredentials', null);
+    }
+    if (!(await this.passwordMatches(user.id, hash, password))) return rejected('invalidCredentials', null);
+    return this.decide(user);
   }
 
-  private async macLogin(nas: RadiusNas, mac: string): Promise<Outcome> {
-    const userId = await this.database.run((em) => this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac));
-    return userId === null ? { reason: 'unknownDevice', userId: null } : { reason: 'accepted', userId };
+  /** argon2id, unless this very password was verified against this very hash within the cache's time to live. */
+  private async passwordMatches(userId: string, hash: string, password: string): Promise<boolean> {
+    if (this.verified.has(userId, hash, password, this.clock.now().getTime())) return true;
+    const matches = await verifyPassword(hash, password);
+    if (matches) this.verified.add(userId, hash, password, this.clock.now().getTime());
+    return matches;
   }
 
   /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private async accept(
-    nas: RadiusNas,
-    userId: string,
-  ): Promise<{ answer: AuthorizeAnswer; reason: Outcome['reason'] }> {
-    const now = this.clock.now();
-    const since = new Date(now.getTime() - this.config.staleAfterMs);
-    const { record, recent } = await this.database.run(async (em) => {
-      const found: UserRecord | null = await this.users.findRecord(em, userId);
-      const count =
-        this.config.maxSessionsPerUser > 0 ? await this.sessions.countRecentlyActiveOfUser(em, userId, since) : 0;
-      return { record: found, recent: count };
-    });
-    if (record === null) return { answer: reject('invalidCredentials'), reason: 'invalidCredentials' };
-    const decision = decideLogin({ ...record.user, venueIds: record.venueIds }, nas.venueId, recent, this.config, now);
-    if (!decision.accepted) return { answer: reject(decision.reason), reason: decision.reason };
+  private decide(user: LoginUser): Outcome {
+    const decision = decideLogin(user, user.recentSessions, this.config, this.clock.now());
+    if (!decision.accepted) return rejected(decision.reason, user.id);
     const answer: AuthorizeAnswer = {
       status: 200,
       body: {
@@ -127,7 +133,7 @@ export class AuthorizeService implements OnModuleInit {
         'reply:Class': { value: encodeClass(decision.userId), do_xlat: false },
       },
     };
-    return { answer, reason: 'accepted' };
+    return { answer, reason: 'accepted', userId: user.id };
   }
 
   private warnOnceAboutMethod(nas: RadiusNas, attributes: RadiusAttributes): void {
@@ -144,6 +150,10 @@ export class AuthorizeService implements OnModuleInit {
     this.dummyHash ??= this.passwords.hash(randomBytes(16).toString('hex'));
     return this.dummyHash;
   }
+}
+
+function rejected(reason: RejectReason, userId: string | null): Outcome {
+  return { answer: reject(reason), reason, userId };
 }
 
 export function reject(reason: RejectReason): AuthorizeAnswer {

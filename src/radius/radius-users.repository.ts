@@ -1,57 +1,127 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { usernameKey } from '../common/validation/normalise.js';
-import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
-import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
-import { DeviceEntity } from '../sessions/entities/device.entity.js';
+import { dateTimeParameter, readDateTime } from '../database/columns.js';
+import type { LoginMethod, UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 
-/** The user lookups of the FreeRADIUS back end; every method runs on the caller's EntityManager. */
+/** What a login needs to know of a user, read in one query. */
+export interface LoginUser {
+  id: string;
+  loginMethod: LoginMethod;
+  passwordHash: string | null;
+  status: UserStatus;
+  expiresAt: Date | null;
+  /** Whether the user belongs to the venue asked about. */
+  inVenue: boolean;
+  /** Its active sessions with an accounting update at or after `recentSince`; 0 when none was given. */
+  recentSessions: number;
+}
+
+interface LoginRow {
+  id: string;
+  login_method: LoginMethod;
+  password_hash: string | null;
+  status: UserStatus;
+  expires_at: Date | string | null;
+  recent_sessions: number | string;
+}
+
+/**
+ * The user lookups of the FreeRADIUS back end; every method runs on the caller's EntityManager.
+ * They run on every login or accounting packet, so they are plain SQL (the same text on both
+ * engines), without the query builder's work per call.
+ */
 @Injectable()
 export class RadiusUsersRepository {
   /**
-   * The id of the user holding `username` (case-insensitive, like the uniqueness key) in `venueId`, or
-   * else in any venue; null when none does. Expired users have released their names and are not found.
+   * The user holding `username` (case-insensitive, like the uniqueness key) in `venueId`, with its
+   * recent sessions counted when `recentSince` is given; else the one holding it in another venue
+   * (for the message; its sessions are not counted). One query, two when the name is not in the
+   * venue; null when no venue has it. Expired users have released their names and are not found.
    */
-  async findIdByUsername(
+  async findLoginByUsername(
     em: EntityManager,
     username: string,
     venueId: string,
-  ): Promise<{ userId: string; inVenue: boolean } | null> {
+    recentSince: Date | null,
+  ): Promise<LoginUser | null> {
     const key = usernameKey(username);
     if (key.length > 64) return null;
-    const here = await em.findOneBy(HotspotUserVenueEntity, { venueId, usernameKey: key });
-    if (here !== null) return { userId: here.userId, inVenue: true };
-    const elsewhere = await em.findOne(HotspotUserVenueEntity, {
-      where: { usernameKey: key },
-      order: { userId: 'ASC' },
-    });
-    return elsewhere === null ? null : { userId: elsewhere.userId, inVenue: false };
+    const [here] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(recentSince)} FROM hotspot_user_venues uv JOIN hotspot_users u ON u.id = uv.user_id
+       WHERE uv.venue_id = ? AND uv.username_key = ?`,
+      [...recentParameters(recentSince), venueId, key],
+    );
+    if (here !== undefined) return loginUser(here, true);
+    const [elsewhere] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(null)} FROM hotspot_user_venues uv JOIN hotspot_users u ON u.id = uv.user_id
+       WHERE uv.username_key = ? ORDER BY uv.user_id LIMIT 1`,
+      [key],
+    );
+    return elsewhere === undefined ? null : loginUser(elsewhere, false);
+  }
+
+  /** The id of the user holding `username` (case-insensitive) in `venueId`; null when none does. One query. */
+  async findIdByUsernameInVenue(em: EntityManager, username: string, venueId: string): Promise<string | null> {
+    const key = usernameKey(username);
+    if (key.length > 64) return null;
+    const [row] = await em.query<Array<{ user_id: string }>>(
+      'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?',
+      [venueId, key],
+    );
+    return row?.user_id ?? null;
   }
 
   /**
    * The guest of `venueId` registered with this MAC (its own, or one of its devices'): an active one
-   * first, then the newest. Null when there is none.
+   * first, then the newest; with its recent sessions counted when `recentSince` is given. One query;
+   * null when there is none.
    */
-  async findGuestIdByMac(em: EntityManager, venueId: string, mac: string): Promise<string | null> {
-    const device = em
-      .createQueryBuilder()
-      .subQuery()
-      .select('1')
-      .from(DeviceEntity, 'd')
-      .where('d.userId = u.id')
-      .andWhere('d.macAddress = :mac')
-      .getQuery();
-    const row = await em
-      .createQueryBuilder(HotspotUserEntity, 'u')
-      .innerJoin(HotspotUserVenueEntity, 'uv', 'uv.userId = u.id AND uv.venueId = :venueId', { venueId })
-      .where('u.loginMethod = :guest', { guest: 'guest' })
-      .andWhere(new Brackets((either) => either.where('u.macAddress = :mac').orWhere(`EXISTS ${device}`)), { mac })
-      .select('u.id', 'id')
-      .addSelect("CASE WHEN u.status = 'active' THEN 0 ELSE 1 END", 'rank')
-      .orderBy('rank', 'ASC')
-      .addOrderBy('u.createdAt', 'DESC')
-      .limit(1)
-      .getRawOne<{ id: string }>();
-    return row?.id ?? null;
+  async findGuestLoginByMac(
+    em: EntityManager,
+    venueId: string,
+    mac: string,
+    recentSince: Date | null,
+  ): Promise<LoginUser | null> {
+    const [row] = await em.query<LoginRow[]>(
+      `SELECT ${loginColumns(recentSince)} FROM hotspot_users u
+       JOIN hotspot_user_venues uv ON uv.user_id = u.id AND uv.venue_id = ?
+       WHERE u.login_method = 'guest'
+         AND (u.mac_address = ? OR EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.mac_address = ?))
+       ORDER BY CASE WHEN u.status = 'active' THEN 0 ELSE 1 END, u.created_at DESC
+       LIMIT 1`,
+      [...recentParameters(recentSince), venueId, mac, mac],
+    );
+    return row === undefined ? null : loginUser(row, true);
   }
+
+  /** The id of the guest findGuestLoginByMac finds; null when there is none. */
+  async findGuestIdByMac(em: EntityManager, venueId: string, mac: string): Promise<string | null> {
+    return (await this.findGuestLoginByMac(em, venueId, mac, null))?.id ?? null;
+  }
+}
+
+/** The columns of a user `u` a login reads; its recent sessions are counted when `recentSince` is given. */
+function loginColumns(recentSince: Date | null): string {
+  const recent =
+    recentSince === null
+      ? '0'
+      : "(SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)";
+  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, ${recent} AS recent_sessions`;
+}
+
+function recentParameters(recentSince: Date | null): string[] {
+  return recentSince === null ? [] : [dateTimeParameter(recentSince)];
+}
+
+function loginUser(row: LoginRow, inVenue: boolean): LoginUser {
+  return {
+    id: row.id,
+    loginMethod: row.login_method,
+    passwordHash: row.password_hash,
+    status: row.status,
+    expiresAt: readDateTime(row.expires_at),
+    inVenue,
+    recentSessions: Number(row.recent_sessions),
+  };
 }

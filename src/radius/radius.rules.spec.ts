@@ -16,7 +16,7 @@ const user = (overrides: Partial<Parameters<typeof decideLogin>[0]> = {}) => ({
   id: 'u1',
   status: 'active' as const,
   expiresAt: null,
-  venueIds: ['venue-a'],
+  inVenue: true,
   ...overrides,
 });
 
@@ -31,7 +31,7 @@ describe('sessionTimeout', () => {
 
 describe('decideLogin', () => {
   it('accepts an active user of the venue with its Session-Timeout', () => {
-    expect(decideLogin(user(), 'venue-a', 0, LIMITS, NOW)).toEqual({
+    expect(decideLogin(user(), 0, LIMITS, NOW)).toEqual({
       accepted: true,
       userId: 'u1',
       sessionTimeout: 86_400,
@@ -42,18 +42,18 @@ describe('decideLogin', () => {
     [user({ status: 'blocked' }), 'blocked'],
     [user({ status: 'expired' }), 'expired'],
     [user({ expiresAt: NOW }), 'expired'],
-    [user({ venueIds: ['venue-b'] }), 'wrongVenue'],
+    [user({ inVenue: false }), 'wrongVenue'],
   ])('refuses %j as %s', (candidate, reason) => {
-    expect(decideLogin(candidate, 'venue-a', 0, LIMITS, NOW)).toEqual({ accepted: false, reason });
+    expect(decideLogin(candidate, 0, LIMITS, NOW)).toEqual({ accepted: false, reason });
   });
 
   it('refuses at the session limit, and has none when it is 0', () => {
-    expect(decideLogin(user(), 'venue-a', 2, { ...LIMITS, maxSessionsPerUser: 2 }, NOW)).toEqual({
+    expect(decideLogin(user(), 2, { ...LIMITS, maxSessionsPerUser: 2 }, NOW)).toEqual({
       accepted: false,
       reason: 'tooManySessions',
     });
-    expect(decideLogin(user(), 'venue-a', 1, { ...LIMITS, maxSessionsPerUser: 2 }, NOW).accepted).toBe(true);
-    expect(decideLogin(user(), 'venue-a', 99, LIMITS, NOW).accepted).toBe(true);
+    expect(decideLogin(user(), 1, { ...LIMITS, maxSessionsPerUser: 2 }, NOW).accepted).toBe(true);
+    expect(decideLogin(user(), 99, LIMITS, NOW).accepted).toBe(true);
   });
 });
 

@@ -25,7 +25,8 @@ export interface LoginCandidate {
   id: string;
   status: UserStatus;
   expiresAt: Date | null;
-  venueIds: readonly string[];
+  /** Whether the user belongs to the venue of the NAS the login came through. */
+  inVenue: boolean;
 }
 
 export interface LoginLimits {
@@ -37,20 +38,19 @@ export type LoginDecision =
   { accepted: true; userId: string; sessionTimeout: number } | { accepted: false; reason: RejectReason };
 
 /**
- * Whether a user whose credentials matched may log in at a NAS of `venueId`: active, not past its
- * expiresAt, in that venue, and under the session limit (`recentSessions` counts its sessions with
- * a recent accounting update). Session-Timeout is the time left until expiresAt, capped.
+ * Whether a user whose credentials matched may log in at the NAS: active, not past its expiresAt,
+ * in the NAS's venue, and under the session limit (`recentSessions` counts its sessions with a
+ * recent accounting update). Session-Timeout is the time left until expiresAt, capped.
  */
 export function decideLogin(
   user: LoginCandidate,
-  venueId: string,
   recentSessions: number,
   limits: LoginLimits,
   now: Date,
 ): LoginDecision {
   if (user.status === 'blocked') return { accepted: false, reason: 'blocked' };
   if (user.status === 'expired' || hasLapsed(user.expiresAt, now)) return { accepted: false, reason: 'expired' };
-  if (!user.venueIds.includes(venueId)) return { accepted: false, reason: 'wrongVenue' };
+  if (!user.inVenue) return { accepted: false, reason: 'wrongVenue' };
   if (limits.maxSessionsPerUser > 0 && recentSessions >= limits.maxSessionsPerUser) {
     return { accepted: false, reason: 'tooManySessions' };
   }

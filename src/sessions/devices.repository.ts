@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { dateTimeParameter } from '../database/columns.js';
+import { changedRows } from '../database/plain-sql.js';
 import { DeviceEntity } from './entities/device.entity.js';
 
 /** The SQL of devices; every method runs on the caller's EntityManager (its transaction, if any). */
@@ -31,12 +33,20 @@ export class DevicesRepository {
     await em.update(DeviceEntity, { userId, status: 'active' }, { status: 'expired' });
   }
 
-  /** The device a NAS reports a user on: created when new, otherwise active again and seen at `seenAt`. */
+  /**
+   * The device a NAS reports a user on: active again and seen at its lastSeenAt when that is later
+   * than stored, or created when new. A known device, the common case, takes one statement (plain
+   * SQL: it runs for nearly every accounting packet).
+   */
   async recordSeen(em: EntityManager, device: DeviceEntity): Promise<void> {
-    const stored = await this.findOne(em, device.userId, device.macAddress);
-    if (stored === null) await em.insert(DeviceEntity, device);
-    else if (stored.lastSeenAt.getTime() < device.lastSeenAt.getTime()) {
-      await em.update(DeviceEntity, { id: stored.id }, { status: device.status, lastSeenAt: device.lastSeenAt });
-    }
+    const { userId, macAddress } = device;
+    const seenAt = dateTimeParameter(device.lastSeenAt);
+    const seen = await changedRows(
+      em,
+      'UPDATE devices SET status = ?, last_seen_at = ? WHERE user_id = ? AND mac_address = ? AND last_seen_at < ?',
+      [device.status, seenAt, userId, macAddress, seenAt],
+    );
+    if (seen > 0) return;
+    if ((await this.findOne(em, userId, macAddress)) === null) await em.insert(DeviceEntity, device);
   }
 }

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, MoreThanOrEqual, type EntityManager } from 'typeorm';
+import { dateTimeParameter } from '../database/columns.js';
+import { changedRows } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
+
+/** What an Interim-Update reports about a session; null where it reports nothing. */
+export interface InterimReport {
+  /** 64-bit counters as decimal digits. */
+  inputOctets: string | null;
+  outputOctets: string | null;
+  sessionTime: number | null;
+  ipAddress: string | null;
+}
 
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
@@ -39,6 +50,44 @@ export class SessionsRepository {
     accountingUniqueId: string,
   ): Promise<SessionEntity | null> {
     return em.findOneBy(SessionEntity, { nasClientId, accountingUniqueId });
+  }
+
+  /**
+   * An Interim-Update on the NAS's session `accountingUniqueId`, if that session is active, in one
+   * statement without reading it first: the counters rise to the reported ones but never fall
+   * (packets may arrive out of order; the same rule as maxCounter), the IP address changes when one
+   * is reported, lastAccountingAt becomes `now`. Whether there was such a session. Plain SQL: it
+   * runs for nearly every accounting packet.
+   */
+  async reportOnActive(
+    em: EntityManager,
+    nasClientId: string,
+    accountingUniqueId: string,
+    report: InterimReport,
+    now: Date,
+  ): Promise<boolean> {
+    const assignments = ['last_accounting_at = ?'];
+    const parameters: unknown[] = [dateTimeParameter(now)];
+    // Integers (BigInt: octets may exceed 2^53), so that both engines compare numbers.
+    const raise = (column: string, value: bigint | number | null) => {
+      if (value === null) return;
+      assignments.push(`${column} = CASE WHEN ${column} IS NULL OR ${column} < ? THEN ? ELSE ${column} END`);
+      parameters.push(value, value);
+    };
+    raise('input_octets', report.inputOctets === null ? null : BigInt(report.inputOctets));
+    raise('output_octets', report.outputOctets === null ? null : BigInt(report.outputOctets));
+    raise('session_time', report.sessionTime);
+    if (report.ipAddress !== null) {
+      assignments.push('ip_address = ?');
+      parameters.push(report.ipAddress);
+    }
+    const changed = await changedRows(
+      em,
+      `UPDATE sessions SET ${assignments.join(', ')}
+       WHERE nas_client_id = ? AND accounting_unique_id = ? AND status = 'active'`,
+      [...parameters, nasClientId, accountingUniqueId],
+    );
+    return changed > 0;
   }
 
   /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */

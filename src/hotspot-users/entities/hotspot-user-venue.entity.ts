@@ -11,6 +11,8 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Index('idx_user_venues_list', ['venueId', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_list_by_status', ['venueId', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('uq_user_venues_username', ['venueId', 'usernameKey'], { unique: true })
+/** A RADIUS login whose name is not in the NAS's venue finds the venue that holds it. */
+@Index('idx_user_venues_username_key', ['usernameKey', 'userId'])
 @Index('uq_user_venues_email', ['venueId', 'emailKey'], { unique: true })
 @Index('uq_user_venues_phone', ['venueId', 'phoneKey'], { unique: true })
 export class HotspotUserVenueEntity {

@@ -1,0 +1,146 @@
+import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.js';
+import { encodeClass } from '../src/radius/radius.rules.js';
+import { ManualClock } from '../src/testing/in-memory-database.js';
+import { databaseKinds, type DatabaseKind } from './support/databases.js';
+import { givenUser } from './support/factories.js';
+import { givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
+import { jobsOf } from './support/rows.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * RADIUS accounting packets (Start, Interim-Update, retransmissions) and a change of the same user's
+ * status (PUT blocked, POST expire, the expiry sweep, DELETE) race each other. Whichever commits
+ * first, the user never ends up blocked, expired or deleted with an active session or device, and
+ * every session ended by the change or by enforcement is in exactly one unauth job.
+ */
+
+const USERS = '/api/v1/hotspot-users';
+const HOUR = 3600 * 1000;
+const ROUNDS = 12;
+
+const eventLoopTurns = (turns: number): Promise<void> =>
+  new Promise((resolve) => {
+    let left = turns;
+    const next = () => (left-- <= 0 ? resolve() : setImmediate(next));
+    next();
+  });
+
+type Move = 'blocked' | 'expire' | 'sweep' | 'delete';
+
+const FINAL_STATUS: Record<Move, string | null> = {
+  blocked: 'blocked',
+  expire: 'expired',
+  sweep: 'expired',
+  delete: null,
+};
+
+describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: DatabaseKind) => {
+  let testApp: TestApp;
+  let clock: ManualClock;
+  let token: string;
+  let nas: TestNas;
+  let round = 0;
+
+  beforeAll(async () => {
+    clock = new ManualClock(new Date());
+    testApp = await startTestApp(kind, {}, { clock });
+    token = await testApp.createToken({ permissions: ['radius'] });
+    nas = await givenNas(testApp, 'venue-a');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const auth = () => `Bearer ${testApp.adminToken}`;
+
+  async function move(which: Move, userId: string): Promise<void> {
+    if (which === 'blocked') {
+      await testApp.http.put(`${USERS}/${userId}`).set('Authorization', auth()).send({ status: 'blocked' }).expect(200);
+    } else if (which === 'expire') {
+      await testApp.http.post(`${USERS}/${userId}/expire`).set('Authorization', auth()).expect(200);
+    } else if (which === 'delete') {
+      await testApp.http.delete(`${USERS}/${userId}`).set('Authorization', auth()).expect(200);
+    } else {
+      await testApp.app.get(HotspotUsersService).expireDue(10);
+    }
+  }
+
+  /** One accounting packet; every one is answered 204 (recorded, enforced or dropped). */
+  async function packet(attributes: Record<string, string | number>): Promise<void> {
+    await radiusCall(testApp, token, 'accounting', nas, rlmBody(attributes)).expect(204);
+  }
+
+  async function raceOnce(which: Move): Promise<void> {
+    round += 1;
+    const expiring = which === 'sweep';
+    const user = await givenUser(testApp, {
+      expiresAt: expiring ? new Date(clock.now().getTime() + HOUR).toISOString() : undefined,
+    });
+    // Packets name the user by Class (as FreeRADIUS echoes it) or by User-Name, alternately.
+    const session = (index: number) => ({
+      ...(index % 2 === 0 ? { Class: encodeClass(user._id) } : { 'User-Name': user.username! }),
+      'Acct-Unique-Session-Id': `race-${kind}-${round}-${index}`,
+      'Calling-Station-Id': mac(round, index),
+    });
+    // One session before the race, so every move has something to end.
+    await packet({ ...session(0), 'Acct-Status-Type': 'Start' });
+    if (expiring) clock.advance(2 * HOUR);
+
+    // Interim-Updates of that session (some of them copies of one another) and Starts and
+    // Interim-Updates of new ones, a few event-loop turns apart, differently from round to round, so
+    // they land before, during and after the move.
+    const spread = round % 5;
+    const moved = eventLoopTurns(round % 3).then(() => move(which, user._id));
+    const packets = [
+      { ...session(0), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 100 },
+      { ...session(0), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 100 },
+      { ...session(1), 'Acct-Status-Type': 'Start' },
+      { ...session(1), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 },
+      { ...session(2), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 90 },
+      { ...session(0), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 120, 'Acct-Input-Octets': 200 },
+    ].map(async (attributes, i) => {
+      await eventLoopTurns((i + 1) * spread);
+      await packet(attributes);
+    });
+    await Promise.all([moved, ...packets]);
+    // A sweep that found the user's row locked by a packet skips it; the next sweep expires it.
+    if (expiring) await testApp.app.get(HotspotUsersService).expireDue(10);
+
+    const context = `${which}, round ${round}`;
+    const users: Array<{ status: string }> = await testApp.dataSource.query(
+      'SELECT status FROM hotspot_users WHERE id = ?',
+      [user._id],
+    );
+    expect({ context, status: users[0]?.status ?? null }).toEqual({ context, status: FINAL_STATUS[which] });
+    const active = await testApp.dataSource.query(
+      `SELECT 'session' AS row_kind, id FROM sessions WHERE user_id = ? AND status = 'active'
+       UNION ALL SELECT 'device' AS row_kind, id FROM devices WHERE user_id = ? AND status = 'active'`,
+      [user._id, user._id],
+    );
+    expect({ context, active }).toEqual({ context, active: [] });
+    if (FINAL_STATUS[which] === null) return;
+
+    // Each session this service ended (the move, or enforcement of a later packet) is in one job.
+    const ended: Array<{ id: string }> = await testApp.dataSource.query(
+      "SELECT id FROM sessions WHERE user_id = ? AND status = 'expired' ORDER BY id",
+      [user._id],
+    );
+    expect({ context, endedAny: ended.length > 0 }).toEqual({ context, endedAny: true });
+    const inJobs = (await jobsOf(testApp, user._id)).flatMap((job) => job.sessions.map((s) => s.id));
+    expect({ context, inJobs: [...inJobs].sort() }).toEqual({ context, inJobs: ended.map(({ id }) => id) });
+  }
+
+  function mac(roundNumber: number, index: number): string {
+    const hex = (n: number) => n.toString(16).padStart(2, '0').toUpperCase();
+    return `02:5F:${hex(roundNumber >> 8)}:${hex(roundNumber & 0xff)}:00:${hex(index)}`;
+  }
+
+  it.each<Move>(['blocked', 'expire', 'sweep', 'delete'])(
+    'accounting racing %s leaves no active session or device behind, and each ended session is in one job',
+    async (which) => {
+      for (let i = 0; i < ROUNDS; i++) await raceOnce(which);
+    },
+    120_000,
+  );
+});
