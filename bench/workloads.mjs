@@ -31,7 +31,7 @@ function rlmBody(attributes) {
 /** Active users of the NAS's venue (venue-0000) that no write workload touches. */
 const RADIUS_USERS = Array.from({ length: 50 }, (_, k) => 10 * k + 3).filter((n) => n % 7 !== 3);
 
-/** Concurrent logins and packets of the RADIUS workloads, whatever --connections says: issue 13's figure (50 concurrent logins). */
+/** Concurrent logins and packets of the RADIUS workloads, whatever --connections says: the load the login target is set at (50 concurrent logins). */
 const RADIUS_CONNECTIONS = 50;
 
 /**
