@@ -5,6 +5,7 @@ import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { givenUser } from './support/factories.js';
 import { givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
 import { jobsOf } from './support/rows.js';
+import { eventLoopTurns, FINAL_STATUS, makeMove, type Move } from './support/status-moves.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -14,25 +15,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * every session ended by the change or by enforcement is in exactly one unauth job.
  */
 
-const USERS = '/api/v1/hotspot-users';
 const HOUR = 3600 * 1000;
 const ROUNDS = 12;
-
-const eventLoopTurns = (turns: number): Promise<void> =>
-  new Promise((resolve) => {
-    let left = turns;
-    const next = () => (left-- <= 0 ? resolve() : setImmediate(next));
-    next();
-  });
-
-type Move = 'blocked' | 'expire' | 'sweep' | 'delete';
-
-const FINAL_STATUS: Record<Move, string | null> = {
-  blocked: 'blocked',
-  expire: 'expired',
-  sweep: 'expired',
-  delete: null,
-};
 
 describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: DatabaseKind) => {
   let testApp: TestApp;
@@ -51,20 +35,6 @@ describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: D
   afterAll(async () => {
     await testApp?.close();
   });
-
-  const auth = () => `Bearer ${testApp.adminToken}`;
-
-  async function move(which: Move, userId: string): Promise<void> {
-    if (which === 'blocked') {
-      await testApp.http.put(`${USERS}/${userId}`).set('Authorization', auth()).send({ status: 'blocked' }).expect(200);
-    } else if (which === 'expire') {
-      await testApp.http.post(`${USERS}/${userId}/expire`).set('Authorization', auth()).expect(200);
-    } else if (which === 'delete') {
-      await testApp.http.delete(`${USERS}/${userId}`).set('Authorization', auth()).expect(200);
-    } else {
-      await testApp.app.get(HotspotUsersService).expireDue(10);
-    }
-  }
 
   /** One accounting packet; every one is answered 204 (recorded, enforced or dropped). */
   async function packet(attributes: Record<string, string | number>): Promise<void> {
@@ -91,7 +61,7 @@ describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: D
     // Interim-Updates of new ones, a few event-loop turns apart, differently from round to round, so
     // they land before, during and after the move.
     const spread = round % 5;
-    const moved = eventLoopTurns(round % 3).then(() => move(which, user._id));
+    const moved = eventLoopTurns(round % 3).then(() => makeMove(testApp, which, user._id));
     const packets = [
       { ...session(0), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 100 },
       { ...session(0), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60, 'Acct-Input-Octets': 100 },

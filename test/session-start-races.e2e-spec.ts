@@ -5,6 +5,7 @@ import { ManualClock } from '../src/testing/in-memory-database.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { createUser, startSession } from './support/factories.js';
 import { jobsOf } from './support/rows.js';
+import { eventLoopTurns, FINAL_STATUS, makeMove, type Move } from './support/status-moves.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -14,27 +15,9 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * job, so the network side disconnects it. Starts may be refused, but only with a SessionRequestError.
  */
 
-const USERS = '/api/v1/hotspot-users';
 const HOUR = 3600 * 1000;
 const ROUNDS = 25;
 const STARTS_PER_ROUND = 4;
-
-const eventLoopTurns = (turns: number): Promise<void> =>
-  new Promise((resolve) => {
-    let left = turns;
-    const next = () => (left-- <= 0 ? resolve() : setImmediate(next));
-    next();
-  });
-
-type Move = 'blocked' | 'expire' | 'sweep' | 'delete';
-
-/** What the user's status becomes after each move; null: the user is gone. */
-const FINAL_STATUS: Record<Move, string | null> = {
-  blocked: 'blocked',
-  expire: 'expired',
-  sweep: 'expired',
-  delete: null,
-};
 
 /** The one refusal a start that comes after the move may get. */
 const REFUSAL: Record<Move, (userId: string) => string> = {
@@ -57,20 +40,6 @@ describe.each(databaseKinds())('session starts racing status changes [%s]', (kin
   afterAll(async () => {
     await testApp?.close();
   });
-
-  const auth = () => `Bearer ${testApp.adminToken}`;
-
-  async function move(which: Move, userId: string): Promise<void> {
-    if (which === 'blocked') {
-      await testApp.http.put(`${USERS}/${userId}`).set('Authorization', auth()).send({ status: 'blocked' }).expect(200);
-    } else if (which === 'expire') {
-      await testApp.http.post(`${USERS}/${userId}/expire`).set('Authorization', auth()).expect(200);
-    } else if (which === 'delete') {
-      await testApp.http.delete(`${USERS}/${userId}`).set('Authorization', auth()).expect(200);
-    } else {
-      await testApp.app.get(HotspotUsersService).expireDue(10);
-    }
-  }
 
   /** A start that may be refused, as the move makes it; any other error fails the test. */
   async function tryStart(which: Move, userId: string, mac: string): Promise<SessionEntity | null> {
@@ -96,7 +65,7 @@ describe.each(databaseKinds())('session starts racing status changes [%s]', (kin
     // The move and the starts are launched a few event-loop turns apart, differently from round to
     // round, so the starts land before, during and after the move.
     const spread = round % 6;
-    const moved = eventLoopTurns(round % 3).then(() => move(which, user._id));
+    const moved = eventLoopTurns(round % 3).then(() => makeMove(testApp, which, user._id));
     const starts = Array.from({ length: STARTS_PER_ROUND }, async (_, i) => {
       await eventLoopTurns((i + 1) * spread);
       return tryStart(which, user._id, mac(round, i + 1));
