@@ -50,6 +50,9 @@ export function buildDataSourceOptions(
     charset: 'utf8mb4_bin',
     timezone: 'Z',
     connectTimeout: CONNECT_TIMEOUT_MS,
-    extra: { connectionLimit: 10, enableKeepAlive: true },
+    // trace: mysql2 would capture a stack trace for every query, to graft onto an error that may come:
+    // a tenth of the CPU of a RADIUS accounting packet. Database errors never reach a response or a
+    // log with their stack, so nothing is lost.
+    extra: { connectionLimit: 10, enableKeepAlive: true, trace: false },
   };
 }

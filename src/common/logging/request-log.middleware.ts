@@ -13,13 +13,13 @@ import type { ApiRequest } from '../request-context.js';
 export function requestLogMiddleware(logger: Pino) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    let logged = false;
-    const log = (): void => {
-      if (logged) return;
-      logged = true;
-      const request = req as ApiRequest;
+    // 'close' comes once per response, after 'finish' when it was sent whole, alone when the client went away.
+    res.once('close', () => {
       const aborted = !res.writableFinished;
       const status = aborted && !res.headersSent ? null : res.statusCode;
+      const level = status !== null && status >= 500 ? 'error' : status === null || status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const request = req as ApiRequest;
       const entry = {
         requestId: request.requestId,
         method: req.method,
@@ -31,11 +31,8 @@ export function requestLogMiddleware(logger: Pino) {
         tokenName: request.token?.name ?? null,
         ...(aborted ? { aborted: true } : {}),
       };
-      const level = status !== null && status >= 500 ? 'error' : status === null || status >= 400 ? 'warn' : 'info';
       logger[level](entry, 'request');
-    };
-    res.once('finish', log);
-    res.once('close', log);
+    });
     next();
   };
 }

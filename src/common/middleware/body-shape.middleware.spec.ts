@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error.js';
-import { jsonDepth, MAX_BODY_DEPTH, requireJsonBody, requireObjectBody } from './body-shape.middleware.js';
+import { bodyChecks, jsonDepth, MAX_BODY_DEPTH, requireJsonBody, requireObjectBody } from './body-shape.middleware.js';
 
 function nested(levels: number): unknown {
   let value: unknown = {};
@@ -156,5 +156,67 @@ describe('requireObjectBody', () => {
       called: true,
       error: undefined,
     });
+  });
+});
+
+describe('bodyChecks', () => {
+  /** A stand-in for the JSON parser: records its calls, sets `parsed` as the body or fails with `failure`. */
+  function parser(parsed: unknown, failure?: Error) {
+    const calls: string[] = [];
+    const parse = (req: Request, _res: Response, next: NextFunction) => {
+      calls.push(req.method);
+      if (failure !== undefined) next(failure);
+      else {
+        req.body = parsed;
+        next();
+      }
+    };
+    return { calls, parse };
+  }
+
+  it('skips every check, the parser too, for a request that announces no body', () => {
+    const { calls, parse } = parser({});
+    for (const method of ['GET', 'DELETE', 'POST']) {
+      expect(run(bodyChecks(parse), { method, headers: {} })).toEqual({ called: true, error: undefined });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a body that is not JSON before parsing it', () => {
+    const { calls, parse } = parser({});
+    const { error } = run(bodyChecks(parse), {
+      method: 'POST',
+      headers: { 'content-length': '5', 'content-type': 'text/plain' },
+    });
+    expect((error as ApiError).getStatus()).toBe(415);
+    expect(calls).toEqual([]);
+  });
+
+  it("hands on the parser's error", () => {
+    const failure = new Error('malformed');
+    const { parse } = parser(undefined, failure);
+    const headers = { 'content-length': '5', 'content-type': 'application/json' };
+    expect(run(bodyChecks(parse), { method: 'PUT', headers })).toEqual({ called: true, error: failure });
+  });
+
+  it('checks the shape of what the parser read', () => {
+    const headers = { 'content-length': '2', 'content-type': 'application/json' };
+    expect(run(bodyChecks(parser({ name: 'x' }).parse), { method: 'POST', headers })).toEqual({
+      called: true,
+      error: undefined,
+    });
+    const { error } = run(bodyChecks(parser([]).parse), { method: 'POST', headers });
+    expect((error as ApiError).body).toEqual({
+      success: false,
+      message: 'Validation error',
+      errors: [{ field: 'body', message: 'body must be a JSON object' }],
+    });
+  });
+
+  it('parses the body of a chunked request', () => {
+    const { calls, parse } = parser({});
+    const headers = { 'transfer-encoding': 'chunked', 'content-type': 'application/json' };
+    expect(run(bodyChecks(parse), { method: 'POST', headers })).toEqual({ called: true, error: undefined });
+    expect(calls).toEqual(['POST']);
   });
 });

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpStatus } from '@nestjs/common';
 import { ApiError, ERROR_MESSAGES, type FieldError } from '../errors/api-error.js';
 import { FORBIDDEN_KEYS } from '../validation/validators.js';
@@ -88,4 +88,29 @@ export function requireObjectBody(req: Request, _res: Response, next: NextFuncti
   }
   const forbidden = forbiddenKeyErrors(body as Record<string, unknown>);
   next(forbidden.length > 0 ? ApiError.validation(forbidden) : undefined);
+}
+
+/**
+ * The body checks around the JSON parser as one Express layer: the media type (415), the parser
+ * (400 for malformed JSON, 413 past the size limit), then the shape of what it parsed. A request
+ * that announces no body (neither Content-Length nor Transfer-Encoding: every GET of a well-behaved
+ * client) skips all three, as each of them would let it through untouched.
+ */
+export function bodyChecks(parseJson: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      next();
+      return;
+    }
+    requireJsonBody(req, res, (mediaTypeError?: unknown) => {
+      if (mediaTypeError !== undefined) {
+        next(mediaTypeError);
+        return;
+      }
+      void parseJson(req, res, (parseError?: unknown) => {
+        if (parseError !== undefined) next(parseError);
+        else requireObjectBody(req, res, next);
+      });
+    });
+  };
 }
