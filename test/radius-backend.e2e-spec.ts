@@ -434,6 +434,42 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect((await jobsOf(user._id)).length).toBe(jobsBefore + 1);
     });
 
+    it('an Interim-Update after the expiresAt of an active user, before the sweep ran, ends the session with an enforcement job', async () => {
+      const user = await givenUser(current());
+      const common = { 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      // Lapsed but still 'active' in the table: what the expiry sweep would find on its next round.
+      await current()
+        .dataSource.getRepository(HotspotUserEntity)
+        .update({ id: user._id }, { expiresAt: new Date(Date.now() - 1000) });
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60 }).expect(204);
+
+      const [session] = await sessionsOf(user._id);
+      expect(session).toMatchObject({ status: 'expired', terminateCause: 'enforcement', sessionTime: 60 });
+      const jobs = (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement');
+      expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[session.id]]);
+    });
+
+    it('an Interim-Update of a known session that names a new device records the device', async () => {
+      const user = await givenUser(current());
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      const common = { Class: accept.body['reply:Class'].value, 'Acct-Unique-Session-Id': uniqueId() };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      expect(await current().dataSource.getRepository(DeviceEntity).findBy({ userId: user._id })).toEqual([]);
+
+      const { macAddress } = uniqueDevice();
+      await account({
+        ...common,
+        'Acct-Status-Type': 'Interim-Update',
+        'Calling-Station-Id': macAddress,
+        'Acct-Input-Octets': 700,
+      }).expect(204);
+      const [session] = await sessionsOf(user._id);
+      expect(session).toMatchObject({ status: 'active', inputOctets: '700' });
+      const devices = await current().dataSource.getRepository(DeviceEntity).findBy({ userId: user._id });
+      expect(devices).toEqual([expect.objectContaining({ macAddress, status: 'active' })]);
+    });
+
     it("a deleted user's Interim-Update (tied by Class) writes one enforcement job", async () => {
       const user = await givenUser(current());
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);

@@ -23,6 +23,7 @@ import {
   combineOctets,
   maxCounter,
   SERVICE_TERMINATE_CAUSES,
+  sessionOwnerOf,
   TERMINATE_CAUSES,
   userIdOfClass,
 } from './radius.rules.js';
@@ -86,6 +87,7 @@ export class AccountingService {
       this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no Acct-Unique-Session-Id or Acct-Session-Id`);
       return;
     }
+    if (report.type === 'Interim-Update' && (await this.reportedOnActiveSession(nas, report))) return;
     const userId = await this.resolveUser(nas, report);
     if (userId === null) {
       this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no user matches its Class or User-Name`);
@@ -98,6 +100,32 @@ export class AccountingService {
       if (!isUniqueViolation(error)) throw error;
       await this.database.transaction((em) => this.record(em, nas, userId, report));
     }
+  }
+
+  /**
+   * The packet sent most: an Interim-Update about an active session of an active user it names: its
+   * counters and its device without locking the user's row (see
+   * SessionsRepository.reportOnActiveOfActiveUser), in one statement on MySQL. False when anything
+   * else holds (an unknown or ended session, a user no longer active, a device to create): the
+   * packet then takes the general path under the user's lock, which applies the same counters again
+   * harmlessly (they never fall).
+   */
+  private async reportedOnActiveSession(nas: RadiusNas, report: SessionReport): Promise<boolean> {
+    const owner = sessionOwnerOf(report.classUserId, report.username, nas.venueId);
+    if (owner === null) return false;
+    const now = this.clock.now();
+    const key = {
+      nasClientId: nas.id,
+      accountingUniqueId: report.accountingUniqueId,
+      owner,
+      macAddress: report.macAddress,
+    };
+    const reportOn = (em: EntityManager) => this.sessions.reportOnActiveOfActiveUser(em, key, report, now);
+    // One statement is atomic by itself; SQLite's two need a transaction.
+    const changed = this.database.supportsRowLocks
+      ? await this.database.run(reportOn)
+      : await this.database.transaction(reportOn);
+    return changed.session && (changed.device || report.macAddress === '');
   }
 
   /** The user a packet is about: the Class this service issued, else the User-Name in the NAS's venue. */

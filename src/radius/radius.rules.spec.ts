@@ -6,6 +6,7 @@ import {
   encodeClass,
   loginMethodOf,
   maxCounter,
+  sessionOwnerOf,
   sessionTimeout,
   userIdOfClass,
 } from './radius.rules.js';
@@ -129,5 +130,21 @@ describe('accountingStep', () => {
     expect(accountingStep('Interim-Update', active, false)).toEqual({ kind: 'enforce', insert: false });
     expect(accountingStep('Interim-Update', { status: 'expired' }, false)).toEqual({ kind: 'update', ends: false });
     expect(accountingStep('Stop', active, false)).toEqual({ kind: 'update', ends: true });
+  });
+});
+
+describe('sessionOwnerOf', () => {
+  it('names the user of the Class first', () => {
+    expect(sessionOwnerOf('0190-user', 'Alice', 'lobby')).toEqual({ userId: '0190-user' });
+  });
+
+  it('else the holder of the User-Name in the venue, by its case-insensitive key', () => {
+    expect(sessionOwnerOf(null, 'Alice', 'lobby')).toEqual({ venueId: 'lobby', usernameKey: 'alice' });
+  });
+
+  it('names nobody without a Class and a usable User-Name', () => {
+    expect(sessionOwnerOf(null, null, 'lobby')).toBeNull();
+    expect(sessionOwnerOf(null, '', 'lobby')).toBeNull();
+    expect(sessionOwnerOf(null, 'x'.repeat(65), 'lobby')).toBeNull();
   });
 });

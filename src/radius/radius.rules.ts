@@ -1,5 +1,7 @@
 import type { UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
+import { usernameKey } from '../common/validation/normalise.js';
+import type { SessionOwner } from '../sessions/sessions.repository.js';
 import { octets } from './radius-attributes.js';
 
 /** The rules of the FreeRADIUS back end, as pure functions: no database, no clock, no Nest. */
@@ -119,6 +121,22 @@ export function userIdOfClass(values: readonly string[]): string | null {
 }
 
 // Accounting
+
+/**
+ * Whom an accounting packet names, as far as one statement can check it against a stored session:
+ * the user its Class names, else the holder of its User-Name in the NAS's venue. Null when it names
+ * nobody that way (no Class and no usable User-Name; a guest found by MAC takes the general path).
+ */
+export function sessionOwnerOf(
+  classUserId: string | null,
+  username: string | null,
+  venueId: string,
+): SessionOwner | null {
+  if (classUserId !== null) return { userId: classUserId };
+  if (username === null) return null;
+  const key = usernameKey(username);
+  return key.length === 0 || key.length > 64 ? null : { venueId, usernameKey: key };
+}
 
 export const ACCT_STATUS_TYPES = {
   Start: 1,

@@ -13,6 +13,9 @@ export interface InterimReport {
   ipAddress: string | null;
 }
 
+/** Whom a session must belong to: a user by id, or the holder of a username (its key) in a venue. */
+export type SessionOwner = { userId: string } | { venueId: string; usernameKey: string };
+
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
 export class SessionsRepository {
@@ -66,28 +69,69 @@ export class SessionsRepository {
     report: InterimReport,
     now: Date,
   ): Promise<boolean> {
-    const assignments = ['last_accounting_at = ?'];
-    const parameters: unknown[] = [dateTimeParameter(now)];
-    // Integers (BigInt: octets may exceed 2^53), so that both engines compare numbers.
-    const raise = (column: string, value: bigint | number | null) => {
-      if (value === null) return;
-      assignments.push(`${column} = CASE WHEN ${column} IS NULL OR ${column} < ? THEN ? ELSE ${column} END`);
-      parameters.push(value, value);
-    };
-    raise('input_octets', report.inputOctets === null ? null : BigInt(report.inputOctets));
-    raise('output_octets', report.outputOctets === null ? null : BigInt(report.outputOctets));
-    raise('session_time', report.sessionTime);
-    if (report.ipAddress !== null) {
-      assignments.push('ip_address = ?');
-      parameters.push(report.ipAddress);
-    }
+    const { assignments, parameters } = interimAssignments(report, now);
     const changed = await changedRows(
       em,
-      `UPDATE sessions SET ${assignments.join(', ')}
+      `UPDATE sessions SET ${assignments}
        WHERE nas_client_id = ? AND accounting_unique_id = ? AND status = 'active'`,
       [...parameters, nasClientId, accountingUniqueId],
     );
     return changed > 0;
+  }
+
+  /**
+   * reportOnActive, only when the session belongs to `owner` (the user of that id, or the holder of
+   * that username key in that venue) and its user is active with no expiresAt at or before `now`;
+   * then also the user's device `macAddress` (unless empty), active again and seen at `now` when
+   * that is later than stored. The session's row is locked, its user's is not: a block, expiry or
+   * delete ends the session in its own transaction, so the two run one after the other and this
+   * either comes first (and that change then expires the device too) or finds the session ended.
+   * MySQL: one multi-table statement. SQLite, which has none: two, so run this in a transaction.
+   * Whether the session changed, and whether the device did (false when it is unknown).
+   */
+  async reportOnActiveOfActiveUser(
+    em: EntityManager,
+    key: { nasClientId: string; accountingUniqueId: string; owner: SessionOwner; macAddress: string },
+    report: InterimReport,
+    now: Date,
+  ): Promise<{ session: boolean; device: boolean }> {
+    const { nasClientId, accountingUniqueId, owner, macAddress } = key;
+    const seenAt = dateTimeParameter(now);
+    const byOwner = 'userId' in owner ? [owner.userId] : [owner.venueId, owner.usernameKey];
+    const ownedBy =
+      'userId' in owner
+        ? 's.user_id = ?'
+        : 'EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = ? AND uv.username_key = ?)';
+    const standing = `s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${ownedBy}
+      AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
+        AND (u.expires_at IS NULL OR u.expires_at > ?))`;
+    const where = [nasClientId, accountingUniqueId, ...byOwner, seenAt];
+    const sqlite = em.connection.options.type === 'better-sqlite3';
+    // SQLite names the columns of an UPDATE unqualified.
+    const { assignments, parameters } = interimAssignments(report, now, sqlite ? '' : 's.');
+    if (!sqlite) {
+      const withDevice = macAddress !== '';
+      // With FOUND_ROWS (mysql2's default) the count is of rows matched: the session, and the device when known.
+      const matched = await changedRows(
+        em,
+        `UPDATE sessions s${withDevice ? ' LEFT JOIN devices d ON d.user_id = s.user_id AND d.mac_address = ?' : ''}
+         SET ${assignments}${withDevice ? ", d.status = 'active', d.last_seen_at = CASE WHEN d.last_seen_at < ? THEN ? ELSE d.last_seen_at END" : ''}
+         WHERE ${standing}`,
+        [...(withDevice ? [macAddress] : []), ...parameters, ...(withDevice ? [seenAt, seenAt] : []), ...where],
+      );
+      return { session: matched > 0, device: withDevice && matched > 1 };
+    }
+    const session =
+      (await changedRows(em, `UPDATE sessions AS s SET ${assignments} WHERE ${standing}`, [...parameters, ...where])) >
+      0;
+    if (!session || macAddress === '') return { session, device: false };
+    const device = await changedRows(
+      em,
+      `UPDATE devices SET status = 'active', last_seen_at = CASE WHEN last_seen_at < ? THEN ? ELSE last_seen_at END
+       WHERE mac_address = ? AND user_id = (SELECT user_id FROM sessions WHERE nas_client_id = ? AND accounting_unique_id = ?)`,
+      [seenAt, seenAt, macAddress, nasClientId, accountingUniqueId],
+    );
+    return { session, device: device > 0 };
   }
 
   /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */
@@ -139,4 +183,31 @@ export class SessionsRepository {
     });
     return { total, sessions };
   }
+}
+
+/**
+ * The SET list of an Interim-Update: lastAccountingAt, the counters raised but never lowered
+ * (integers, BigInt for octets past 2^53, so that both engines compare numbers), the IP address.
+ */
+function interimAssignments(
+  report: InterimReport,
+  now: Date,
+  table = '',
+): { assignments: string; parameters: unknown[] } {
+  const assignments = [`${table}last_accounting_at = ?`];
+  const parameters: unknown[] = [dateTimeParameter(now)];
+  const raise = (name: string, value: bigint | number | null) => {
+    if (value === null) return;
+    const column = table + name;
+    assignments.push(`${column} = CASE WHEN ${column} IS NULL OR ${column} < ? THEN ? ELSE ${column} END`);
+    parameters.push(value, value);
+  };
+  raise('input_octets', report.inputOctets === null ? null : BigInt(report.inputOctets));
+  raise('output_octets', report.outputOctets === null ? null : BigInt(report.outputOctets));
+  raise('session_time', report.sessionTime);
+  if (report.ipAddress !== null) {
+    assignments.push(`${table}ip_address = ?`);
+    parameters.push(report.ipAddress);
+  }
+  return { assignments: assignments.join(', '), parameters };
 }
