@@ -14,7 +14,7 @@ import { bodyChecks } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
 import { securityHeaders } from './common/middleware/security-headers.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
-import { setUpOpenApi } from './common/swagger/openapi.js';
+import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 export const MAX_BODY_SIZE = '100kb';
@@ -105,7 +105,8 @@ export async function createApp(
   app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false })));
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
-  setUpOpenApi(app);
+  // Swagger UI and the document, registered during init after the API's own routes.
+  app.get(OpenApiRoutes).serve(app);
   configureHttpServer(app.getHttpServer(), config.http);
   await app.init();
   return app;
