@@ -5,6 +5,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { isLockConflict, isSqliteBusy } from '../common/errors/database-errors.js';
 import type { AppConfig } from '../config/configuration.js';
 import { retryOnContention, type RetryPolicy } from './contention-retry.js';
+import { isSqlite } from './plain-sql.js';
 
 /** DB_TIMEOUT_MS when no configuration is given (unit tests). */
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -58,7 +59,7 @@ export class DatabaseService {
     @InjectDataSource() readonly dataSource: DataSource,
     @Optional() config?: ConfigService<AppConfig, true>,
   ) {
-    this.serialised = dataSource.options.type === 'better-sqlite3';
+    this.serialised = isSqlite(dataSource);
     const configuredTimeoutMs = config?.get('databaseTimeoutMs', { infer: true }) ?? null;
     // A server can stop answering (network cut, overload); an embedded file cannot.
     this.timeoutMs = this.serialised ? null : configuredTimeoutMs;

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /**
  * Runs one INSERT, UPDATE or DELETE written as plain SQL (`?` placeholders) and returns how many
@@ -13,4 +13,13 @@ export async function changedRows(em: EntityManager, sql: string, parameters: re
   } finally {
     if (em.queryRunner === undefined) await runner.release();
   }
+}
+
+/**
+ * Whether `source` is the embedded SQLite database, whose SQL differs from MySQL's in places (no
+ * multi-table UPDATE, no row locks). The one test of the dialect: DatabaseService and the
+ * repositories both ask here.
+ */
+export function isSqlite(source: DataSource): boolean {
+  return source.options.type === 'better-sqlite3';
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { usernameKey } from '../common/validation/normalise.js';
+import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
 import { dateTimeParameter, readDateTime } from '../database/columns.js';
 import type { LoginMethod, UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 
@@ -46,7 +46,7 @@ export class RadiusUsersRepository {
     recentSince: Date | null,
   ): Promise<LoginUser | null> {
     const key = usernameKey(username);
-    if (key.length > 64) return null;
+    if (key.length > USERNAME_MAX_LENGTH) return null;
     const [here] = await em.query<LoginRow[]>(
       `SELECT ${loginColumns(recentSince)} FROM hotspot_user_venues uv JOIN hotspot_users u ON u.id = uv.user_id
        WHERE uv.venue_id = ? AND uv.username_key = ?`,
@@ -64,7 +64,7 @@ export class RadiusUsersRepository {
   /** The id of the user holding `username` (case-insensitive) in `venueId`; null when none does. One query. */
   async findIdByUsernameInVenue(em: EntityManager, username: string, venueId: string): Promise<string | null> {
     const key = usernameKey(username);
-    if (key.length > 64) return null;
+    if (key.length > USERNAME_MAX_LENGTH) return null;
     const [row] = await em.query<Array<{ user_id: string }>>(
       'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?',
       [venueId, key],

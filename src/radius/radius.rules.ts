@@ -1,6 +1,6 @@
 import type { UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
-import { usernameKey } from '../common/validation/normalise.js';
+import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
 import type { SessionOwner } from '../sessions/sessions.repository.js';
 import { octets } from './radius-attributes.js';
 
@@ -135,7 +135,7 @@ export function sessionOwnerOf(
   if (classUserId !== null) return { userId: classUserId };
   if (username === null) return null;
   const key = usernameKey(username);
-  return key.length === 0 || key.length > 64 ? null : { venueId, usernameKey: key };
+  return key.length === 0 || key.length > USERNAME_MAX_LENGTH ? null : { venueId, usernameKey: key };
 }
 
 export const ACCT_STATUS_TYPES = {

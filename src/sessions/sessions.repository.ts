@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
-import { changedRows } from '../database/plain-sql.js';
+import { changedRows, isSqlite } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
 
 /** What an Interim-Update reports about a session; null where it reports nothing. */
@@ -106,7 +106,7 @@ export class SessionsRepository {
       AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
         AND (u.expires_at IS NULL OR u.expires_at > ?))`;
     const where = [nasClientId, accountingUniqueId, ...byOwner, seenAt];
-    const sqlite = em.connection.options.type === 'better-sqlite3';
+    const sqlite = isSqlite(em.connection);
     // SQLite names the columns of an UPDATE unqualified.
     const { assignments, parameters } = interimAssignments(report, now, sqlite ? '' : 's.');
     if (!sqlite) {

@@ -32,6 +32,9 @@ export function phoneKey(phone: string): string {
   return phone.trimStart().startsWith('+') ? `+${digits}` : digits;
 }
 
+/** The username column's length, and its uniqueness key's, in characters: a longer name is nobody's. */
+export const USERNAME_MAX_LENGTH = 64;
+
 export function usernameKey(username: string): string {
   return username.toLowerCase();
 }

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { DateTimeColumn, ID_LENGTH } from '../../database/columns.js';
+import { USERNAME_MAX_LENGTH } from '../../common/validation/normalise.js';
 import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 
 /**
@@ -32,7 +33,7 @@ export class HotspotUserVenueEntity {
   @DateTimeColumn('user_created_at')
   userCreatedAt!: Date;
 
-  @Column({ name: 'username_key', type: 'varchar', length: 64, nullable: true })
+  @Column({ name: 'username_key', type: 'varchar', length: USERNAME_MAX_LENGTH, nullable: true })
   usernameKey!: string | null;
 
   @Column({ name: 'email_key', type: 'varchar', length: 254, nullable: true })
