@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    'pool-size': { type: 'string', default: '20' },
     'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
   },
 });
@@ -42,6 +43,8 @@ const config = {
   // Seconds of unmeasured load on each side before a workload's rounds, so that both are measured warm (JIT, pools, caches).
   warmup: Number(args.warmup ?? (smoke ? 0 : 2)),
   connections: Number(args.connections),
+  // MySQL connections of the service (DB_POOL_SIZE; 20 is its default) and of the bare handler alike.
+  poolSize: Number(args['pool-size']),
   soakSeconds: 60,
 };
 // Fixed, so that --reuse finds the token it stored; the database is a throwaway one.
@@ -266,6 +269,7 @@ function serviceEnv(database, port) {
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     WORKER_ENABLED: 'false',
     LOG_LEVEL: 'warn',
+    DB_POOL_SIZE: String(config.poolSize),
     BOOTSTRAP_TOKEN: token,
     NODE_ENV: 'production',
     // As the container image runs it (Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides (empty: Node's defaults).
@@ -306,7 +310,10 @@ async function setUpRadius(database) {
     ]);
   }
   const created = cli(database, ['token', 'create', '--name', `bench-radius-${Date.now()}`, '--permissions', 'radius']);
-  return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1) };
+  // Sessions of its own for each run: on a reused database, an earlier run's were ended as stale
+  // (RADIUS_STALE_AFTER_SECONDS), and each Interim-Update would then take the service's slow path.
+  const sessionPrefix = `bench-${Date.now().toString(36)}`;
+  return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1), sessionPrefix };
 }
 
 async function startService(database) {
@@ -333,7 +340,11 @@ async function benchDatabase(database) {
   const radius = await setUpRadius(database);
   const service = await startService(database);
   const barePort = await freePort();
-  const bare = await startProcess('bare', ['bench/servers/bare.mjs', String(barePort), token, database.url], barePort);
+  const bare = await startProcess(
+    'bare',
+    ['bench/servers/bare.mjs', String(barePort), token, database.url, String(config.poolSize)],
+    barePort,
+  );
   const nestPort = await freePort();
   const nest = await startProcess('nest', ['bench/servers/nest-minimal.mjs', String(nestPort), token], nestPort);
   const rss = rssSampler(service.pid);

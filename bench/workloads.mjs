@@ -35,8 +35,8 @@ const RADIUS_USERS = Array.from({ length: 50 }, (_, k) => 10 * k + 3).filter((n)
 const RADIUS_CONNECTIONS = 50;
 
 /**
- * The RADIUS back end's workloads, when the service has it: `radius` holds the NAS's name and address
- * and a token with the radius permission.
+ * The RADIUS back end's workloads, when the service has it: `radius` holds the NAS's name and address,
+ * a token with the radius permission, and the prefix of this run's accounting session ids.
  */
 export function radiusWorkloads(radius) {
   const headers = (section) => ({
@@ -74,7 +74,7 @@ export function radiusWorkloads(radius) {
           headers: headers('accounting'),
           body: rlmBody({
             'Acct-Status-Type': 'Interim-Update',
-            'Acct-Session-Id': `bench-${n}`,
+            'Acct-Session-Id': `${radius.sessionPrefix}-${n}`,
             'User-Name': `u${n}`,
             'Calling-Station-Id': `02-00-00-00-00-${(n % 256).toString(16).padStart(2, '0')}`,
             'Framed-IP-Address': `10.0.0.${n % 250}`,

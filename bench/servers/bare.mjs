@@ -1,12 +1,12 @@
 // The yardstick: a minimal node:http handler issuing the same SQL the service issues for the read
 // workloads (status, list, get), with a fixed bearer token and nothing else (no validation, logs,
 // headers or error handling). Run as a child process by bench/run.mjs:
-//   node bench/servers/bare.mjs PORT TOKEN mysql://… | sqlite:PATH
+//   node bench/servers/bare.mjs PORT TOKEN mysql://…|sqlite:PATH [POOL_SIZE]
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { createServer } from 'node:http';
 
-const [port, token, databaseUrl] = process.argv.slice(2);
+const [port, token, databaseUrl, poolSize = '20'] = process.argv.slice(2);
 const PAGE_BUCKET_MS = 3_600_000;
 
 /** `all(sql, params)` on either database; `?` placeholders on both. */
@@ -17,8 +17,12 @@ function connect(url) {
     const prepared = (sql) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql);
     return { all: async (sql, params) => prepared(sql).all(...params) };
   }
-  // As the service: a pool of 10 connections.
-  const pool = mysql.createPool({ uri: url.replace(/^mariadb:/, 'mysql:'), connectionLimit: 10, dateStrings: true });
+  // As many connections as the service's pool (bench/run.mjs passes its DB_POOL_SIZE).
+  const pool = mysql.createPool({
+    uri: url.replace(/^mariadb:/, 'mysql:'),
+    connectionLimit: Number(poolSize),
+    dateStrings: true,
+  });
   return { all: async (sql, params) => (await pool.query(sql, params))[0] };
 }
 

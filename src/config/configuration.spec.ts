@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       trustProxyHops: 0,
       corsOrigins: [],
       databaseTimeoutMs: 5000,
+      databasePoolSize: 20,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
       secretsKey: null,
       radius: {
@@ -108,6 +109,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://admin.example.com, http://localhost:8080',
       DB_TIMEOUT_MS: '2000',
+      DB_POOL_SIZE: '40',
       HTTP_HEADERS_TIMEOUT_MS: '4000',
       HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
@@ -152,6 +154,7 @@ describe('loadConfig', () => {
       trustProxyHops: 1,
       corsOrigins: ['https://admin.example.com', 'http://localhost:8080'],
       databaseTimeoutMs: 2000,
+      databasePoolSize: 40,
       http: { headersTimeoutMs: 4000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 250 },
       secretsKey: Buffer.alloc(32, 0x0f),
       radius: {
@@ -466,6 +469,7 @@ describe('loadConfig', () => {
       '"https://admin.example.com/" is not an origin like https://admin.example.com',
     ],
     [{ DB_TIMEOUT_MS: '120001' }, 'DB_TIMEOUT_MS', 'must be an integer from 100 to 120000'],
+    [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE', 'must be an integer from 1 to 1000'],
   ])('explains %j to the operator', (env, variable, message) => {
     expect(problemsOf(env)).toEqual([{ variable, message }]);
   });

@@ -6,6 +6,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+/**
+ * MySQL connections per process. Each request holds its connection from its first statement to its
+ * last, event-loop waits included: with 32 requests in flight, 10 connections kept reads queueing
+ * (get one user served 15 % less on 2 cores than with 20).
+ */
+export const DEFAULT_DB_POOL_SIZE = 20;
+
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string; database: string };
 
@@ -170,6 +177,7 @@ const jobsAndLimits = z
     TRUST_PROXY: integer(0, 10).default(0),
     CORS_ORIGINS: origins.default([]),
     DB_TIMEOUT_MS: integer(100, 120_000).default(5000),
+    DB_POOL_SIZE: integer(1, 1000).default(DEFAULT_DB_POOL_SIZE),
     HTTP_HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000).default(5000),
@@ -257,6 +265,8 @@ export const configSchema = z
       corsOrigins: env.CORS_ORIGINS,
       /** A database call that takes longer fails the request with 503 instead of hanging it. */
       databaseTimeoutMs: env.DB_TIMEOUT_MS,
+      /** MySQL connections this process keeps at most (opened as needed); SQLite has one file. */
+      databasePoolSize: env.DB_POOL_SIZE,
       /** Limits of the HTTP server, so slow or idle clients cannot hold its sockets (slowloris). */
       http: {
         /** Time a client has to send the request's header block. */

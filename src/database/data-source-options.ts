@@ -1,7 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MYSQL_MIGRATIONS } from '../../migrations/mysql/index.js';
 import { SQLITE_MIGRATIONS } from '../../migrations/sqlite/index.js';
-import type { DatabaseConfig } from '../config/configuration.js';
+import { DEFAULT_DB_POOL_SIZE, type DatabaseConfig } from '../config/configuration.js';
 import { ENTITIES } from './entities.js';
 import { prepareSqliteFile } from './sqlite-file.js';
 
@@ -17,7 +17,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
-  options: { migrationsRun?: boolean } = {},
+  options: { migrationsRun?: boolean; poolSize?: number } = {},
 ): DataSourceOptions {
   const shared = {
     entities: ENTITIES,
@@ -53,6 +53,6 @@ export function buildDataSourceOptions(
     // trace: mysql2 would capture a stack trace for every query, to graft onto an error that may come:
     // a tenth of the CPU of a RADIUS accounting packet. Database errors never reach a response or a
     // log with their stack, so nothing is lost.
-    extra: { connectionLimit: 10, enableKeepAlive: true, trace: false },
+    extra: { connectionLimit: options.poolSize ?? DEFAULT_DB_POOL_SIZE, enableKeepAlive: true, trace: false },
   };
 }

@@ -13,6 +13,7 @@ import { DatabaseService } from './database.service.js';
       useFactory: (config: ConfigService<AppConfig, true>) => ({
         ...buildDataSourceOptions(config.get('database', { infer: true }), {
           migrationsRun: config.get('migrationsRun', { infer: true }),
+          poolSize: config.get('databasePoolSize', { infer: true }),
         }),
         // Fail start-up at once rather than retrying for half a minute.
         retryAttempts: 0,
