@@ -5,7 +5,7 @@ import { describeEachDatabase, type TestApp } from './support/test-app.js';
  * Requests on different users never fail because they run at the same time. On MariaDB, creates
  * that first deleted their (not yet existing) venue rows took gap locks and deadlocked each other
  * once time-ordered ids put them in the same gap; those deadlocks surfaced as 500s. Here 64 changes
- * run at once, more than the pool's 10 connections.
+ * run at once, more than the pool's 20 connections (DB_POOL_SIZE).
  */
 
 const USERS = '/api/v1/hotspot-users';

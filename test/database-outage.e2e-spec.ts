@@ -15,6 +15,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 const USERS = '/api/v1/hotspot-users';
 const UNAVAILABLE = { success: false, message: 'Service Unavailable' };
 const DB_TIMEOUT_MS = 2000;
+/** Small enough that a burst of requests holds every connection of the pool open. */
+const DB_POOL_SIZE = 10;
 /** What "within a few seconds" means here: the deadline plus generous slack for a loaded machine. */
 const MAX_ANSWER_MS = 8000;
 const RECOVERY_MS = 10_000;
@@ -76,6 +78,7 @@ describeWithServer(title, () => {
       {
         DATABASE_URL: throughProxy.toString(),
         DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+        DB_POOL_SIZE: String(DB_POOL_SIZE),
         // Request lines of failed requests are warnings; they go to logDestination, not the output.
         LOG_LEVEL: 'warn',
       },
@@ -219,7 +222,7 @@ describeWithServer(title, () => {
     const uncachedToken = await warmUp();
     // Enough requests at once that the pool holds all of its connections open.
     const warm = await Promise.all(
-      Array.from({ length: 12 }, () =>
+      Array.from({ length: DB_POOL_SIZE + 2 }, () =>
         testApp.http.get(`${USERS}?venueId=venue-a`).set('Authorization', `Bearer ${cachedToken}`),
       ),
     );
