@@ -1,4 +1,5 @@
 import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.js';
+import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { encodeClass } from '../src/radius/radius.rules.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
@@ -113,4 +114,105 @@ describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: D
     },
     120_000,
   );
+});
+
+/**
+ * A burst such as a NAS sends when its users come back after an outage: many users' sessions, each
+ * reported several times at once, some not recorded yet. Every packet is answered 204 (never a 503
+ * from contention) and each session ends up with the highest counters reported. The one-statement
+ * Interim-Update once read the user's row with a lock after locking the session's (or the gap where
+ * a new one goes), the general path takes them the other way round, and InnoDB deadlocks between the
+ * two outlasted the retries under such a burst.
+ */
+describe.each(databaseKinds())('a burst of accounting packets on many users [%s]', (kind: DatabaseKind) => {
+  const USERS = 24;
+  const COPIES = 3;
+  let testApp: TestApp;
+  let token: string;
+  let nas: TestNas;
+
+  beforeAll(async () => {
+    testApp = await startTestApp(kind);
+    token = await testApp.createToken({ permissions: ['radius'] });
+    nas = await givenNas(testApp, 'venue-a');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  // SQLite runs one transaction at a time: there is no row lock to wait for.
+  (kind === 'mysql' ? it : it.skip)(
+    "updates a known session while a transaction holds its user's row, as the general path does",
+    async () => {
+      const user = await givenUser(testApp);
+      const session = {
+        Class: encodeClass(user._id),
+        'Acct-Unique-Session-Id': `held-${kind}`,
+        'Calling-Station-Id': '02:5D:00:00:00:01',
+      };
+      await radiusCall(testApp, token, 'accounting', nas, rlmBody({ ...session, 'Acct-Status-Type': 'Start' })).expect(
+        204,
+      );
+      const holder = testApp.dataSource.createQueryRunner();
+      await holder.startTransaction();
+      try {
+        await holder.query('SELECT id FROM hotspot_users WHERE id = ? FOR UPDATE', [user._id]);
+        const interim = rlmBody({ ...session, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 77 });
+        // Well under DB_TIMEOUT_MS (5 s): waiting for the user's row would run into it.
+        const response = await radiusCall(testApp, token, 'accounting', nas, interim).timeout(2000);
+        expect(response.status).toBe(204);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      const [stored] = await testApp.dataSource.query<Array<{ session_time: number }>>(
+        'SELECT session_time FROM sessions WHERE accounting_unique_id = ?',
+        [`held-${kind}`],
+      );
+      expect(Number(stored?.session_time)).toBe(77);
+    },
+    30_000,
+  );
+
+  it('answers every packet 204 and keeps the highest counters of each session', async () => {
+    const users: HotspotUserDto[] = [];
+    for (let i = 0; i < USERS; i++) users.push(await givenUser(testApp));
+    const hex = (n: number) => n.toString(16).padStart(2, '0').toUpperCase();
+    const packets = (wave: number) =>
+      users.flatMap((user, i) =>
+        Array.from({ length: COPIES }, (_, copy) => ({
+          ...(copy % 2 === 0 ? { Class: encodeClass(user._id) } : { 'User-Name': user.username! }),
+          'Acct-Status-Type': 'Interim-Update',
+          'Acct-Unique-Session-Id': `burst-${kind}-${i}`,
+          'Calling-Station-Id': `02:5E:00:00:00:${hex(i)}`,
+          'Acct-Session-Time': 60 * wave + copy,
+          'Acct-Input-Octets': 1000 * wave + copy,
+        })),
+      );
+    // The first wave finds no session (each is created by one of its copies), the second finds them all.
+    for (const wave of [1, 2]) {
+      const statuses = await Promise.all(
+        packets(wave).map(async (attributes) => {
+          const response = await radiusCall(testApp, token, 'accounting', nas, rlmBody(attributes));
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status !== 204)).toEqual([]);
+    }
+
+    const sessions: Array<{ user_id: string; status: string; session_time: number; input_octets: string }> =
+      await testApp.dataSource.query(
+        'SELECT user_id, status, session_time, input_octets FROM sessions WHERE accounting_unique_id LIKE ?',
+        [`burst-${kind}-%`],
+      );
+    expect(sessions).toHaveLength(USERS);
+    for (const session of sessions) {
+      expect({
+        status: session.status,
+        time: Number(session.session_time),
+        octets: String(session.input_octets),
+      }).toEqual({ status: 'active', time: 120 + COPIES - 1, octets: String(2000 + COPIES - 1) });
+    }
+  }, 60_000);
 });

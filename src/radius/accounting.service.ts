@@ -105,7 +105,7 @@ export class AccountingService {
   /**
    * The packet sent most: an Interim-Update about an active session of an active user it names: its
    * counters and its device without locking the user's row (see
-   * SessionsRepository.reportOnActiveOfActiveUser), in one statement on MySQL. False when anything
+   * SessionsRepository.reportOnActiveOfActiveUser), in two statements on MySQL. False when anything
    * else holds (an unknown or ended session, a user no longer active, a device to create): the
    * packet then takes the general path under the user's lock, which applies the same counters again
    * harmlessly (they never fall).
@@ -121,7 +121,7 @@ export class AccountingService {
       macAddress: report.macAddress,
     };
     const reportOn = (em: EntityManager) => this.sessions.reportOnActiveOfActiveUser(em, key, report, now);
-    // One statement is atomic by itself; SQLite's two need a transaction.
+    // No transaction on MySQL (its UPDATE checks again that the session is active); SQLite's two UPDATEs need one.
     const changed = this.database.supportsRowLocks
       ? await this.database.run(reportOn)
       : await this.database.transaction(reportOn);

@@ -86,7 +86,11 @@ export class SessionsRepository {
    * that is later than stored. The session's row is locked, its user's is not: a block, expiry or
    * delete ends the session in its own transaction, so the two run one after the other and this
    * either comes first (and that change then expires the device too) or finds the session ended.
-   * MySQL: one multi-table statement. SQLite, which has none: two, so run this in a transaction.
+   * MySQL: a plain read of the standing (it locks nothing), then one multi-table UPDATE of the
+   * session by id, still active, and its device: it locks the session's row and then the device's,
+   * the order every transaction takes them in, and never waits for a user's row (a locking read of
+   * it inside the UPDATE deadlocked with the general path, which holds the user's row and then
+   * wants the session's). SQLite: two UPDATEs, so run this in a transaction.
    * Whether the session changed, and whether the device did (false when it is unknown).
    */
   async reportOnActiveOfActiveUser(
@@ -110,14 +114,24 @@ export class SessionsRepository {
     // SQLite names the columns of an UPDATE unqualified.
     const { assignments, parameters } = interimAssignments(report, now, sqlite ? '' : 's.');
     if (!sqlite) {
+      const [standingSession] = await em.query<Array<{ id: string }>>(
+        `SELECT s.id FROM sessions s WHERE ${standing}`,
+        where,
+      );
+      if (standingSession === undefined) return { session: false, device: false };
       const withDevice = macAddress !== '';
       // With FOUND_ROWS (mysql2's default) the count is of rows matched: the session, and the device when known.
       const matched = await changedRows(
         em,
         `UPDATE sessions s${withDevice ? ' LEFT JOIN devices d ON d.user_id = s.user_id AND d.mac_address = ?' : ''}
          SET ${assignments}${withDevice ? ", d.status = 'active', d.last_seen_at = CASE WHEN d.last_seen_at < ? THEN ? ELSE d.last_seen_at END" : ''}
-         WHERE ${standing}`,
-        [...(withDevice ? [macAddress] : []), ...parameters, ...(withDevice ? [seenAt, seenAt] : []), ...where],
+         WHERE s.id = ? AND s.status = 'active'`,
+        [
+          ...(withDevice ? [macAddress] : []),
+          ...parameters,
+          ...(withDevice ? [seenAt, seenAt] : []),
+          standingSession.id,
+        ],
       );
       return { session: matched > 0, device: withDevice && matched > 1 };
     }
