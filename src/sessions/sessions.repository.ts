@@ -86,12 +86,13 @@ export class SessionsRepository {
    * that is later than stored. The session's row is locked, its user's is not: a block, expiry or
    * delete ends the session in its own transaction, so the two run one after the other and this
    * either comes first (and that change then expires the device too) or finds the session ended.
-   * MySQL: a plain read of the standing (it locks nothing), then one multi-table UPDATE of the
-   * session by id, still active, and its device: it locks the session's row and then the device's,
-   * the order every transaction takes them in, and never waits for a user's row (a locking read of
-   * it inside the UPDATE deadlocked with the general path, which holds the user's row and then
-   * wants the session's). SQLite: two UPDATEs, so run this in a transaction.
-   * Whether the session changed, and whether the device did (false when it is unknown).
+   * First a plain read of that standing (it locks nothing), then the session by id, if still active,
+   * and its device: the session's row is locked before the device's, the order every transaction
+   * takes them in, and no user's row is waited for (a locking read of it inside the UPDATE
+   * deadlocked with the general path, which holds the user's row and then wants the session's).
+   * MySQL writes both in one multi-table UPDATE; SQLite, which has none, in two, so run this in a
+   * transaction there. Whether the session changed, and whether the device did (false when it is
+   * unknown).
    */
   async reportOnActiveOfActiveUser(
     em: EntityManager,
@@ -106,44 +107,39 @@ export class SessionsRepository {
       'userId' in owner
         ? 's.user_id = ?'
         : 'EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = ? AND uv.username_key = ?)';
-    const standing = `s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${ownedBy}
-      AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
-        AND (u.expires_at IS NULL OR u.expires_at > ?))`;
-    const where = [nasClientId, accountingUniqueId, ...byOwner, seenAt];
-    const sqlite = isSqlite(em.connection);
-    // SQLite names the columns of an UPDATE unqualified.
-    const { assignments, parameters } = interimAssignments(report, now, sqlite ? '' : 's.');
-    if (!sqlite) {
-      const [standingSession] = await em.query<Array<{ id: string }>>(
-        `SELECT s.id FROM sessions s WHERE ${standing}`,
-        where,
-      );
-      if (standingSession === undefined) return { session: false, device: false };
-      const withDevice = macAddress !== '';
+    const [standing] = await em.query<Array<{ id: string; user_id: string }>>(
+      `SELECT s.id, s.user_id FROM sessions s
+       WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${ownedBy}
+         AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
+           AND (u.expires_at IS NULL OR u.expires_at > ?))`,
+      [nasClientId, accountingUniqueId, ...byOwner, seenAt],
+    );
+    if (standing === undefined) return { session: false, device: false };
+    const withDevice = macAddress !== '';
+    if (!isSqlite(em.connection)) {
+      const { assignments, parameters } = interimAssignments(report, now, 's.');
       // With FOUND_ROWS (mysql2's default) the count is of rows matched: the session, and the device when known.
       const matched = await changedRows(
         em,
         `UPDATE sessions s${withDevice ? ' LEFT JOIN devices d ON d.user_id = s.user_id AND d.mac_address = ?' : ''}
          SET ${assignments}${withDevice ? ", d.status = 'active', d.last_seen_at = CASE WHEN d.last_seen_at < ? THEN ? ELSE d.last_seen_at END" : ''}
          WHERE s.id = ? AND s.status = 'active'`,
-        [
-          ...(withDevice ? [macAddress] : []),
-          ...parameters,
-          ...(withDevice ? [seenAt, seenAt] : []),
-          standingSession.id,
-        ],
+        [...(withDevice ? [macAddress] : []), ...parameters, ...(withDevice ? [seenAt, seenAt] : []), standing.id],
       );
       return { session: matched > 0, device: withDevice && matched > 1 };
     }
+    const { assignments, parameters } = interimAssignments(report, now);
     const session =
-      (await changedRows(em, `UPDATE sessions AS s SET ${assignments} WHERE ${standing}`, [...parameters, ...where])) >
-      0;
-    if (!session || macAddress === '') return { session, device: false };
+      (await changedRows(em, `UPDATE sessions SET ${assignments} WHERE id = ? AND status = 'active'`, [
+        ...parameters,
+        standing.id,
+      ])) > 0;
+    if (!session || !withDevice) return { session, device: false };
     const device = await changedRows(
       em,
       `UPDATE devices SET status = 'active', last_seen_at = CASE WHEN last_seen_at < ? THEN ? ELSE last_seen_at END
-       WHERE mac_address = ? AND user_id = (SELECT user_id FROM sessions WHERE nas_client_id = ? AND accounting_unique_id = ?)`,
-      [seenAt, seenAt, macAddress, nasClientId, accountingUniqueId],
+       WHERE user_id = ? AND mac_address = ?`,
+      [seenAt, seenAt, standing.user_id, macAddress],
     );
     return { session, device: device > 0 };
   }
