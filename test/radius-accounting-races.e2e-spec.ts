@@ -2,6 +2,7 @@ import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { encodeClass } from '../src/radius/radius.rules.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
+import { api } from './support/api-client.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { givenUser } from './support/factories.js';
 import { givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
@@ -174,6 +175,79 @@ describe.each(databaseKinds())('a burst of accounting packets on many users [%s]
     },
     30_000,
   );
+
+  it('applies packets arriving together, each as it would alone: known, new device, new session, blocked user', async () => {
+    const [known, roaming, starting, blocked] = [
+      await givenUser(testApp),
+      await givenUser(testApp),
+      await givenUser(testApp),
+      await givenUser(testApp),
+    ];
+    const session = (user: HotspotUserDto, name: string, mac: string) => ({
+      Class: encodeClass(user._id),
+      'Acct-Unique-Session-Id': `mixed-${kind}-${name}`,
+      'Calling-Station-Id': mac,
+    });
+    const call = (attributes: Record<string, string | number>) =>
+      radiusCall(testApp, token, 'accounting', nas, rlmBody(attributes));
+    for (const [user, name] of [
+      [known, 'known'],
+      [roaming, 'roaming'],
+      [blocked, 'blocked'],
+    ] as const)
+      await call({ ...session(user, name, '02:5F:00:00:00:01'), 'Acct-Status-Type': 'Start' }).expect(204);
+    await api(testApp).users.update(blocked._id, { status: 'blocked' }).expect(200);
+    // Past 2^53 octets: the counters must survive the batch's write exactly.
+    const interim = { 'Acct-Status-Type': 'Interim-Update', 'Acct-Input-Gigawords': 3_000_000, 'Acct-Input-Octets': 7 };
+    const statuses = await Promise.all(
+      [
+        session(known, 'known', '02:5F:00:00:00:01'),
+        session(roaming, 'roaming', '02:5F:00:00:00:02'),
+        session(starting, 'starting', '02:5F:00:00:00:03'),
+        session(blocked, 'blocked', '02:5F:00:00:00:01'),
+      ].map(
+        async (attributes, index) =>
+          (await call({ ...attributes, ...interim, 'Acct-Session-Time': 100 + index })).status,
+      ),
+    );
+    expect(statuses).toEqual([204, 204, 204, 204]);
+
+    const rows: Array<{ accounting_unique_id: string; status: string; session_time: number; input_octets: string }> =
+      await testApp.dataSource.query(
+        'SELECT accounting_unique_id, status, session_time, CAST(input_octets AS CHAR) AS input_octets FROM sessions WHERE accounting_unique_id LIKE ? ORDER BY accounting_unique_id',
+        [`mixed-${kind}-%`],
+      );
+    const octets = String(3_000_000n * 2n ** 32n + 7n);
+    expect(
+      rows.map((row) => [
+        row.accounting_unique_id.split('-').at(-1),
+        row.status,
+        Number(row.session_time),
+        String(row.input_octets),
+      ]),
+    ).toEqual([
+      ['blocked', 'expired', 103, octets],
+      ['known', 'active', 100, octets],
+      ['roaming', 'active', 101, octets],
+      ['starting', 'active', 102, octets],
+    ]);
+    const devices: Array<{ user_id: string; mac_address: string; status: string }> = await testApp.dataSource.query(
+      'SELECT user_id, mac_address, status FROM devices WHERE user_id IN (?, ?, ?) ORDER BY mac_address',
+      [known._id, roaming._id, starting._id],
+    );
+    expect(devices.map((d) => [d.user_id, d.mac_address, d.status])).toEqual(
+      expect.arrayContaining([
+        [known._id, '02:5F:00:00:00:01', 'active'],
+        [roaming._id, '02:5F:00:00:00:02', 'active'],
+        [starting._id, '02:5F:00:00:00:03', 'active'],
+      ]),
+    );
+    const blockedDevices: Array<{ status: string }> = await testApp.dataSource.query(
+      'SELECT status FROM devices WHERE user_id = ?',
+      [blocked._id],
+    );
+    expect(blockedDevices.map((d) => d.status)).not.toContain('active');
+  }, 60_000);
 
   it('answers every packet 204 and keeps the highest counters of each session', async () => {
     const users: HotspotUserDto[] = [];

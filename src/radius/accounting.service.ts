@@ -13,6 +13,7 @@ import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { newDevice } from '../sessions/session.rules.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import { InterimUpdateBatcher } from './interim-update-batcher.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
@@ -66,6 +67,7 @@ export class AccountingService {
     private readonly sessions: SessionsRepository,
     private readonly devices: DevicesRepository,
     private readonly unauthJobs: UnauthJobsService,
+    private readonly interimUpdates: InterimUpdateBatcher,
   ) {}
 
   async account(nas: RadiusNas, attributes: RadiusAttributes): Promise<void> {
@@ -103,29 +105,21 @@ export class AccountingService {
   }
 
   /**
-   * The packet sent most: an Interim-Update about an active session of an active user it names: its
-   * counters and its device without locking the user's row (see
-   * SessionsRepository.reportOnActiveOfActiveUser), in two statements on MySQL. False when anything
-   * else holds (an unknown or ended session, a user no longer active, a device to create): the
-   * packet then takes the general path under the user's lock, which applies the same counters again
-   * harmlessly (they never fall).
+   * The packet sent most: an Interim-Update about an active session of an active user it names,
+   * whose device the user already has: its counters and its device, without locking the user's
+   * row, batched with the other packets that arrive meanwhile (see InterimUpdateBatcher). False
+   * when anything else holds: the packet then takes the general path under the user's lock.
    */
-  private async reportedOnActiveSession(nas: RadiusNas, report: SessionReport): Promise<boolean> {
+  private reportedOnActiveSession(nas: RadiusNas, report: SessionReport): Promise<boolean> {
     const owner = sessionOwnerOf(report.classUserId, report.username, nas.venueId);
-    if (owner === null) return false;
-    const now = this.clock.now();
-    const key = {
+    if (owner === null) return Promise.resolve(false);
+    const target = {
       nasClientId: nas.id,
       accountingUniqueId: report.accountingUniqueId,
       owner,
       macAddress: report.macAddress,
     };
-    const reportOn = (em: EntityManager) => this.sessions.reportOnActiveOfActiveUser(em, key, report, now);
-    // No transaction on MySQL (its UPDATE checks again that the session is active); SQLite's two UPDATEs need one.
-    const changed = this.database.supportsRowLocks
-      ? await this.database.run(reportOn)
-      : await this.database.transaction(reportOn);
-    return changed.session && (changed.device || report.macAddress === '');
+    return this.interimUpdates.report(target, report, this.clock.now());
   }
 
   /** The user a packet is about: the Class this service issued, else the User-Name in the NAS's venue. */

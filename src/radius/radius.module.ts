@@ -5,6 +5,7 @@ import { NasModule } from '../nas/nas.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService } from './authorize.service.js';
+import { InterimUpdateBatcher } from './interim-update-batcher.js';
 import { LoginAttemptsService } from './login-attempts.service.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
 import { RadiusController } from './radius.controller.js';
@@ -17,6 +18,7 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
   providers: [
     AuthorizeService,
     AccountingService,
+    InterimUpdateBatcher,
     LoginAttemptsService,
     RadiusUsersRepository,
     PasswordHasher,

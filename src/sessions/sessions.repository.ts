@@ -16,6 +16,32 @@ export interface InterimReport {
 /** Whom a session must belong to: a user by id, or the holder of a username (its key) in a venue. */
 export type SessionOwner = { userId: string } | { venueId: string; usernameKey: string };
 
+/** Where an Interim-Update goes: the NAS's session, whom it must belong to, its device ('' for none). */
+export interface InterimTarget {
+  nasClientId: string;
+  accountingUniqueId: string;
+  owner: SessionOwner;
+  macAddress: string;
+}
+
+/** A session findStandingOfActive found for the target at index `target`. */
+export interface InterimStanding {
+  target: number;
+  sessionId: string;
+  userId: string;
+  /** Whether the user has the target's device. */
+  deviceKnown: boolean;
+}
+
+/** An Interim-Update on a session found standing, as of `now`; `macAddress` '' for no device. */
+export interface InterimWrite {
+  sessionId: string;
+  userId: string;
+  macAddress: string;
+  report: InterimReport;
+  now: Date;
+}
+
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
 export class SessionsRepository {
@@ -57,10 +83,8 @@ export class SessionsRepository {
 
   /**
    * An Interim-Update on the NAS's session `accountingUniqueId`, if that session is active, in one
-   * statement without reading it first: the counters rise to the reported ones but never fall
-   * (packets may arrive out of order; the same rule as maxCounter), the IP address changes when one
-   * is reported, lastAccountingAt becomes `now`. Whether there was such a session. Plain SQL: it
-   * runs for nearly every accounting packet.
+   * statement without reading it first (see reportOnStanding for what changes). Whether there was
+   * such a session. Plain SQL: it runs for every accounting packet off the common path.
    */
   async reportOnActive(
     em: EntityManager,
@@ -69,79 +93,112 @@ export class SessionsRepository {
     report: InterimReport,
     now: Date,
   ): Promise<boolean> {
-    const { assignments, parameters } = interimAssignments(report, now);
+    const sqlite = isSqlite(em.connection);
+    const reports = interimReports([{ macAddress: '', report, now }]);
     const changed = await changedRows(
       em,
-      `UPDATE sessions SET ${assignments}
-       WHERE nas_client_id = ? AND accounting_unique_id = ? AND status = 'active'`,
-      [...parameters, nasClientId, accountingUniqueId],
+      sqlite
+        ? `UPDATE sessions AS s SET ${interimAssignments(true)} FROM (${reports.sql}) r
+           WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active'`
+        : `UPDATE (${reports.sql}) r STRAIGHT_JOIN sessions s SET ${interimAssignments(false)}
+           WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active'`,
+      [...reports.parameters, nasClientId, accountingUniqueId],
     );
     return changed > 0;
   }
 
   /**
-   * reportOnActive, only when the session belongs to `owner` (the user of that id, or the holder of
-   * that username key in that venue) and its user is active with no expiresAt at or before `now`;
-   * then also the user's device `macAddress` (unless empty), active again and seen at `now` when
-   * that is later than stored. The session's row is locked, its user's is not: a block, expiry or
-   * delete ends the session in its own transaction, so the two run one after the other and this
-   * either comes first (and that change then expires the device too) or finds the session ended.
-   * First a plain read of that standing (it locks nothing), then the session by id, if still active,
-   * and its device: the session's row is locked before the device's, the order every transaction
-   * takes them in, and no user's row is waited for (a locking read of it inside the UPDATE
-   * deadlocked with the general path, which holds the user's row and then wants the session's).
-   * MySQL writes both in one multi-table UPDATE; SQLite, which has none, in two, so run this in a
-   * transaction there. Whether the session changed, and whether the device did (false when it is
-   * unknown).
+   * For each target, its session if that is active, belongs to the target's owner (the user of that
+   * id, or the holder of that username key in that venue), and its user is active with no expiresAt
+   * at or before the target's `now`: the session's id, its user's, and whether that user has the
+   * target's device. One plain read (a branch per target), which locks nothing. `target` is the
+   * index in `targets`; targets with no such session are left out.
    */
-  async reportOnActiveOfActiveUser(
+  async findStandingOfActive(
     em: EntityManager,
-    key: { nasClientId: string; accountingUniqueId: string; owner: SessionOwner; macAddress: string },
-    report: InterimReport,
-    now: Date,
-  ): Promise<{ session: boolean; device: boolean }> {
-    const { nasClientId, accountingUniqueId, owner, macAddress } = key;
-    const seenAt = dateTimeParameter(now);
-    const byOwner = 'userId' in owner ? [owner.userId] : [owner.venueId, owner.usernameKey];
-    const ownedBy =
-      'userId' in owner
-        ? 's.user_id = ?'
-        : 'EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = ? AND uv.username_key = ?)';
-    const [standing] = await em.query<Array<{ id: string; user_id: string }>>(
-      `SELECT s.id, s.user_id FROM sessions s
-       WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${ownedBy}
-         AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
-           AND (u.expires_at IS NULL OR u.expires_at > ?))`,
-      [nasClientId, accountingUniqueId, ...byOwner, seenAt],
-    );
-    if (standing === undefined) return { session: false, device: false };
-    const withDevice = macAddress !== '';
-    if (!isSqlite(em.connection)) {
-      const { assignments, parameters } = interimAssignments(report, now, 's.');
-      // With FOUND_ROWS (mysql2's default) the count is of rows matched: the session, and the device when known.
-      const matched = await changedRows(
-        em,
-        `UPDATE sessions s${withDevice ? ' LEFT JOIN devices d ON d.user_id = s.user_id AND d.mac_address = ?' : ''}
-         SET ${assignments}${withDevice ? ", d.status = 'active', d.last_seen_at = CASE WHEN d.last_seen_at < ? THEN ? ELSE d.last_seen_at END" : ''}
-         WHERE s.id = ? AND s.status = 'active'`,
-        [...(withDevice ? [macAddress] : []), ...parameters, ...(withDevice ? [seenAt, seenAt] : []), standing.id],
+    targets: readonly { target: InterimTarget; now: Date }[],
+  ): Promise<InterimStanding[]> {
+    if (targets.length === 0) return [];
+    const branches: string[] = [];
+    const parameters: unknown[] = [];
+    targets.forEach(({ target, now }, index) => {
+      const { nasClientId, accountingUniqueId, owner, macAddress } = target;
+      const byUser = 'userId' in owner;
+      branches.push(
+        `SELECT ? AS target, s.id, s.user_id,
+           EXISTS (SELECT 1 FROM devices d WHERE d.user_id = s.user_id AND d.mac_address = ?) AS device_known
+         FROM sessions s
+         WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${
+           byUser
+             ? 's.user_id = ?'
+             : 'EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = ? AND uv.username_key = ?)'
+         }
+           AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
+             AND (u.expires_at IS NULL OR u.expires_at > ?))`,
       );
-      return { session: matched > 0, device: withDevice && matched > 1 };
-    }
-    const { assignments, parameters } = interimAssignments(report, now);
-    const session =
-      (await changedRows(em, `UPDATE sessions SET ${assignments} WHERE id = ? AND status = 'active'`, [
-        ...parameters,
-        standing.id,
-      ])) > 0;
-    if (!session || !withDevice) return { session, device: false };
-    const device = await changedRows(
-      em,
-      `UPDATE devices SET status = 'active', last_seen_at = CASE WHEN last_seen_at < ? THEN ? ELSE last_seen_at END
-       WHERE user_id = ? AND mac_address = ?`,
-      [seenAt, seenAt, standing.user_id, macAddress],
+      parameters.push(
+        index,
+        macAddress,
+        nasClientId,
+        accountingUniqueId,
+        ...(byUser ? [owner.userId] : [owner.venueId, owner.usernameKey]),
+        dateTimeParameter(now),
+      );
+    });
+    const rows = await em.query<Array<{ target: number | string; id: string; user_id: string; device_known: unknown }>>(
+      branches.join(' UNION ALL '),
+      parameters,
     );
-    return { session, device: device > 0 };
+    return rows.map((row) => ({
+      target: Number(row.target),
+      sessionId: row.id,
+      userId: row.user_id,
+      deviceKnown: Number(row.device_known) === 1,
+    }));
+  }
+
+  /**
+   * Interim-Updates on sessions that findStandingOfActive found: each session, if still active, gets
+   * its counters raised but never lowered (packets may arrive out of order; the same rule as
+   * maxCounter), its IP address when one is reported, lastAccountingAt `now`; and its user's device
+   * `macAddress` (unless empty) turns active again, seen at `now` when that is later than stored.
+   * The sessions' rows are locked before their devices' (the order every transaction takes them
+   * in) and no user's row is read (a locking read of it deadlocked with the general path, which
+   * holds the user's row and then wants the session's); a block, expiry or delete ends the session
+   * in its own transaction, so it runs before (and expires the device too) or after this.
+   * Returns the rows matched, sessions and devices together. MySQL: one multi-table UPDATE joining
+   * the reports as a derived table, in session id order; SQLite, which has none, two UPDATE … FROM,
+   * so run this in a transaction there.
+   */
+  async reportOnStanding(em: EntityManager, writes: readonly InterimWrite[]): Promise<number> {
+    if (writes.length === 0) return 0;
+    const reports = interimReports([...writes].sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1)));
+    if (!isSqlite(em.connection)) {
+      // With FOUND_ROWS (mysql2's default) the count is of rows matched: sessions, and devices when known.
+      return changedRows(
+        em,
+        `UPDATE (${reports.sql}) r STRAIGHT_JOIN sessions s ON s.id = r.id
+           LEFT JOIN devices d ON d.user_id = s.user_id AND d.mac_address = r.mac
+         SET ${interimAssignments(false)},
+           d.status = 'active', d.last_seen_at = CASE WHEN d.last_seen_at < r.seen THEN r.seen ELSE d.last_seen_at END
+         WHERE s.status = 'active'`,
+        reports.parameters,
+      );
+    }
+    const sessions = await changedRows(
+      em,
+      `UPDATE sessions AS s SET ${interimAssignments(true)}
+       FROM (${reports.sql}) r WHERE s.id = r.id AND s.status = 'active'`,
+      reports.parameters,
+    );
+    const devices = await changedRows(
+      em,
+      `UPDATE devices AS d SET status = 'active',
+         last_seen_at = CASE WHEN d.last_seen_at < r.seen THEN r.seen ELSE d.last_seen_at END
+       FROM (${reports.sql}) r WHERE d.user_id = r.user_id AND d.mac_address = r.mac`,
+      reports.parameters,
+    );
+    return sessions + devices;
   }
 
   /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */
@@ -196,28 +253,47 @@ export class SessionsRepository {
 }
 
 /**
- * The SET list of an Interim-Update: lastAccountingAt, the counters raised but never lowered
- * (integers, BigInt for octets past 2^53, so that both engines compare numbers), the IP address.
+ * The SET list of Interim-Updates read from the derived table `r` (see interimReports) on sessions
+ * `s`: lastAccountingAt, the counters raised but never lowered (integers, BigInt for octets past
+ * 2^53, so that both engines compare numbers), the IP address when reported. SQLite names the
+ * assigned columns bare.
  */
-function interimAssignments(
-  report: InterimReport,
-  now: Date,
-  table = '',
-): { assignments: string; parameters: unknown[] } {
-  const assignments = [`${table}last_accounting_at = ?`];
-  const parameters: unknown[] = [dateTimeParameter(now)];
-  const raise = (name: string, value: bigint | number | null) => {
-    if (value === null) return;
-    const column = table + name;
-    assignments.push(`${column} = CASE WHEN ${column} IS NULL OR ${column} < ? THEN ? ELSE ${column} END`);
-    parameters.push(value, value);
+function interimAssignments(sqlite: boolean): string {
+  const assigned = sqlite ? '' : 's.';
+  const raised = (name: string) =>
+    `${assigned}${name} = CASE WHEN r.${name} IS NOT NULL AND (s.${name} IS NULL OR s.${name} < r.${name}) THEN r.${name} ELSE s.${name} END`;
+  return [
+    `${assigned}last_accounting_at = r.seen`,
+    raised('input_octets'),
+    raised('output_octets'),
+    raised('session_time'),
+    `${assigned}ip_address = COALESCE(r.ip, s.ip_address)`,
+  ].join(', ');
+}
+
+/**
+ * Interim-Updates as a derived table (`SELECT ? AS id, … UNION ALL SELECT ?, …`): the session's and
+ * user's ids (null when the statement finds the session otherwise), the device, the time, what
+ * each reports; and its parameters.
+ */
+function interimReports(rows: readonly (InterimWrite | Omit<InterimWrite, 'sessionId' | 'userId'>)[]): {
+  sql: string;
+  parameters: unknown[];
+} {
+  const columns = ['id', 'user_id', 'mac', 'seen', 'input_octets', 'output_octets', 'session_time', 'ip'];
+  const first = `SELECT ${columns.map((name) => `? AS ${name}`).join(', ')}`;
+  const next = `SELECT ${columns.map(() => '?').join(', ')}`;
+  return {
+    sql: [first, ...rows.slice(1).map(() => next)].join(' UNION ALL '),
+    parameters: rows.flatMap((row) => [
+      'sessionId' in row ? row.sessionId : null,
+      'userId' in row ? row.userId : null,
+      row.macAddress,
+      dateTimeParameter(row.now),
+      row.report.inputOctets === null ? null : BigInt(row.report.inputOctets),
+      row.report.outputOctets === null ? null : BigInt(row.report.outputOctets),
+      row.report.sessionTime,
+      row.report.ipAddress,
+    ]),
   };
-  raise('input_octets', report.inputOctets === null ? null : BigInt(report.inputOctets));
-  raise('output_octets', report.outputOctets === null ? null : BigInt(report.outputOctets));
-  raise('session_time', report.sessionTime);
-  if (report.ipAddress !== null) {
-    assignments.push(`${table}ip_address = ?`);
-    parameters.push(report.ipAddress);
-  }
-  return { assignments: assignments.join(', '), parameters };
 }
