@@ -115,6 +115,27 @@ function rssMb(pid) {
   }
 }
 
+/** Clock ticks per second of /proc/PID/stat's CPU times. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time (user and system) a process has used so far, in ms; null when it cannot be read. */
+function cpuMs(pid) {
+  if (pid === null) return null;
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The local MariaDB or MySQL server's process, whose CPU time per request the table shows; null when none runs here. */
+function databaseServerPid() {
+  const found = spawnSync('pidof', ['mariadbd', 'mysqld'], { encoding: 'utf8' }).stdout.trim().split(/\s+/)[0];
+  return found ? Number(found) : null;
+}
+
 /** Samples the service's RSS every 250 ms; `peak` is the largest seen since start. */
 function rssSampler(pid) {
   let peak = 0;
@@ -130,10 +151,15 @@ function rssSampler(pid) {
 }
 
 /** One autocannon run of `workload` against `port`. */
-async function runOnce(workload, port, seconds) {
+/**
+ * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
+ * server and the database server (`databasePid`, null for none) used meanwhile.
+ */
+async function runOnce(workload, server, seconds, databasePid = null) {
   const statuses = {};
+  const cpuBefore = [cpuMs(server.pid), cpuMs(databasePid)];
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${server.port}`,
     connections: workload.connections ?? config.connections,
     duration: seconds,
     requests: [
@@ -161,8 +187,11 @@ async function runOnce(workload, port, seconds) {
   const unexpected = Object.entries(statuses)
     .filter(([status]) => !workload.expected.includes(Number(status)))
     .reduce((sum, [, count]) => sum + count, 0);
+  const cpuUsed = (pid, before) => (before === null ? null : cpuMs(pid) - before);
   return {
     requests: result.requests.total,
+    cpuMs: cpuUsed(server.pid, cpuBefore[0]),
+    databaseCpuMs: cpuUsed(databasePid, cpuBefore[1]),
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -180,8 +209,12 @@ function merge(runs) {
   const statuses = {};
   for (const run of runs)
     for (const [status, n] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const perRequest = (key) =>
+    runs.some((run) => run[key] === null) ? null : Math.round((sum(key) * 1000) / Math.max(1, sum('requests')));
   return {
     requests: sum('requests'),
+    cpuUsPerRequest: perRequest('cpuMs'),
+    databaseCpuUsPerRequest: perRequest('databaseCpuMs'),
     rps: Math.round(mean('rps')),
     p50: Math.round(mean('p50') * 10) / 10,
     p99: Math.round(mean('p99') * 10) / 10,
@@ -348,6 +381,7 @@ async function benchDatabase(database) {
   const nestPort = await freePort();
   const nest = await startProcess('nest', ['bench/servers/nest-minimal.mjs', String(nestPort), token], nestPort);
   const rss = rssSampler(service.pid);
+  const databasePid = database.kind === 'mysql' ? databaseServerPid() : null;
   const rows = [];
   try {
     const all = [...workloads(database.users), ...(radius === null ? [] : radiusWorkloads(radius))];
@@ -355,15 +389,15 @@ async function benchDatabase(database) {
     for (const workload of chosen) {
       const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;
       if (config.warmup > 0) {
-        await runOnce(workload, service.port, config.warmup);
-        if (yardstick !== null) await runOnce(workload, yardstick.port, config.warmup);
+        await runOnce(workload, service, config.warmup);
+        if (yardstick !== null) await runOnce(workload, yardstick, config.warmup);
       }
       const rssBefore = rssMb(service.pid);
       const mine = [];
       const theirs = [];
       for (let round = 0; round < config.rounds; round++) {
-        mine.push(await runOnce(workload, service.port, config.duration));
-        if (yardstick !== null) theirs.push(await runOnce(workload, yardstick.port, config.duration));
+        mine.push(await runOnce(workload, service, config.duration, databasePid));
+        if (yardstick !== null) theirs.push(await runOnce(workload, yardstick, config.duration, databasePid));
       }
       const row = {
         database: database.kind,
@@ -399,7 +433,7 @@ async function runSoak(database, service) {
   };
   const samples = [];
   for (let run = 1; run <= 2; run++) {
-    const result = await runOnce(mixed, service.port, config.soakSeconds);
+    const result = await runOnce(mixed, service, config.soakSeconds);
     samples.push({
       run,
       rps: Math.round(result.rps),
@@ -415,22 +449,27 @@ async function runSoak(database, service) {
 function formatRow(row) {
   const s = row.service;
   const y = row.yardstick;
-  return `${row.database.padEnd(6)} ${row.title.padEnd(48)} ${String(s.rps).padStart(6)} req/s p50 ${String(s.p50).padStart(6)} p99 ${String(s.p99).padStart(6)} ms  non2xx ${s.non2xx} unexpected ${s.unexpected} errors ${s.errors}  ${y === null ? '' : `${y.name} ${y.rps} req/s ratio ${row.ratio}`}  RSS ${row.rssBeforeMb}→${row.rssAfterMb} MB`;
+  return `${row.database.padEnd(6)} ${row.title.padEnd(48)} ${String(s.rps).padStart(6)} req/s p50 ${String(s.p50).padStart(6)} p99 ${String(s.p99).padStart(6)} ms  non2xx ${s.non2xx} unexpected ${s.unexpected} errors ${s.errors}  CPU ${cpuCell(s)} µs/req  ${y === null ? '' : `${y.name} ${y.rps} req/s CPU ${cpuCell(y)} µs/req ratio ${row.ratio}`}  RSS ${row.rssBeforeMb}→${row.rssAfterMb} MB`;
+}
+
+/** CPU time per request of a side's own process and of the database server ("–" where unknown). */
+function cpuCell(side) {
+  return `${side.cpuUsPerRequest ?? '–'} / ${side.databaseCpuUsPerRequest ?? '–'}`;
 }
 
 function markdownTable(results) {
   const lines = [
-    '| db | workload | req/s | p50 ms | p99 ms | non-2xx | unexpected | errors | yardstick req/s | ratio | RSS MB before → after |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| db | workload | req/s | p50 ms | p99 ms | non-2xx | unexpected | errors | CPU µs/req (process / DB server) | yardstick req/s | yardstick CPU µs/req | ratio | RSS MB before → after |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const result of results) {
     for (const row of result.rows) {
       const s = row.service;
       const y = row.yardstick;
       lines.push(
-        `| ${row.database} | ${row.title} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.non2xx} | ${s.unexpected} | ${s.errors} | ${
+        `| ${row.database} | ${row.title} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.non2xx} | ${s.unexpected} | ${s.errors} | ${cpuCell(s)} | ${
           y === null ? '–' : `${y.rps} (${y.name})`
-        } | ${row.ratio ?? '–'} | ${row.rssBeforeMb} → ${row.rssAfterMb} |`,
+        } | ${y === null ? '–' : cpuCell(y)} | ${row.ratio ?? '–'} | ${row.rssBeforeMb} → ${row.rssAfterMb} |`,
       );
     }
   }
