@@ -9,7 +9,7 @@ import {
   type InterimWrite,
 } from '../sessions/sessions.repository.js';
 
-/** Packets per batch: one branch each in the read, one row each in the write. */
+/** Packets per batch: one branch each in the read, one row each in the write (SQLite allows 500 branches). */
 export const MAX_INTERIM_BATCH = 64;
 /** Batches under way at once; packets arriving meanwhile wait for the next one. */
 export const MAX_INTERIM_BATCHES_IN_FLIGHT = 4;
