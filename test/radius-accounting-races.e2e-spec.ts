@@ -249,6 +249,46 @@ describe.each(databaseKinds())('a burst of accounting packets on many users [%s]
     expect(blockedDevices.map((d) => d.status)).not.toContain('active');
   }, 60_000);
 
+  it('updates two sessions of one user on one device when their packets arrive together', async () => {
+    const user = await givenUser(testApp);
+    const session = (name: string) => ({
+      Class: encodeClass(user._id),
+      'Acct-Unique-Session-Id': `twin-${kind}-${name}`,
+      'Calling-Station-Id': '02:5F:00:00:00:09',
+    });
+    for (const name of ['a', 'b'])
+      await radiusCall(
+        testApp,
+        token,
+        'accounting',
+        nas,
+        rlmBody({ ...session(name), 'Acct-Status-Type': 'Start' }),
+      ).expect(204);
+    const statuses = await Promise.all(
+      ['a', 'b'].map(
+        async (name) =>
+          (
+            await radiusCall(
+              testApp,
+              token,
+              'accounting',
+              nas,
+              rlmBody({ ...session(name), 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 42 }),
+            )
+          ).status,
+      ),
+    );
+    expect(statuses).toEqual([204, 204]);
+    const rows: Array<{ status: string; session_time: number }> = await testApp.dataSource.query(
+      'SELECT status, session_time FROM sessions WHERE accounting_unique_id LIKE ? ORDER BY accounting_unique_id',
+      [`twin-${kind}-%`],
+    );
+    expect(rows.map((row) => [row.status, Number(row.session_time)])).toEqual([
+      ['active', 42],
+      ['active', 42],
+    ]);
+  }, 30_000);
+
   it('answers every packet 204 and keeps the highest counters of each session', async () => {
     const users: HotspotUserDto[] = [];
     for (let i = 0; i < USERS; i++) users.push(await givenUser(testApp));

@@ -66,6 +66,21 @@ describe('interimWritesOf', () => {
   });
 });
 
+describe('interimWritesOf, one device twice', () => {
+  it('writes a device once per batch and sends the second session on it down the general path', () => {
+    const batch = [packet('a'), packet('b'), packet('c', '02:00:00:00:00:02')];
+    const sameUser = (index: number): InterimStanding => ({
+      target: index,
+      sessionId: `s${index}`,
+      userId: 'u',
+      deviceKnown: true,
+    });
+    expect(interimWritesOf(batch, [sameUser(0), sameUser(1), sameUser(2)]).map((write) => write.target)).toEqual([
+      0, 2,
+    ]);
+  });
+});
+
 describe('appliedInterims', () => {
   const writes = [
     { target: 0, macAddress: '02:00:00:00:00:01' },
@@ -105,7 +120,7 @@ describe('InterimUpdateBatcher', () => {
         return targets.map(({ target }, index) => ({
           target: index,
           sessionId: `session-${target.accountingUniqueId}`,
-          userId: 'user',
+          userId: `user-${target.accountingUniqueId}`,
           deviceKnown: true,
         }));
       },

@@ -114,17 +114,28 @@ export function nextInterimBatch<T extends { target: InterimTarget }>(
   return { batch, rest };
 }
 
-/** The writes for the packets whose session stands and whose device, if any, the user already has. */
+/**
+ * The writes for the packets whose session stands and whose device, if any, the user already has.
+ * Each device is written once per batch: a second session of the same user on the same device
+ * (two NASes, say) takes the general path, so that every row the write expects is distinct.
+ */
 export function interimWritesOf(
   batch: readonly { target: InterimTarget; report: InterimReport; now: Date }[],
   standings: readonly InterimStanding[],
 ): (InterimWrite & { target: number })[] {
-  return standings
-    .filter(({ target, deviceKnown }) => deviceKnown || batch[target].target.macAddress === '')
-    .map(({ target, sessionId, userId }) => {
-      const { target: where, report, now } = batch[target];
-      return { target, sessionId, userId, macAddress: where.macAddress, report, now };
-    });
+  const devices = new Set<string>();
+  const writes: (InterimWrite & { target: number })[] = [];
+  for (const { target, sessionId, userId, deviceKnown } of standings) {
+    const { target: where, report, now } = batch[target];
+    const { macAddress } = where;
+    if (macAddress !== '') {
+      const device = `${userId}\u0000${macAddress}`;
+      if (!deviceKnown || devices.has(device)) continue;
+      devices.add(device);
+    }
+    writes.push({ target, sessionId, userId, macAddress, report, now });
+  }
+  return writes;
 }
 
 /**
