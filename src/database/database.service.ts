@@ -82,13 +82,22 @@ export class DatabaseService {
    * Runs `work` in one transaction; inside it, use only the given EntityManager. `work` may run
    * more than once: a transaction InnoDB chose as a deadlock victim was rolled back whole, and on
    * SQLite a transaction that could not start is tried again.
+   *
+   * `readCommitted` (MySQL; SQLite's transactions are serialisable whatever is asked): InnoDB then
+   * takes no gap locks for the transaction's searches, so transactions that look a key up, find
+   * nothing and insert it (a new session, a new device) cannot deadlock on the gap between their
+   * neighbouring keys, as they do in bursts under REPEATABLE READ. For work that takes the row
+   * locks it relies on itself and needs no repeatable snapshot.
    */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+  transaction<T>(work: (em: EntityManager) => Promise<T>, options: { readCommitted?: boolean } = {}): Promise<T> {
     if (this.serialised) {
       const attempt = () => this.exclusive(() => this.immediateTransaction(work));
       return retryOnContention(attempt, isSqliteBusy, this.busyPolicy);
     }
-    const attempt = () => this.onConnection((em) => em.transaction(work));
+    const attempt = () =>
+      this.onConnection((em) =>
+        options.readCommitted ? em.transaction('READ COMMITTED', work) : em.transaction(work),
+      );
     return retryOnContention(attempt, isLockConflict, LOCK_CONFLICT_POLICY);
   }
 

@@ -95,12 +95,16 @@ export class AccountingService {
       this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no user matches its Class or User-Name`);
       return;
     }
+    // READ COMMITTED: the user's row lock orders packets about one user, and a burst of new
+    // sessions and devices of different users takes no gap locks to deadlock on.
+    const recordIt = () =>
+      this.database.transaction((em) => this.record(em, nas, userId, report), { readCommitted: true });
     try {
-      await this.database.transaction((em) => this.record(em, nas, userId, report));
+      await recordIt();
     } catch (error) {
       // Two copies of a new session raced past the lookup; the second finds the first's row now.
       if (!isUniqueViolation(error)) throw error;
-      await this.database.transaction((em) => this.record(em, nas, userId, report));
+      await recordIt();
     }
   }
 
