@@ -50,7 +50,7 @@ describe('nextInterimBatch', () => {
 
 describe('interimWritesOf', () => {
   const standing = (index: number, deviceKnown: boolean): InterimStanding => ({
-    target: index,
+    index,
     sessionId: `s${index}`,
     userId: `u${index}`,
     deviceKnown,
@@ -60,8 +60,8 @@ describe('interimWritesOf', () => {
     const batch = [packet('a'), packet('b'), packet('c', ''), packet('d')];
     const writes = interimWritesOf(batch, [standing(0, true), standing(1, false), standing(2, false)]);
     expect(writes).toEqual([
-      { target: 0, sessionId: 's0', userId: 'u0', macAddress: '02:00:00:00:00:01', report: REPORT, now: NOW },
-      { target: 2, sessionId: 's2', userId: 'u2', macAddress: '', report: REPORT, now: NOW },
+      { index: 0, sessionId: 's0', userId: 'u0', macAddress: '02:00:00:00:00:01', report: REPORT, now: NOW },
+      { index: 2, sessionId: 's2', userId: 'u2', macAddress: '', report: REPORT, now: NOW },
     ]);
   });
 });
@@ -70,21 +70,19 @@ describe('interimWritesOf, one device twice', () => {
   it('writes a device once per batch and sends the second session on it down the general path', () => {
     const batch = [packet('a'), packet('b'), packet('c', '02:00:00:00:00:02')];
     const sameUser = (index: number): InterimStanding => ({
-      target: index,
+      index,
       sessionId: `s${index}`,
       userId: 'u',
       deviceKnown: true,
     });
-    expect(interimWritesOf(batch, [sameUser(0), sameUser(1), sameUser(2)]).map((write) => write.target)).toEqual([
-      0, 2,
-    ]);
+    expect(interimWritesOf(batch, [sameUser(0), sameUser(1), sameUser(2)]).map((write) => write.index)).toEqual([0, 2]);
   });
 });
 
 describe('appliedInterims', () => {
   const writes = [
-    { target: 0, macAddress: '02:00:00:00:00:01' },
-    { target: 2, macAddress: '' },
+    { index: 0, macAddress: '02:00:00:00:00:01' },
+    { index: 2, macAddress: '' },
   ];
 
   it('applies every written packet when the write matched each session and each named device', () => {
@@ -118,7 +116,7 @@ describe('InterimUpdateBatcher', () => {
         running -= 1;
         if (options.fail !== undefined) throw options.fail;
         return targets.map(({ target }, index) => ({
-          target: index,
+          index,
           sessionId: `session-${target.accountingUniqueId}`,
           userId: `user-${target.accountingUniqueId}`,
           deviceKnown: true,

@@ -122,18 +122,18 @@ export function nextInterimBatch<T extends { target: InterimTarget }>(
 export function interimWritesOf(
   batch: readonly { target: InterimTarget; report: InterimReport; now: Date }[],
   standings: readonly InterimStanding[],
-): (InterimWrite & { target: number })[] {
+): (InterimWrite & { index: number })[] {
   const devices = new Set<string>();
-  const writes: (InterimWrite & { target: number })[] = [];
-  for (const { target, sessionId, userId, deviceKnown } of standings) {
-    const { target: where, report, now } = batch[target];
-    const { macAddress } = where;
+  const writes: (InterimWrite & { index: number })[] = [];
+  for (const { index, sessionId, userId, deviceKnown } of standings) {
+    const { target, report, now } = batch[index];
+    const { macAddress } = target;
     if (macAddress !== '') {
       const device = `${userId}\u0000${macAddress}`;
       if (!deviceKnown || devices.has(device)) continue;
       devices.add(device);
     }
-    writes.push({ target, sessionId, userId, macAddress, report, now });
+    writes.push({ index, sessionId, userId, macAddress, report, now });
   }
   return writes;
 }
@@ -145,11 +145,11 @@ export function interimWritesOf(
  */
 export function appliedInterims(
   size: number,
-  writes: readonly { target: number; macAddress: string }[],
+  writes: readonly { index: number; macAddress: string }[],
   matched: number,
 ): boolean[] {
   const applied = new Array<boolean>(size).fill(false);
   const expected = writes.length + writes.filter((write) => write.macAddress !== '').length;
-  if (writes.length > 0 && matched === expected) for (const { target } of writes) applied[target] = true;
+  if (writes.length > 0 && matched === expected) for (const { index } of writes) applied[index] = true;
   return applied;
 }

@@ -24,9 +24,9 @@ export interface InterimTarget {
   macAddress: string;
 }
 
-/** A session findStandingOfActive found for the target at index `target`. */
+/** A session findStandingOfActive found for the target at `index` in its list. */
 export interface InterimStanding {
-  target: number;
+  index: number;
   sessionId: string;
   userId: string;
   /** Whether the user has the target's device. */
@@ -111,8 +111,8 @@ export class SessionsRepository {
    * For each target, its session if that is active, belongs to the target's owner (the user of that
    * id, or the holder of that username key in that venue), and its user is active with no expiresAt
    * at or before the target's `now`: the session's id, its user's, and whether that user has the
-   * target's device. One plain read (a branch per target), which locks nothing. `target` is the
-   * index in `targets`; targets with no such session are left out.
+   * target's device. One plain read (a branch per target), which locks nothing. `index` is the
+   * target's in `targets`; targets with no such session are left out.
    */
   async findStandingOfActive(
     em: EntityManager,
@@ -125,7 +125,7 @@ export class SessionsRepository {
       const { nasClientId, accountingUniqueId, owner, macAddress } = target;
       const byUser = 'userId' in owner;
       branches.push(
-        `SELECT ? AS target, s.id, s.user_id,
+        `SELECT ? AS target_index, s.id, s.user_id,
            EXISTS (SELECT 1 FROM devices d WHERE d.user_id = s.user_id AND d.mac_address = ?) AS device_known
          FROM sessions s
          WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${
@@ -145,12 +145,11 @@ export class SessionsRepository {
         dateTimeParameter(now),
       );
     });
-    const rows = await em.query<Array<{ target: number | string; id: string; user_id: string; device_known: unknown }>>(
-      branches.join(' UNION ALL '),
-      parameters,
-    );
+    const rows = await em.query<
+      Array<{ target_index: number | string; id: string; user_id: string; device_known: unknown }>
+    >(branches.join(' UNION ALL '), parameters);
     return rows.map((row) => ({
-      target: Number(row.target),
+      index: Number(row.target_index),
       sessionId: row.id,
       userId: row.user_id,
       deviceKnown: Number(row.device_known) === 1,
