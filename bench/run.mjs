@@ -150,7 +150,6 @@ function rssSampler(pid) {
   };
 }
 
-/** One autocannon run of `workload` against `port`. */
 /**
  * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
  * server and the database server (`databasePid`, null for none) used meanwhile.
