@@ -176,6 +176,58 @@ describe.each(databaseKinds())('a burst of accounting packets on many users [%s]
     30_000,
   );
 
+  // SQLite runs one transaction at a time: nothing can commit between the Stop's read and its write.
+  (kind === 'mysql' ? it : it.skip)(
+    'a Stop keeps the higher counters an Interim-Update committed while the Stop waited for the session',
+    async () => {
+      const user = await givenUser(testApp);
+      const session = {
+        Class: encodeClass(user._id),
+        'Acct-Unique-Session-Id': `stop-after-batch-${kind}`,
+        'Calling-Station-Id': '02:5D:00:00:00:02',
+      };
+      await radiusCall(testApp, token, 'accounting', nas, rlmBody({ ...session, 'Acct-Status-Type': 'Start' })).expect(
+        204,
+      );
+      // An Interim-Update's batched write, under way: it holds the session's row, as that write does.
+      const batch = testApp.dataSource.createQueryRunner();
+      await batch.startTransaction();
+      let stop: Promise<{ status: number }> | undefined;
+      try {
+        await batch.query(
+          'UPDATE sessions SET input_octets = 5000, session_time = 500 WHERE accounting_unique_id = ?',
+          [`stop-after-batch-${kind}`],
+        );
+        const stopBody = rlmBody({
+          ...session,
+          'Acct-Status-Type': 'Stop',
+          'Acct-Session-Time': 100,
+          'Acct-Input-Octets': 1000,
+          'Acct-Terminate-Cause': 'User-Request',
+        });
+        stop = radiusCall(testApp, token, 'accounting', nas, stopBody).then((response) => response);
+        await waitForStatementOnSessions(testApp);
+        await batch.commitTransaction();
+      } finally {
+        if (batch.isTransactionActive) await batch.rollbackTransaction();
+        await batch.release();
+      }
+      expect((await stop).status).toBe(204);
+      const [stored] = await testApp.dataSource.query<
+        Array<{ status: string; input_octets: string; session_time: number }>
+      >(
+        'SELECT status, CAST(input_octets AS CHAR) AS input_octets, session_time FROM sessions WHERE accounting_unique_id = ?',
+        [`stop-after-batch-${kind}`],
+      );
+      expect({ ...stored, session_time: Number(stored?.session_time) }).toEqual({
+        status: 'stopped',
+        input_octets: '5000',
+        session_time: 500,
+      });
+    },
+    30_000,
+  );
+
   it('applies packets arriving together, each as it would alone: known, new device, new session, blocked user', async () => {
     const [known, roaming, starting, blocked] = [
       await givenUser(testApp),
@@ -361,3 +413,19 @@ describe.each(databaseKinds())('a burst of accounting packets on many users [%s]
     }
   }, 60_000);
 });
+
+/**
+ * Until another connection to the test's database is in the middle of a statement on sessions: one
+ * waiting for a row lock (bounded: 100 polls, 20 ms apart).
+ */
+async function waitForStatementOnSessions(testApp: TestApp): Promise<void> {
+  for (let poll = 0; poll < 100; poll++) {
+    const running = await testApp.dataSource.query<unknown[]>(
+      `SELECT ID FROM information_schema.PROCESSLIST
+       WHERE DB = DATABASE() AND ID <> CONNECTION_ID() AND COMMAND = 'Query' AND INFO LIKE '%sessions%'`,
+    );
+    if (running.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no statement on sessions came to wait');
+}

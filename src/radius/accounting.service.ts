@@ -156,7 +156,7 @@ export class AccountingService {
       await this.recordDevice(em, userId, report, now);
       return;
     }
-    const stored = await this.sessions.findByAccountingId(em, nas.id, report.accountingUniqueId);
+    const stored = await this.sessions.lockByAccountingId(em, nas.id, report.accountingUniqueId);
     const step = accountingStep(report.type, stored, allowed);
     const counters = countersOf(report, stored, now);
     switch (step.kind) {

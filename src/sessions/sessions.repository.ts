@@ -73,12 +73,20 @@ export class SessionsRepository {
 
   // RADIUS accounting
 
-  findByAccountingId(
+  /**
+   * The NAS's session `accountingUniqueId`, its row locked until the transaction ends (MySQL; SQLite
+   * runs one transaction at a time), so that counters worked out from it cannot undo a batched
+   * Interim-Update committed meanwhile.
+   */
+  lockByAccountingId(
     em: EntityManager,
     nasClientId: string,
     accountingUniqueId: string,
   ): Promise<SessionEntity | null> {
-    return em.findOneBy(SessionEntity, { nasClientId, accountingUniqueId });
+    return em.findOne(SessionEntity, {
+      where: { nasClientId, accountingUniqueId },
+      ...(isSqlite(em.connection) ? {} : { lock: { mode: 'pessimistic_write' } }),
+    });
   }
 
   /**
