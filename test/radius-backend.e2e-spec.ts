@@ -484,6 +484,20 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
     });
 
+    it("a deleted user's Interim-Update retransmitted many times at once writes one enforcement job", async () => {
+      const user = await givenUser(current());
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      await api(current()).users.remove(user._id).expect(200);
+      const interim = {
+        'Acct-Status-Type': 'Interim-Update',
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+      };
+      const copies = await Promise.all(Array.from({ length: 8 }, () => account(interim)));
+      expect(copies.map((response) => response.status)).toEqual(Array(8).fill(204));
+      expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
+    });
+
     it('the stale sweep ends accounting sessions without a recent update, never CLI sessions', async () => {
       const user = await givenUser(current());
       await account({

@@ -102,7 +102,8 @@ export class AccountingService {
     try {
       await recordIt();
     } catch (error) {
-      // Two copies of a new session raced past the lookup; the second finds the first's row now.
+      // Two copies of a packet raced past a lookup (of a new session, or of a deleted user's
+      // enforcement job) and the second's insert hit the first's row: it finds that row now.
       if (!isUniqueViolation(error)) throw error;
       await recordIt();
     }
@@ -209,7 +210,9 @@ export class AccountingService {
 
   /**
    * A packet whose Class names a user that no longer exists (deleted): the session cannot be stored,
-   * but the network side is told once, with an id derived from the NAS and the accounting id.
+   * but the network side is told once, with an id derived from the NAS and the accounting id. With
+   * no user's row to lock, copies of the packet arriving together may all find no job yet; the job's
+   * id is derived too, so only one insert succeeds and the others retry (see account) and find it.
    */
   private async enforceForMissingUser(
     em: EntityManager,
@@ -227,6 +230,7 @@ export class AccountingService {
       em,
       { userId, username: report.username, reason: 'enforcement', sessions: [session] },
       now,
+      derivedId(nas.id, `${report.accountingUniqueId}\u0000enforcement`),
     );
     this.logger.warn(`NAS ${nas.name} reports a session of deleted user ${userId}: unauth job written`);
   }

@@ -29,10 +29,11 @@ export class UnauthJobsService {
 
   /**
    * Writes a pending job through the caller's transaction (an outbox row): it commits or rolls back
-   * with the change that caused it.
+   * with the change that caused it. `id` is a fixed one where copies of one request may race (a
+   * NAS's retransmissions): the second copy's insert then fails on the primary key.
    */
-  async enqueue(em: EntityManager, request: UnauthJobRequest, now: Date): Promise<UnauthJobEntity> {
-    const job = newPendingJob(newId(), request, now);
+  async enqueue(em: EntityManager, request: UnauthJobRequest, now: Date, id = newId()): Promise<UnauthJobEntity> {
+    const job = newPendingJob(id, request, now);
     await this.jobs.insert(em, job);
     return job;
   }
