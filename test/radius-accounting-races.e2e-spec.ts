@@ -1,6 +1,7 @@
 import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.js';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { encodeClass } from '../src/radius/radius.rules.js';
+import { readDateTime } from '../src/database/columns.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { api } from './support/api-client.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
@@ -107,6 +108,35 @@ describe.each(databaseKinds())('accounting racing status changes [%s]', (kind: D
     const hex = (n: number) => n.toString(16).padStart(2, '0').toUpperCase();
     return `02:5F:${hex(roundNumber >> 8)}:${hex(roundNumber & 0xff)}:00:${hex(index)}`;
   }
+
+  it('a packet handled after a newer one of its session raises the counters but never moves lastUpdateAt back', async () => {
+    const user = await givenUser(testApp);
+    const session = {
+      Class: encodeClass(user._id),
+      'Acct-Unique-Session-Id': `reordered-${kind}`,
+      'Calling-Station-Id': '02:5E:00:00:00:01',
+    };
+    const lastUpdate = async () => {
+      const [row] = await testApp.dataSource.query<Array<{ last_accounting_at: Date | string; session_time: number }>>(
+        'SELECT last_accounting_at, session_time FROM sessions WHERE accounting_unique_id = ?',
+        [`reordered-${kind}`],
+      );
+      return { at: readDateTime(row.last_accounting_at).toISOString(), sessionTime: Number(row.session_time) };
+    };
+    await packet({ ...session, 'Acct-Status-Type': 'Start' });
+    clock.advance(10 * 60_000);
+    const newest = clock.now().toISOString();
+    await packet({ ...session, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 600 });
+    expect(await lastUpdate()).toEqual({ at: newest, sessionTime: 600 });
+    // Handled later, but stamped earlier (two batches under way may commit in either order): the
+    // common Interim-Update's batch, then the general path's Stop.
+    clock.advance(-5 * 60_000);
+    await packet({ ...session, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 700 });
+    expect(await lastUpdate()).toEqual({ at: newest, sessionTime: 700 });
+    await packet({ ...session, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 800 });
+    expect(await lastUpdate()).toEqual({ at: newest, sessionTime: 800 });
+    clock.advance(5 * 60_000);
+  });
 
   it.each<Move>(['blocked', 'expire', 'sweep', 'delete'])(
     'accounting racing %s leaves no active session or device behind, and each ended session is in one job',

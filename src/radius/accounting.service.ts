@@ -22,6 +22,7 @@ import {
   ACCT_STATUS_TYPES,
   clampSessionTime,
   combineOctets,
+  latestOf,
   maxCounter,
   SERVICE_TERMINATE_CAUSES,
   sessionOwnerOf,
@@ -269,7 +270,7 @@ export class AccountingService {
   }
 }
 
-/** The counters of a packet, never lower than what is stored (packets may arrive out of order). */
+/** The counters and time of a packet, never lower than what is stored (packets may arrive out of order). */
 function countersOf(report: SessionReport, stored: SessionEntity | null, now: Date): Partial<SessionEntity> {
   return {
     inputOctets: maxCounter(stored?.inputOctets ?? null, report.inputOctets),
@@ -279,7 +280,7 @@ function countersOf(report: SessionReport, stored: SessionEntity | null, now: Da
         ? (stored?.sessionTime ?? null)
         : Math.max(stored?.sessionTime ?? 0, report.sessionTime),
     ipAddress: report.ipAddress ?? stored?.ipAddress ?? null,
-    lastAccountingAt: now,
+    lastAccountingAt: latestOf(stored?.lastAccountingAt ?? null, now),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   combineOctets,
   decideLogin,
   encodeClass,
+  latestOf,
   loginMethodOf,
   maxCounter,
   sessionOwnerOf,
@@ -104,6 +105,13 @@ describe('octet counters', () => {
     expect(maxCounter('12884901888000001', '12884901888000000')).toBe('12884901888000001');
     expect(maxCounter(null, '7')).toBe('7');
     expect(maxCounter('7', null)).toBe('7');
+  });
+
+  it('keeps the later time of the last report: a packet handled after a newer one never moves it back', () => {
+    const earlier = new Date(NOW.getTime() - 60_000);
+    expect(latestOf(null, NOW)).toEqual(NOW);
+    expect(latestOf(earlier, NOW)).toEqual(NOW);
+    expect(latestOf(NOW, earlier)).toEqual(NOW);
   });
 });
 

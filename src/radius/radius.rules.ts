@@ -197,6 +197,11 @@ export function maxCounter(a: string | null, b: string | null): string | null {
   return BigInt(a) >= BigInt(b) ? a : b;
 }
 
+/** The later of a stored time and a new one: a packet handled after a newer one never moves it back. */
+export function latestOf(stored: Date | null, now: Date): Date {
+  return stored !== null && stored > now ? stored : now;
+}
+
 /** Largest Acct-Session-Time the int column keeps. */
 const MAX_SESSION_TIME = 2_147_483_647;
 

@@ -167,7 +167,7 @@ export class SessionsRepository {
   /**
    * Interim-Updates on sessions that findStandingOfActive found: each session, if still active, gets
    * its counters raised but never lowered (packets may arrive out of order; the same rule as
-   * maxCounter), its IP address when one is reported, lastAccountingAt `now`; and its user's device
+   * maxCounter), its IP address when one is reported, lastAccountingAt `now` unless later already; and its user's device
    * `macAddress` (unless empty) turns active again, seen at `now` when that is later than stored.
    * The sessions' rows are locked before their devices' (the order every transaction takes them
    * in) and no user's row is read (a locking read of it deadlocked with the general path, which
@@ -261,16 +261,17 @@ export class SessionsRepository {
 
 /**
  * The SET list of Interim-Updates read from the derived table `r` (see interimReports) on sessions
- * `s`: lastAccountingAt, the counters raised but never lowered (integers, BigInt for octets past
- * 2^53, so that both engines compare numbers), the IP address when reported. SQLite names the
- * assigned columns bare.
+ * `s`: lastAccountingAt and the counters raised but never lowered (two batches under way may each
+ * hold a packet of one session and commit in either order; integers, BigInt for octets past 2^53,
+ * so that both engines compare numbers), the IP address when reported. SQLite names the assigned
+ * columns bare.
  */
 function interimAssignments(sqlite: boolean): string {
   const assigned = sqlite ? '' : 's.';
   const raised = (name: string) =>
     `${assigned}${name} = CASE WHEN r.${name} IS NOT NULL AND (s.${name} IS NULL OR s.${name} < r.${name}) THEN r.${name} ELSE s.${name} END`;
   return [
-    `${assigned}last_accounting_at = r.seen`,
+    `${assigned}last_accounting_at = CASE WHEN s.last_accounting_at IS NULL OR s.last_accounting_at < r.seen THEN r.seen ELSE s.last_accounting_at END`,
     raised('input_octets'),
     raised('output_octets'),
     raised('session_time'),
