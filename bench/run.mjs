@@ -11,6 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_PASSWORD, seedMysql, seedSqlite } from './seed.mjs';
+import { checkTargets, formatTargets } from './targets.mjs';
 import { radiusWorkloads, workloads } from './workloads.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -507,12 +508,15 @@ async function main() {
     }
   }
   machine.loadAfter = loadavg().map((n) => Math.round(n * 100) / 100);
+  // The targets are about venue-chain scale: a smoke run has nothing to hold to them.
+  const targets = smoke ? null : checkTargets(results);
   const report = {
     date: new Date().toISOString(),
     mode: smoke ? 'smoke' : args.soak ? 'soak' : 'full',
     machine,
     config,
     results,
+    targets,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
@@ -531,6 +535,7 @@ async function main() {
       );
     }
   }
+  if (targets !== null) process.stdout.write(`${formatTargets(targets)}\n`);
   process.stdout.write(`written: ${file}\n`);
 
   // Every side of every workload ran, with only the statuses it expects and no socket errors or timeouts.

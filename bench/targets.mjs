@@ -1,0 +1,71 @@
+// The performance targets a full run is held to, checked against its results. See bench/README.md.
+
+/** RSS the service must stay under through a run, and how much a second soak run may end above the first. */
+const RSS_LIMIT_MB = 250;
+const SOAK_GROWTH_MB = 10;
+
+/**
+ * Each target: what it is about (a workload's service p99, req/s or ratio to its yardstick, on
+ * MariaDB with 1,000,000 users), its limit, and whether higher or lower is better.
+ */
+const WORKLOAD_TARGETS = [
+  { workload: 'list-hot', measure: 'p99', limit: 30, unit: 'ms', text: 'list of the 100,000-user venue, page 1, p99' },
+  {
+    workload: 'list-hot-blocked',
+    measure: 'p99',
+    limit: 30,
+    unit: 'ms',
+    text: 'the same with status=blocked&limit=100, p99',
+  },
+  { workload: 'list-hot-deep', measure: 'p99', limit: 60, unit: 'ms', text: 'page 2,000, p99' },
+  { workload: 'get', measure: 'ratio', limit: 0.5, unit: '', text: 'get one user, ratio to the bare handler' },
+  { workload: 'list-small', measure: 'ratio', limit: 0.7, unit: '', text: 'list of a 1,000-user venue, ratio to bare' },
+  { workload: 'status', measure: 'ratio', limit: 0.8, unit: '', text: 'GET /api/v1, ratio to the minimal Nest app' },
+  { workload: 'radius-authorize', measure: 'p99', limit: 100, unit: 'ms', text: 'authorize, p99 at 50 logins' },
+  { workload: 'radius-accounting', measure: 'rps', limit: 2000, unit: '/s', text: 'accounting, Interim-Updates' },
+];
+
+function valueOf(row, measure) {
+  if (measure === 'ratio') return row.ratio;
+  return row.service[measure];
+}
+
+/**
+ * The targets checked against a full run's results: one entry each, `met` null when the run has
+ * nothing to check it against (a workload left out with --only, no MariaDB, no --soak).
+ */
+export function checkTargets(results) {
+  const mysql = results.find((result) => result.database === 'mysql' && result.users >= 1_000_000);
+  const checks = WORKLOAD_TARGETS.map(({ workload, measure, limit, unit, text }) => {
+    const row = mysql?.rows.find((candidate) => candidate.workload === workload);
+    const value = row === undefined ? null : valueOf(row, measure);
+    const higherIsBetter = measure !== 'p99';
+    const met = value === null ? null : higherIsBetter ? value >= limit : value <= limit;
+    const shown = (number) => `${number}${unit === 'ms' ? ' ms' : unit}`;
+    return {
+      target: `${text} ${higherIsBetter ? '≥' : '≤'} ${shown(limit)}`,
+      value: value === null ? null : shown(value),
+      met,
+    };
+  });
+  for (const result of results) {
+    checks.push({
+      target: `${result.database}: service RSS peak < ${RSS_LIMIT_MB} MB`,
+      value: `${result.rssPeakMb} MB`,
+      met: result.rssPeakMb < RSS_LIMIT_MB,
+    });
+    const [first, second] = result.soak ?? [];
+    checks.push({
+      target: `${result.database}: RSS after the second 60 s soak run ≤ the first's + ${SOAK_GROWTH_MB} MB`,
+      value: second === undefined ? null : `${first.rssMb} → ${second.rssMb} MB`,
+      met: second === undefined ? null : second.rssMb <= first.rssMb + SOAK_GROWTH_MB,
+    });
+  }
+  return checks;
+}
+
+export function formatTargets(checks) {
+  const verdict = (met) => (met === null ? 'not measured' : met ? 'met' : 'NOT met');
+  const lines = checks.map(({ target, value, met }) => `  ${verdict(met).padEnd(12)} ${target}: ${value ?? '–'}`);
+  return ['targets (MariaDB at 1,000,000 users; RSS on each database):', ...lines].join('\n');
+}
