@@ -167,8 +167,9 @@ export class SessionsRepository {
   /**
    * Interim-Updates on sessions that findStandingOfActive found: each session, if still active, gets
    * its counters raised but never lowered (packets may arrive out of order; the same rule as
-   * maxCounter), its IP address when one is reported, lastAccountingAt `now` unless later already; and its user's device
-   * `macAddress` (unless empty) turns active again, seen at `now` when that is later than stored.
+   * maxCounter), its IP address when one is reported, lastAccountingAt `now` unless later already;
+   * and its user's device `macAddress` (unless empty) turns active again, seen at `now` when that is
+   * later than stored.
    * The sessions' rows are locked before their devices' (the order every transaction takes them
    * in) and no user's row is read (a locking read of it deadlocked with the general path, which
    * holds the user's row and then wants the session's); a block, expiry or delete ends the session
@@ -268,10 +269,10 @@ export class SessionsRepository {
  */
 function interimAssignments(sqlite: boolean): string {
   const assigned = sqlite ? '' : 's.';
-  const raised = (name: string) =>
-    `${assigned}${name} = CASE WHEN r.${name} IS NOT NULL AND (s.${name} IS NULL OR s.${name} < r.${name}) THEN r.${name} ELSE s.${name} END`;
+  const raised = (name: string, from = name) =>
+    `${assigned}${name} = CASE WHEN r.${from} IS NOT NULL AND (s.${name} IS NULL OR s.${name} < r.${from}) THEN r.${from} ELSE s.${name} END`;
   return [
-    `${assigned}last_accounting_at = CASE WHEN s.last_accounting_at IS NULL OR s.last_accounting_at < r.seen THEN r.seen ELSE s.last_accounting_at END`,
+    raised('last_accounting_at', 'seen'),
     raised('input_octets'),
     raised('output_octets'),
     raised('session_time'),
