@@ -470,7 +470,8 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(devices).toEqual([expect.objectContaining({ macAddress, status: 'active' })]);
     });
 
-    it("a deleted user's Interim-Update (tied by Class) writes one enforcement job", async () => {
+    /** A user who logged in (its Accept's Class in hand) and was then deleted, and an Interim-Update naming it. */
+    async function deletedUsersInterim() {
       const user = await givenUser(current());
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
       await api(current()).users.remove(user._id).expect(200);
@@ -479,20 +480,18 @@ describeEachDatabase('RADIUS back end', (current) => {
         Class: accept.body['reply:Class'].value,
         'Acct-Unique-Session-Id': uniqueId(),
       };
+      return { user, interim };
+    }
+
+    it("a deleted user's Interim-Update (tied by Class) writes one enforcement job", async () => {
+      const { user, interim } = await deletedUsersInterim();
       await account(interim).expect(204);
       await account(interim).expect(204);
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
     });
 
     it("a deleted user's Interim-Update retransmitted many times at once writes one enforcement job", async () => {
-      const user = await givenUser(current());
-      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
-      await api(current()).users.remove(user._id).expect(200);
-      const interim = {
-        'Acct-Status-Type': 'Interim-Update',
-        Class: accept.body['reply:Class'].value,
-        'Acct-Unique-Session-Id': uniqueId(),
-      };
+      const { user, interim } = await deletedUsersInterim();
       const copies = await Promise.all(Array.from({ length: 8 }, () => account(interim)));
       expect(copies.map((response) => response.status)).toEqual(Array(8).fill(204));
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
