@@ -29,23 +29,29 @@ function connect(url) {
 const db = connect(databaseUrl);
 const placeholders = (values) => values.map(() => '?').join(', ');
 
+const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
+  u.password_hash, u.expires_at, u.metadata, u.created_at, u.updated_at, u.version, v.venue_id, v.position,
+  NULL AS device_id, NULL AS device_mac, NULL AS device_name, NULL AS device_status, NULL AS first_seen_at,
+  NULL AS last_seen_at`;
+const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at`;
+
 /** Users with their venues and devices in one statement, as the service reads them. */
 async function recordsOf(ids) {
   if (ids.length === 0) return [];
   const list = placeholders(ids);
   const rows = await db.all(
-    `SELECT u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
-       u.password_hash, u.expires_at, u.metadata, u.created_at, u.updated_at, u.version,
-       v.venue_id, v.position, NULL AS device_id, NULL AS device_mac, NULL AS device_name,
-       NULL AS device_status, NULL AS first_seen_at, NULL AS last_seen_at
-     FROM hotspot_users u LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
+    `SELECT ${USER_ROW_COLUMNS} FROM hotspot_users u LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
      WHERE u.id IN (${list})
      UNION ALL
-     SELECT d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-       d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at
-     FROM devices d WHERE d.user_id IN (${list})`,
+     SELECT ${DEVICE_ROW_COLUMNS} FROM devices d WHERE d.user_id IN (${list})`,
     [...ids, ...ids],
   );
+  return shownOf(rows, ids);
+}
+
+/** The records of `ids`, in that order, from the rows of the one-statement read. */
+function shownOf(rows, ids) {
   const users = new Map();
   for (const row of rows) {
     if (row.device_id !== null) continue;
@@ -86,7 +92,11 @@ async function recordsOf(ids) {
   });
 }
 
-/** The page's ids from the list index (starting at the bucket that holds the offset), with the total from the counters alongside. */
+/**
+ * A page as the service reads it: page 1 in one statement (its ids from the list index, their records
+ * and the total from the counters); a deeper page's ids (from the hour that holds its offset, with
+ * the total alongside), then their records.
+ */
 async function list(query) {
   const venueId = query.get('venueId');
   const status = query.get('status');
@@ -94,40 +104,55 @@ async function list(query) {
   const limit = Number(query.get('limit') ?? 20);
   const byStatus = status === null ? '' : ' AND user_status = ?';
   const params = status === null ? [venueId] : [venueId, status];
+  const total = `(SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus})`;
+  const pagination = (count) => ({ page, limit, total: count, pages: Math.ceil(count / limit) });
   const offset = (page - 1) * limit;
+  if (offset === 0) {
+    const range = `FROM hotspot_user_venues WHERE venue_id = ?${byStatus}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET 0`;
+    const rows = await db.all(
+      `SELECT ${USER_ROW_COLUMNS}, p.user_created_at AS page_key, ${total} AS total
+       FROM (SELECT user_id, user_created_at ${range}) p JOIN hotspot_users u ON u.id = p.user_id
+       LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
+       UNION ALL
+       SELECT ${DEVICE_ROW_COLUMNS}, NULL, NULL FROM (SELECT user_id ${range}) p JOIN devices d ON d.user_id = p.user_id`,
+      [...params, ...params, limit, ...params, limit],
+    );
+    const keys = new Map(rows.filter((row) => row.page_key !== null).map((row) => [row.id, String(row.page_key)]));
+    const ids = [...keys].sort(([a, aKey], [b, bKey]) => (aKey === bKey ? (a < b ? 1 : -1) : aKey < bKey ? 1 : -1));
+    const data = shownOf(
+      rows,
+      ids.map(([id]) => id),
+    );
+    return { success: true, data, pagination: pagination(Number(rows.find((row) => row.total !== null)?.total ?? 0)) };
+  }
+  const buckets = await db.all(
+    `SELECT bucket, SUM(user_count) AS n FROM venue_user_buckets WHERE venue_id = ?${byStatus}
+     GROUP BY bucket ORDER BY bucket DESC`,
+    params,
+  );
   let skipped = 0;
   let before = null;
-  if (offset > 0) {
-    const buckets = await db.all(
-      `SELECT bucket, SUM(user_count) AS n FROM venue_user_buckets WHERE venue_id = ?${byStatus}
-       GROUP BY bucket ORDER BY bucket DESC`,
-      params,
-    );
-    for (const { bucket, n } of buckets) {
-      if (skipped + Number(n) > offset) {
-        before = new Date((Number(bucket) + 1) * PAGE_BUCKET_MS);
-        break;
-      }
-      skipped += Number(n);
+  for (const { bucket, n } of buckets) {
+    if (skipped + Number(n) > offset) {
+      before = new Date((Number(bucket) + 1) * PAGE_BUCKET_MS);
+      break;
     }
+    skipped += Number(n);
   }
-  const until = before === null ? '' : ' AND user_created_at < ?';
   const rows = await db.all(
-    `SELECT user_id,
-       (SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus}) AS total
-     FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${until}
+    `SELECT user_id, ${total} AS total FROM hotspot_user_venues WHERE venue_id = ?${byStatus} AND user_created_at < ?
      ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
     [
       ...params,
       ...params,
-      ...(before === null ? [] : [before.toISOString().slice(0, 23).replace('T', ' ')]),
+      (before ?? new Date(0)).toISOString().slice(0, 23).replace('T', ' '),
       limit,
       offset - skipped,
     ],
   );
   const data = await recordsOf(rows.map((row) => row.user_id));
-  const count = Number(rows[0]?.total ?? 0);
-  return { success: true, data, pagination: { page, limit, total: count, pages: Math.ceil(count / limit) } };
+  return { success: true, data, pagination: pagination(Number(rows[0]?.total ?? 0)) };
 }
 
 async function answer(request) {

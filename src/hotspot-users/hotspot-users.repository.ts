@@ -7,7 +7,7 @@ import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js'
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
 import { VenueUserBucketEntity } from './entities/venue-user-count.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
-import { shownRecordsOf, type ShownRecord, type ShownUserRow } from './user-rows.js';
+import { pageOrder, shownRecordsOf, type PageRow, type ShownRecord, type ShownUserRow } from './user-rows.js';
 import { bucketEnd, pageStart, type CountDelta } from './venue-counts.rules.js';
 
 export type { ShownRecord };
@@ -41,62 +41,86 @@ export class HotspotUsersRepository {
   constructor(private readonly database: DatabaseService) {}
 
   /**
-   * One page of a venue's users, newest first: their ids, and how many users match in all. Without
-   * a MAC filter the total comes from the venue's counters and a deep page starts reading the list
-   * index at the hour that holds its offset, so neither costs more in a large venue; the MAC filter
-   * is selective and counts its matches.
+   * One page of a venue's users, newest first, with their venues and devices, and how many users
+   * match in all. Without a MAC filter the total comes from the venue's counters and a deep page
+   * starts reading the list index at the hour that holds its offset, so neither costs more in a large
+   * venue; the MAC filter is selective and counts its matches.
    */
   async findVenuePage(
     em: EntityManager,
     filter: VenueListFilter,
     page: { offset: number; limit: number },
-  ): Promise<{ total: number; userIds: string[] }> {
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    if (filter.macAddress !== null)
+      return this.findVenuePageByMac(em, { ...filter, macAddress: filter.macAddress }, page);
+    const { venueId, status } = filter;
+    if (page.offset === 0) return this.findFirstPage(em, venueId, status, page.limit);
+    const start = await this.findPageStart(em, venueId, status, page.offset);
+    if (start === null) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
+    // The page's ids first, then their records: reading the records in the same statement would walk
+    // the list index past the offset once per branch.
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
+      `SELECT user_id, ${venueTotal(status)} AS total ${listRange(status, true)}`,
+      [...venueTotalParams(venueId, status), ...listRangeParams(venueId, status, start, page)],
+    );
+    if (rows.length === 0) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
+    const records = await this.findShownRecords(
+      em,
+      rows.map((row) => row.user_id),
+    );
+    return { total: Number(rows[0].total), records };
+  }
+
+  /** Page 1, the page almost every caller asks for: its ids, records and total in one statement. */
+  private async findFirstPage(
+    em: EntityManager,
+    venueId: string,
+    status: UserStatus | undefined,
+    limit: number,
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    const range = listRangeParams(venueId, status, null, { offset: 0, limit });
+    // Each branch reads the page's ids from the list index again, which costs less than a round trip.
+    const rows: PageRow[] = await em.query(
+      `SELECT ${USER_ROW_COLUMNS}, p.user_created_at AS page_key, ${venueTotal(status)} AS total
+       FROM (SELECT user_id, user_created_at ${listRange(status, false)}) p JOIN hotspot_users u ON u.id = p.user_id
+       LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
+       UNION ALL
+       SELECT ${DEVICE_ROW_COLUMNS}, NULL, NULL FROM (SELECT user_id ${listRange(status, false)}) p JOIN devices d ON d.user_id = p.user_id`,
+      [...venueTotalParams(venueId, status), ...range, ...range],
+    );
+    const first = rows.find((row) => row.total !== null);
+    if (first === undefined) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
+    return { total: Number(first.total), records: shownRecordsOf(rows, pageOrder(rows)) };
+  }
+
+  private async findVenuePageByMac(
+    em: EntityManager,
+    filter: VenueListFilter & { macAddress: string },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: ShownRecord[] }> {
     const matching = em
       .createQueryBuilder(HotspotUserVenueEntity, 'uv')
       .where('uv.venueId = :venueId', { venueId: filter.venueId });
     if (filter.status !== undefined) matching.andWhere('uv.userStatus = :status', { status: filter.status });
-    if (filter.macAddress !== null) {
-      const withMac = (entity: typeof HotspotUserEntity | typeof DeviceEntity, alias: string, userColumn: string) =>
-        `EXISTS ${matching
-          .subQuery()
-          .select('1')
-          .from(entity, alias)
-          .where(`${alias}.${userColumn} = uv.userId`)
-          .andWhere(`${alias}.macAddress = :mac`)
-          .getQuery()}`;
-      matching.andWhere(
-        new Brackets((either) =>
-          either.where(withMac(HotspotUserEntity, 'u', 'id')).orWhere(withMac(DeviceEntity, 'd', 'userId')),
-        ),
-        { mac: filter.macAddress },
-      );
-      return { total: await matching.getCount(), userIds: await pageIds(matching.clone(), page.offset, page.limit) };
-    }
-    const { venueId, status } = filter;
-    const start = page.offset === 0 ? null : await this.findPageStart(em, venueId, status, page.offset);
-    if (page.offset > 0 && start === null)
-      return { total: await this.countVenueUsers(em, venueId, status), userIds: [] };
-    // The total rides along with the page (one round trip, one snapshot); an empty page reads it alone.
-    const byStatus = status === undefined ? '' : ' AND user_status = ?';
-    const statusParams = status === undefined ? [] : [status];
-    const before = start === null ? '' : ' AND user_created_at < ?';
-    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
-      `SELECT user_id,
-         (SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus}) AS total
-       FROM hotspot_user_venues WHERE venue_id = ?${byStatus}${before}
-       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
-      [
-        venueId,
-        ...statusParams,
-        venueId,
-        ...statusParams,
-        ...(start === null ? [] : [dateTimeParameter(bucketEnd(start.bucket))]),
-        page.limit,
-        page.offset - (start?.skipped ?? 0),
-      ],
+    const withMac = (entity: typeof HotspotUserEntity | typeof DeviceEntity, alias: string, userColumn: string) =>
+      `EXISTS ${matching
+        .subQuery()
+        .select('1')
+        .from(entity, alias)
+        .where(`${alias}.${userColumn} = uv.userId`)
+        .andWhere(`${alias}.macAddress = :mac`)
+        .getQuery()}`;
+    matching.andWhere(
+      new Brackets((either) =>
+        either.where(withMac(HotspotUserEntity, 'u', 'id')).orWhere(withMac(DeviceEntity, 'd', 'userId')),
+      ),
+      { mac: filter.macAddress },
     );
-    if (rows.length === 0) return { total: await this.countVenueUsers(em, venueId, status), userIds: [] };
-    return { total: Number(rows[0].total), userIds: rows.map((row) => row.user_id) };
+    const total = await matching.getCount();
+    return {
+      total,
+      records: await this.findShownRecords(em, await pageIds(matching.clone(), page.offset, page.limit)),
+    };
   }
 
   /** Users of a venue, in one status or all, from its counters. */
@@ -184,16 +208,10 @@ export class HotspotUsersRepository {
     if (wanted.length === 0) return [];
     const list = wanted.map(() => '?').join(', ');
     const rows: ShownUserRow[] = await em.query(
-      `SELECT u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
-         u.password_hash, u.expires_at, u.metadata, u.created_at, u.updated_at, u.version,
-         v.venue_id, v.position, NULL AS device_id, NULL AS device_mac, NULL AS device_name,
-         NULL AS device_status, NULL AS first_seen_at, NULL AS last_seen_at
-       FROM hotspot_users u LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
+      `SELECT ${USER_ROW_COLUMNS} FROM hotspot_users u LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
        WHERE u.id IN (${list})
        UNION ALL
-       SELECT d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-         d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at
-       FROM devices d WHERE d.user_id IN (${list})`,
+       SELECT ${DEVICE_ROW_COLUMNS} FROM devices d WHERE d.user_id IN (${list})`,
       [...wanted, ...wanted],
     );
     return shownRecordsOf(rows, wanted);
@@ -309,6 +327,49 @@ export class HotspotUsersRepository {
     const venues = await em.find(HotspotUserVenueEntity, { where: { userId }, order: { position: 'ASC' } });
     return venues.map((venue) => venue.venueId);
   }
+}
+
+/** A user row of the one-statement read (`u` a user, `v` one of its venue rows); see ShownUserRow. */
+const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
+  u.password_hash, u.expires_at, u.metadata, u.created_at, u.updated_at, u.version, v.venue_id, v.position,
+  NULL AS device_id, NULL AS device_mac, NULL AS device_name, NULL AS device_status, NULL AS first_seen_at,
+  NULL AS last_seen_at`;
+
+/** A device row of the one-statement read (`d` a device), column for column with USER_ROW_COLUMNS. */
+const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at`;
+
+/** The venue's total from its counters, as a scalar subquery; its parameters are venueTotalParams'. */
+function venueTotal(status: UserStatus | undefined): string {
+  return `(SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'})`;
+}
+
+function venueTotalParams(venueId: string, status: UserStatus | undefined): string[] {
+  return status === undefined ? [venueId] : [venueId, status];
+}
+
+/**
+ * The `FROM … LIMIT` clauses that read a page's rows of the list index, newest first, from the hour
+ * that holds the page's start when `fromStart`; their parameters are listRangeParams'.
+ */
+function listRange(status: UserStatus | undefined, fromStart: boolean): string {
+  return `FROM hotspot_user_venues
+     WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}${fromStart ? ' AND user_created_at < ?' : ''}
+     ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`;
+}
+
+function listRangeParams(
+  venueId: string,
+  status: UserStatus | undefined,
+  start: { bucket: number; skipped: number } | null,
+  page: { offset: number; limit: number },
+): Array<string | number> {
+  return [
+    ...venueTotalParams(venueId, status),
+    ...(start === null ? [] : [dateTimeParameter(bucketEnd(start.bucket))]),
+    page.limit,
+    page.offset - (start?.skipped ?? 0),
+  ];
 }
 
 /** Hour counts read per query while looking for a deep page's start. */

@@ -61,8 +61,7 @@ export class HotspotUsersService {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
       const filter = { venueId, status: query.status, macAddress: query.macAddress };
-      const { total, userIds } = await this.users.findVenuePage(em, filter, pageWindow(query));
-      const records = await this.users.findShownRecords(em, userIds);
+      const { total, records } = await this.users.findVenuePage(em, filter, pageWindow(query));
       return { data: records.map(toDto), pagination: paginationOf(query, total) };
     });
   }

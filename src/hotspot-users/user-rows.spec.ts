@@ -1,4 +1,4 @@
-import { shownRecordsOf, type ShownUserRow } from './user-rows.js';
+import { pageOrder, shownRecordsOf, type PageRow, type ShownUserRow } from './user-rows.js';
 
 const NO_DEVICE = {
   device_id: null,
@@ -92,5 +92,33 @@ describe('shownRecordsOf', () => {
 
   it('keeps a user without venue rows', () => {
     expect(shownRecordsOf([userRow('u1', null, null)], ['u1'])[0].venueIds).toEqual([]);
+  });
+});
+
+describe('pageOrder', () => {
+  /** A page row: a user row with its page key, or a device row without one. */
+  const pageRow = (row: ShownUserRow, pageKey: Date | string | null): PageRow => ({
+    ...row,
+    page_key: pageKey,
+    total: pageKey === null ? null : '7',
+  });
+
+  it('orders the users newest first, then by id descending, as the list index does', () => {
+    const rows = [
+      pageRow(userRow('b', 'v1', 0), '2026-11-22 10:00:00.000'),
+      pageRow(deviceRow('z', 'd1', '2026-11-22 09:00:00.000'), null),
+      pageRow(userRow('a', 'v1', 0), new Date('2026-11-22T10:00:00.001Z')),
+      pageRow(userRow('c', 'v1', 0), '2026-11-22 10:00:00.000'),
+      pageRow(userRow('d', 'v1', 0), '2026-11-21 23:59:59.999'),
+    ];
+    expect(pageOrder(rows)).toEqual(['a', 'c', 'b', 'd']);
+  });
+
+  it('names a user with several venue rows once', () => {
+    const rows = [
+      pageRow(userRow('u1', 'v1', 0), '2026-11-22 10:00:00.000'),
+      pageRow(userRow('u1', 'v2', 1), '2026-11-22 10:00:00.000'),
+    ];
+    expect(pageOrder(rows)).toEqual(['u1']);
   });
 });

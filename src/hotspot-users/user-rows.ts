@@ -36,6 +36,16 @@ export interface ShownUserRow {
   last_seen_at: SqlDateTime | null;
 }
 
+/**
+ * A row of the one-statement read of a list page (HotspotUsersRepository.findVenuePage): user rows
+ * also carry the page's sort key (the venue row's copy of the user's creation time) and the total;
+ * device rows carry nulls there.
+ */
+export interface PageRow extends ShownUserRow {
+  page_key: SqlDateTime | null;
+  total: number | string | null;
+}
+
 /** A row that carries a user (it has no device columns). */
 type UserRow = ShownUserRow & {
   name: string;
@@ -89,6 +99,17 @@ export function shownRecordsOf(rows: readonly ShownUserRow[], ids: readonly stri
     const venueIds = entry.venues.sort((a, b) => a[0] - b[0]).map(([, venueId]) => venueId);
     return [{ user: entry.user, venueIds, devices: entry.devices }];
   });
+}
+
+/**
+ * The page's user ids in list order, newest first and then by id descending, as the list index
+ * holds them: a statement's rows come in no promised order, and sorting them in SQL costs the
+ * database more than the rest of the page.
+ */
+export function pageOrder(rows: readonly PageRow[]): string[] {
+  const keys = new Map<string, number>();
+  for (const row of rows) if (row.page_key !== null) keys.set(row.id, readDateTime(row.page_key).getTime());
+  return [...keys].sort(([a, aKey], [b, bKey]) => bKey - aKey || (a < b ? 1 : a > b ? -1 : 0)).map(([id]) => id);
 }
 
 function userOf(row: UserRow): HotspotUserEntity {
