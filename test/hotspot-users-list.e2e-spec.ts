@@ -137,10 +137,14 @@ describeEachDatabase('GET /api/v1/hotspot-users (list)', (current) => {
       for (const user of all.body.data) expect(user.venueIds).toContain(VENUE);
       expect(all.body.data.map((user: HotspotUserDto) => user.name)).not.toContain('Other 0');
 
-      // A listed record is the same record GET answers (devices filled, nothing extra).
+      // A listed record is the same record GET answers (devices filled, nothing extra), on page 1 and on
+      // a deeper page alike (they are read differently), users in two venues included.
+      const deeper = await list(`venueId=${VENUE}&limit=20&page=2`).expect(200);
+      for (const listed of [...other.body.data, ...deeper.body.data] as HotspotUserDto[]) {
+        const fetched = await users().get(listed._id).expect(200);
+        expect(listed).toEqual(fetched.body.data);
+      }
       const first = all.body.data[0];
-      const fetched = await users().get(first._id).expect(200);
-      expect(first).toEqual(fetched.body.data);
       expect(first.createdAt).toMatch(ISO_UTC_MS);
       expect(first).not.toHaveProperty('password');
     });
