@@ -64,11 +64,8 @@ export class HotspotUsersRepository {
       [...venueTotalParams(venueId, status), ...listRangeParams(venueId, status, start, page)],
     );
     if (rows.length === 0) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
-    const records = await this.findShownRecords(
-      em,
-      rows.map((row) => row.user_id),
-    );
-    return { total: Number(rows[0].total), records };
+    const ids = rows.map((row) => row.user_id);
+    return { total: Number(rows[0].total), records: await this.findShownRecords(em, ids) };
   }
 
   /** Page 1, the page almost every caller asks for: its ids, records and total in one statement. */
@@ -126,9 +123,8 @@ export class HotspotUsersRepository {
   /** Users of a venue, in one status or all, from its counters. */
   async countVenueUsers(em: EntityManager, venueId: string, status: UserStatus | undefined): Promise<number> {
     const rows: Array<{ total: number | string }> = await em.query(
-      `SELECT COALESCE(SUM(user_count), 0) AS total FROM venue_user_counts
-       WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`,
-      status === undefined ? [venueId] : [venueId, status],
+      `SELECT ${venueTotal(status)} AS total`,
+      venueTotalParams(venueId, status),
     );
     return Number(rows[0].total);
   }
