@@ -101,8 +101,10 @@ export async function createApp(
       maxAge: 600,
     });
   }
-  // Not strict: any JSON parses, and the body checks answer a non-object with a precise message.
-  app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false })));
+  // Not strict: any JSON parses, and the body checks answer a non-object with a precise message. Every
+  // type: the body checks have already let only application/json and application/*+json through, and
+  // the parser's default would leave a +json body unparsed.
+  app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true })));
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.

@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { guestBody } from './support/factories.js';
 import { describeEachDatabase } from './support/test-app.js';
 
 /** Nothing internal may leak: no stack frames, source paths or parser/driver text. */
@@ -42,6 +43,40 @@ describeEachDatabase('error responses', (current) => {
         .send('{"name":"x"}')
         .expect(415);
       expect(response.body).toEqual({ success: false, message: 'Unsupported Media Type' });
+    });
+
+    it.each(['application/vnd.api+json', 'application/merge-patch+json; charset=utf-8'])(
+      'a %s body is read as JSON, on create and on change',
+      async (type) => {
+        const created = await current()
+          .http.post('/api/v1/hotspot-users')
+          .set('Authorization', auth())
+          .set('Content-Type', type)
+          .send(JSON.stringify(guestBody({ name: 'Plus JSON' })))
+          .expect(201);
+        const path = `/api/v1/hotspot-users/${created.body.data._id}`;
+        await current()
+          .http.put(path)
+          .set('Authorization', auth())
+          .set('Content-Type', type)
+          .send('{"name":"Renamed"}')
+          .expect(200);
+        const stored = await current().http.get(path).set('Authorization', auth()).expect(200);
+        expect(stored.body.data.name).toBe('Renamed');
+      },
+    );
+
+    it('malformed JSON under application/*+json gets the answer application/json gets', async () => {
+      const answer = async (type: string) => {
+        const response = await current()
+          .http.post('/api/v1/hotspot-users')
+          .set('Authorization', auth())
+          .set('Content-Type', type)
+          .send('{"name": "x",,}')
+          .expect(400);
+        return response.body as unknown;
+      };
+      expect(await answer('application/problem+json')).toEqual(await answer('application/json'));
     });
 
     it('a form body is 415', async () => {
