@@ -345,6 +345,30 @@ describeEachDatabase('hotspot users validation', (current) => {
     });
   });
 
+  describe('POST: metadata kept as sent', () => {
+    it('keys named like the members every object inherits are kept, at every level', async () => {
+      const metadata = { toString: 1, valueOf: { hasOwnProperty: [2, { isPrototypeOf: 'x' }] }, room: '1204' };
+      const created = await post(userBody({ metadata })).expect(201);
+      expect(created.body.data.metadata).toEqual(metadata);
+      const stored = await getPath(`${USERS}/${created.body.data._id}`).expect(200);
+      expect(stored.body.data.metadata).toEqual(metadata);
+    });
+
+    it('an integer beyond ±9007199254740991 (which JSON.parse would round) is refused (raw JSON text)', async () => {
+      const body = JSON.stringify(userBody());
+      for (const metadata of ['{"id":9007199254740993}', '{"ids":[1,{"big":-18446744073709551615}]}']) {
+        const response = await current()
+          .http.post(USERS)
+          .set('Authorization', auth())
+          .set('Content-Type', 'application/json')
+          .send(`${body.slice(0, -1)},"metadata":${metadata}}`);
+        expectValidation(response, ['metadata']);
+      }
+      const kept = await post(userBody({ metadata: { id: '9007199254740993', safe: 9007199254740991 } })).expect(201);
+      expect(kept.body.data.metadata).toEqual({ id: '9007199254740993', safe: 9007199254740991 });
+    });
+  });
+
   describe('POST: unknown fields', () => {
     it.each([
       ['_id', 'abc'],
@@ -357,6 +381,15 @@ describeEachDatabase('hotspot users validation', (current) => {
     ])('%s is refused naming it', async (field, value) => {
       expectValidation(await post(userBody({ [field]: value })), [field]);
     });
+
+    it.each(['toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'])(
+      '%s, a member every object inherits, is refused naming it',
+      async (field) => {
+        const before = await userCount(current());
+        expectValidation(await post(userBody({ [field]: 1 })), [field]);
+        expect(await userCount(current())).toBe(before);
+      },
+    );
 
     it('each unknown field gets its own entry', async () => {
       const response = await post(
@@ -417,6 +450,11 @@ describeEachDatabase('hotspot users validation', (current) => {
 
     it('password is refused as an unknown field', async () => {
       expectValidation(await put(userId, { password: 'new-secret' }), ['password']);
+    });
+
+    it('valueOf, a member every object inherits, is refused naming it, and nothing changes', async () => {
+      expectValidation(await put(userId, { name: 'Changed', valueOf: 1 }), ['valueOf']);
+      expect((await getPath(`${USERS}/${userId}`).expect(200)).body.data.name).not.toBe('Changed');
     });
 
     it.each([['username_password'], ['guest'], ['sms']])(
@@ -525,6 +563,15 @@ describeEachDatabase('hotspot users validation', (current) => {
     ])('list: %s is refused naming it', async (_case, query, field) => {
       expectValidation(await getPath(`${USERS}?${query}`), [field]);
     });
+
+    it.each(['toString', 'hasOwnProperty', '__proto__', 'constructor'])(
+      'list, get and sessions: %s, a member every object inherits, is refused naming it',
+      async (field) => {
+        expectValidation(await getPath(`${USERS}?venueId=query-venue&${field}=1`), [field]);
+        expectValidation(await getPath(`${USERS}/${userId}?${field}=1`), [field]);
+        expectValidation(await getPath(`${USERS}/${userId}/sessions?${field}=1`), [field]);
+      },
+    );
 
     it('get: an unknown parameter is refused naming it', async () => {
       expectValidation(await getPath(`${USERS}/${userId}?foo=1`), ['foo']);

@@ -17,4 +17,20 @@ describeEachDatabase('GET /api/v1', (current) => {
     expect(response.body).toEqual({ success: false, message: 'Unauthorized' });
     expect(response.headers['www-authenticate']).toBe('Bearer');
   });
+
+  it('refuses query parameters, each named', async () => {
+    const { http, adminToken } = current();
+    const response = await http
+      .get('/api/v1?foo=1&toString=2')
+      .set('Authorization', `Bearer ${adminToken}`)
+      .expect(400);
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Validation error',
+      errors: [
+        { field: 'foo', message: 'foo is not an allowed field' },
+        { field: 'toString', message: 'toString is not an allowed field' },
+      ],
+    });
+  });
 });

@@ -38,7 +38,8 @@ import {
 import { IDEMPOTENCY_MESSAGES, type HttpAnswer } from '../idempotency/idempotency.rules.js';
 import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
-import { ListHotspotUsersQueryDto, NoQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
+import { ListHotspotUsersQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import {
   DeleteResponseDto,
   ExpireResponseDto,

@@ -3,7 +3,9 @@ import type { ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MinLength, ValidateNested } from 'class-validator';
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
-import { createValidationPipe, toFieldErrors } from './validation.pipe.js';
+import { IsMetadata } from '../validation/validators.js';
+import { NoQueryDto } from '../validation/no-query.dto.js';
+import { createValidationPipe, inheritedMemberKeys, toFieldErrors } from './validation.pipe.js';
 
 function error(
   property: string,
@@ -158,5 +160,79 @@ describe('createValidationPipe', () => {
   it('never echoes the submitted value or a target object', async () => {
     const { body } = await refusal({ name: 'Ada', count: 'secret-value-123' });
     expect(JSON.stringify(body)).not.toContain('secret-value-123');
+  });
+
+  it.each(['toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'constructor'])(
+    'refuses a field named %s, which class-transformer would skip without a word',
+    async (key) => {
+      const { body } = await refusal(JSON.parse(`{"name": "Ada", "${key}": 1}`));
+      expect(body.errors).toEqual([{ field: key, message: `${key} is not an allowed field` }]);
+    },
+  );
+
+  it('refuses an own __proto__ key, as JSON.parse makes one', async () => {
+    const { body } = await refusal(JSON.parse('{"name": "Ada", "__proto__": {"count": 1}}'));
+    expect(body.errors).toEqual([{ field: '__proto__', message: '__proto__ is not an allowed field' }]);
+  });
+
+  it('names such a field after the failures of the fields the DTO has', async () => {
+    const { body } = await refusal({ count: 'x', toString: 1 });
+    expect(body.errors).toEqual([
+      { field: 'name', message: expect.stringContaining('name') },
+      { field: 'count', message: expect.stringContaining('count') },
+      { field: 'toString', message: 'toString is not an allowed field' },
+    ]);
+  });
+});
+
+describe('inheritedMemberKeys', () => {
+  class WithMethod {
+    name?: string;
+    describe(): string {
+      return 'x';
+    }
+  }
+
+  it("finds the keys that name an object's inherited members or the DTO's methods, and only those", () => {
+    const value = JSON.parse('{"name": 1, "describe": 2, "isPrototypeOf": 3, "__proto__": 4, "plain": 5}') as object;
+    expect(inheritedMemberKeys(value, WithMethod)).toEqual(['describe', 'isPrototypeOf', '__proto__']);
+  });
+});
+
+describe('createValidationPipe on a query without parameters (NoQueryDto)', () => {
+  const pipe = createValidationPipe();
+  const metadata = { type: 'query' as const, metatype: NoQueryDto };
+
+  it('accepts none', async () => {
+    await expect(pipe.transform({}, metadata)).resolves.toBeInstanceOf(NoQueryDto);
+  });
+
+  it('refuses each parameter by name, inherited member names included', async () => {
+    const query = Object.assign(Object.create(null) as object, { foo: '1', toString: '2' });
+    await expect(pipe.transform(query, metadata)).rejects.toMatchObject({
+      body: {
+        message: 'Validation error',
+        errors: [
+          { field: 'foo', message: 'foo is not an allowed field' },
+          { field: 'toString', message: 'toString is not an allowed field' },
+        ],
+      },
+    });
+  });
+});
+
+class WithMetadataDto {
+  @IsMetadata()
+  metadata!: Record<string, unknown>;
+}
+
+describe('createValidationPipe on metadata', () => {
+  const pipe = createValidationPipe();
+  const metadata = { type: 'body' as const, metatype: WithMetadataDto };
+
+  it('keeps keys named like inherited members, at every level', async () => {
+    const sent = { metadata: { toString: 1, valueOf: { hasOwnProperty: [2, { isPrototypeOf: 'x' }] }, room: '1204' } };
+    const result = (await pipe.transform(JSON.parse(JSON.stringify(sent)), metadata)) as WithMetadataDto;
+    expect(result.metadata).toEqual(sent.metadata);
   });
 });

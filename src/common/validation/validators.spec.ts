@@ -145,4 +145,11 @@ describe('metadataProblem: numbers', () => {
     );
     expect(metadataProblem({ a: Number.MAX_VALUE, b: -Number.MAX_VALUE, c: 5e-324 })).toBeNull();
   });
+
+  it('refuses integers JSON.parse cannot hold exactly, up to 64 bits, anywhere', () => {
+    const refusal = 'must not hold integers beyond ±9007199254740991 (send them as strings)';
+    expect(metadataProblem(JSON.parse('{"id":9007199254740993}'))).toBe(refusal);
+    expect(metadataProblem(JSON.parse('{"a":{"b":[-18446744073709551615]}}'))).toBe(refusal);
+    expect(metadataProblem({ a: Number.MAX_SAFE_INTEGER, b: -Number.MAX_SAFE_INTEGER, c: 2 ** 65, d: 0.5 })).toBeNull();
+  });
 });

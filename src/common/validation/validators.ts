@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import {
   isEmail,
   registerDecorator,
@@ -175,6 +176,16 @@ export function metadataProblem(value: unknown): string | null {
     if (typeof node === 'number' && !Number.isFinite(node)) {
       return 'must not hold numbers beyond ±1.7976931348623157e308';
     }
+    // JSON.parse reads 9007199254740993 as …992, and it would come back in full digits, looking exact:
+    // the fate of 64-bit ids sent as numbers. Larger values come back in exponent form, as doubles.
+    if (
+      typeof node === 'number' &&
+      !Number.isSafeInteger(node) &&
+      Number.isInteger(node) &&
+      Math.abs(node) <= 2 ** 64
+    ) {
+      return 'must not hold integers beyond ±9007199254740991 (send them as strings)';
+    }
     if (node === null || typeof node !== 'object') continue;
     if (depth > METADATA_MAX_DEPTH) return `must not nest deeper than ${METADATA_MAX_DEPTH} levels`;
     for (const key of Object.keys(node)) {
@@ -189,12 +200,19 @@ export function metadataProblem(value: unknown): string | null {
 }
 
 export function IsMetadata(options?: ValidationOptions): PropertyDecorator {
-  return define(
+  const validate = define(
     'isMetadata',
     (value) => metadataProblem(value) === null,
     (args) => `${args.property} ${metadataProblem(args.value)}`,
     options,
   );
+  // class-transformer rebuilds a nested object key by key and skips, silently, keys named like the
+  // members every object inherits (toString, valueOf…): the field keeps the value JSON.parse gave.
+  const keepAsParsed = Transform(({ key, obj }: { key: string; obj: Record<string, unknown> }) => obj[key]);
+  return (target: object, propertyName: string | symbol) => {
+    keepAsParsed(target, propertyName);
+    validate(target, propertyName);
+  };
 }
 
 /** For a field that may be present in no request body (e.g. loginMethod on PUT): any value fails. */

@@ -112,7 +112,9 @@ export class CreateHotspotUserDto {
     type: 'object',
     additionalProperties: true,
     example: { roomNumber: '1204' },
-    description: 'A JSON object of at most 16 KiB and 8 levels; keys __proto__, constructor, prototype refused',
+    description:
+      'A JSON object of at most 16 KiB and 8 levels; keys __proto__, constructor, prototype refused. Numbers are ' +
+      'doubles: an integer beyond ±9007199254740991 (up to 64 bits) is refused, send it as a string',
   })
   @IsOptionalNotNull()
   @IsMetadata()

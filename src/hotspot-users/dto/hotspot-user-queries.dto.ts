@@ -11,9 +11,6 @@ export const MAX_PAGE = 1_000_000;
 
 const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
 
-/** For endpoints that take no query parameters: any parameter is refused by name. */
-export class NoQueryDto {}
-
 /** `?venueId=` on get, update and delete; the body of POST expire. */
 export class VenueContextDto {
   @ApiPropertyOptional({

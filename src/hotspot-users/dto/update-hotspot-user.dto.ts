@@ -92,7 +92,7 @@ export class UpdateHotspotUserDto {
     type: 'object',
     additionalProperties: true,
     example: { roomNumber: '1204' },
-    description: 'Replaces the stored metadata whole',
+    description: 'Replaces the stored metadata whole; the same rules as on create',
   })
   @IsOptionalNotNull()
   @IsMetadata()
