@@ -151,6 +151,7 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/expire', (current) => {
     it.each([
       ['no body at all', undefined],
       ['an empty object', {}],
+      ['a null venueId, which means none, as on create', { venueId: null }],
       ['the first venueId', { venueId: 'venue-a' }],
       ["another of the user's venues", { venueId: 'venue-b' }],
     ])('%s works', async (_case, body) => {

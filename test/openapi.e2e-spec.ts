@@ -173,4 +173,16 @@ describe('OpenAPI document', () => {
     expect(Object.keys(update.properties)).not.toContain('loginMethod');
     expect(Object.keys(update.properties)).not.toContain('password');
   });
+
+  it('documents the body of POST expire as optional, its venueId as nullable', async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const expire = document.paths['/api/v1/hotspot-users/{id}/expire'].post;
+    expect(expire.requestBody.required).toBe(false);
+    const body = document.components.schemas.ExpireHotspotUserDto;
+    expect(expire.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ExpireHotspotUserDto',
+    });
+    expect(body.required ?? []).toEqual([]);
+    expect(body.properties.venueId).toMatchObject({ type: 'string', nullable: true });
+  });
 });

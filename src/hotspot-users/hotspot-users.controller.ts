@@ -14,6 +14,7 @@ import {
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
@@ -38,7 +39,7 @@ import {
 import { IDEMPOTENCY_MESSAGES, type HttpAnswer } from '../idempotency/idempotency.rules.js';
 import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
-import { ListHotspotUsersQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
+import { ExpireHotspotUserDto, ListHotspotUsersQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import {
   DeleteResponseDto,
@@ -266,6 +267,7 @@ export class HotspotUsersController {
   @ApiParam(ID_PARAM)
   @Idempotent()
   @ApiHeader(IF_MATCH)
+  @ApiBody({ type: ExpireHotspotUserDto, required: false })
   @ApiOkResponse({ type: ExpireResponseDto, headers: { ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER } })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
@@ -279,7 +281,7 @@ export class HotspotUsersController {
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,
     @Query() _query: NoQueryDto,
-    @Body() body: VenueContextDto,
+    @Body() body: ExpireHotspotUserDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
     @Res({ passthrough: true }) response: Response,

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
@@ -22,6 +23,19 @@ export class VenueContextDto {
   @IsSafeText()
   @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
   venueId?: string;
+}
+
+/** The body of POST expire: the venue context, where null means unset, as on create. */
+export class ExpireHotspotUserDto extends VenueContextDto {
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    nullable: true,
+    description:
+      "Must be one of the token's venues and of the user's, e.g. istanbul-lobby. Absent or null: the first of " +
+      "the user's venues within the token's",
+  })
+  @Transform(({ value }: { value: unknown }) => (value === null ? undefined : value))
+  declare venueId?: string;
 }
 
 export class ListHotspotUsersQueryDto {
