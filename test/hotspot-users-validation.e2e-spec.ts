@@ -604,7 +604,7 @@ describeEachDatabase('hotspot users validation', (current) => {
       expectValidation(await getPath(`${USERS}?venueId=query-venue&limit=${encodeURIComponent(limit)}`), ['limit']);
     });
 
-    it('list: page=01 is page 1, limit=100 and limit=010 are accepted', async () => {
+    it('list: page=01 is page 1, limit=100, limit=010 and zeros beyond nine digits are accepted', async () => {
       const first = await getPath(`${USERS}?venueId=query-venue&page=01`).expect(200);
       expect(first.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });
       expect(first.body.data.map((user: { _id: string }) => user._id)).toEqual([userId]);
@@ -612,6 +612,8 @@ describeEachDatabase('hotspot users validation', (current) => {
       expect(hundred.body.pagination).toEqual({ page: 1, limit: 100, total: 1, pages: 1 });
       const ten = await getPath(`${USERS}?venueId=query-venue&limit=010`).expect(200);
       expect(ten.body.pagination).toEqual({ page: 1, limit: 10, total: 1, pages: 1 });
+      const padded = await getPath(`${USERS}?venueId=query-venue&limit=0000000010&page=00000000001`).expect(200);
+      expect(padded.body.pagination).toEqual({ page: 1, limit: 10, total: 1, pages: 1 });
     });
 
     it.each([['bad venue'], ['a/b'], ['v'.repeat(65)], ['ven%ue']])('list: venueId=%j is refused', async (venueId) => {

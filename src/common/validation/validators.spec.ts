@@ -4,6 +4,7 @@ import {
   characterCount,
   HasCharacters,
   IsEmailAddress,
+  IsIntegerString,
   IsIsoDateTimeWithZone,
   IsPhone,
   IsSafeText,
@@ -134,6 +135,21 @@ describe('IsVenueIdList', () => {
       'field.0 must not contain control characters or lone surrogates',
     ]);
     expect(messagesFor(IsVenueIdList(), ['a b'])).toEqual(['field.0 must be 1-64 characters of A-Za-z0-9_.:-']);
+  });
+});
+
+describe('IsIntegerString', () => {
+  it('reads plain decimal digits, leading zeros however many', () => {
+    for (const accepted of ['1', '01', '100', '0000000001', `${'0'.repeat(200)}42`]) {
+      expect(messagesFor(IsIntegerString(1, 100), accepted)).toEqual([]);
+    }
+  });
+
+  it('refuses anything else, and values out of bounds', () => {
+    for (const refused of ['0', '101', '1000000000', '1e1', '1.5', '', '-1', '+1', ' 1', '0x1', '١']) {
+      expect(messagesFor(IsIntegerString(1, 100), refused)).toEqual(['field must be an integer from 1 to 100']);
+    }
+    expect(messagesFor(IsIntegerString(1, 100), 5)).toEqual(['field must be an integer from 1 to 100']);
   });
 });
 

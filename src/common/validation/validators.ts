@@ -238,7 +238,8 @@ export function IsIntegerString(min: number, max: number, options?: ValidationOp
   return define(
     'isIntegerString',
     (value) => {
-      if (typeof value !== 'string' || !/^\d{1,9}$/.test(value)) return false;
+      // Leading zeros do not count towards the nine digits that bound the value's size.
+      if (typeof value !== 'string' || !/^0*\d{1,9}$/.test(value)) return false;
       const number = Number(value);
       return number >= min && number <= max;
     },
