@@ -10,7 +10,7 @@ import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
 import { createPino, PinoLoggerService, type LogOutput } from './common/logging/pino-logger.js';
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
-import { bodyChecks } from './common/middleware/body-shape.middleware.js';
+import { bodyChecks, requireUtf8Body } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
 import { securityHeaders } from './common/middleware/security-headers.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
@@ -104,7 +104,7 @@ export async function createApp(
   // Not strict: any JSON parses, and the body checks answer a non-object with a precise message. Every
   // type: the body checks have already let only application/json and application/*+json through, and
   // the parser's default would leave a +json body unparsed.
-  app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true })));
+  app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body })));
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.

@@ -79,6 +79,46 @@ describeEachDatabase('error responses', (current) => {
       expect(await answer('application/problem+json')).toEqual(await answer('application/json'));
     });
 
+    it.each([
+      ['a lone continuation byte', [0x80]],
+      ['bytes FF FE', [0xff, 0xfe]],
+      ['an overlong slash', [0xc0, 0xaf]],
+      ['a UTF-16 surrogate encoded as UTF-8', [0xed, 0xa0, 0x80]],
+    ])('a body with %s (not UTF-8) is 400 naming the body, and nothing is stored', async (_case, bytes) => {
+      const [before] = await current().dataSource.query('SELECT COUNT(*) AS n FROM hotspot_users');
+      const body = Buffer.concat([
+        Buffer.from('{"name":"Bad '),
+        Buffer.from(bytes),
+        Buffer.from('","loginMethod":"guest","venueIds":["venue-a"]}'),
+      ]);
+      const response = await current()
+        .http.post('/api/v1/hotspot-users')
+        .set('Authorization', auth())
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .serialize((raw: unknown) => raw as string)
+        .send(body)
+        .expect(400);
+      expect(response.body).toEqual({
+        success: false,
+        message: 'Validation error',
+        errors: [{ field: 'body', message: 'body is not valid UTF-8' }],
+      });
+      const [after] = await current().dataSource.query('SELECT COUNT(*) AS n FROM hotspot_users');
+      expect(Number(after.n)).toBe(Number(before.n));
+    });
+
+    it('a body of valid UTF-8 beyond ASCII is stored as sent', async () => {
+      const name = 'Şükrü 🛜 ĳ';
+      const response = await current()
+        .http.post('/api/v1/hotspot-users')
+        .set('Authorization', auth())
+        .set('Content-Type', 'application/json')
+        .serialize((raw: unknown) => raw as string)
+        .send(Buffer.from(JSON.stringify(guestBody({ name }))))
+        .expect(201);
+      expect(response.body.data.name).toBe(name);
+    });
+
     it('a form body is 415', async () => {
       const response = await current()
         .http.put('/api/v1')

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
 import { isDatabaseUnavailable, retryAfterSeconds } from '../errors/database-errors.js';
+import { BODY_NOT_UTF8 } from '../middleware/body-shape.middleware.js';
 import type { ApiRequest } from '../request-context.js';
 
 const MESSAGE_BY_STATUS: Partial<Record<number, string>> = {
@@ -70,7 +71,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Raised by Express while decoding a path parameter such as `%ZZ`: the only parameters are user ids.
     if (cause instanceof URIError) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.userNotFound);
     if (status === HttpStatus.BAD_REQUEST) {
-      const message = cause?.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'request is malformed';
+      const message =
+        cause?.type === 'entity.parse.failed'
+          ? 'body is not valid JSON'
+          : cause?.type === BODY_NOT_UTF8
+            ? 'body is not valid UTF-8'
+            : 'request is malformed';
       return {
         status,
         body: { success: false, message: ERROR_MESSAGES.validation, errors: [{ field: 'body', message }] },

@@ -1,6 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error.js';
-import { bodyChecks, jsonDepth, MAX_BODY_DEPTH, requireJsonBody, requireObjectBody } from './body-shape.middleware.js';
+import {
+  BODY_NOT_UTF8,
+  bodyChecks,
+  jsonDepth,
+  MAX_BODY_DEPTH,
+  requireJsonBody,
+  requireObjectBody,
+  requireUtf8Body,
+} from './body-shape.middleware.js';
 
 function nested(levels: number): unknown {
   let value: unknown = {};
@@ -218,5 +226,30 @@ describe('bodyChecks', () => {
     const headers = { 'transfer-encoding': 'chunked', 'content-type': 'application/json' };
     expect(run(bodyChecks(parse), { method: 'POST', headers })).toEqual({ called: true, error: undefined });
     expect(calls).toEqual(['POST']);
+  });
+});
+
+describe('requireUtf8Body', () => {
+  const check =
+    (bytes: number[], encoding = 'utf-8') =>
+    () =>
+      requireUtf8Body({} as Request, {} as Response, Buffer.from(bytes), encoding);
+
+  it('lets valid UTF-8 through, multi-byte characters included', () => {
+    expect(check([...Buffer.from('{"name":"Şükrü 🛜"}')])).not.toThrow();
+  });
+
+  it.each([
+    ['a lone continuation byte', [0x80]],
+    ['an overlong slash', [0xc0, 0xaf]],
+    ['a surrogate', [0xed, 0xa0, 0x80]],
+    ['a truncated sequence', [0xe2, 0x82]],
+  ])('refuses %s with a 400 the filter names', (_case, bytes) => {
+    expect(check(bytes)).toThrow(expect.objectContaining({ status: 400, type: BODY_NOT_UTF8 }));
+    expect(check(bytes, 'utf8')).toThrow(expect.objectContaining({ type: BODY_NOT_UTF8 }));
+  });
+
+  it('leaves bodies in another charset to the parser', () => {
+    expect(check([0xff, 0xfe, 0x7b, 0x00], 'utf-16le')).not.toThrow();
   });
 });

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpStatus } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import { ApiError, ERROR_MESSAGES, type FieldError } from '../errors/api-error.js';
 import { FORBIDDEN_KEYS } from '../validation/validators.js';
 
@@ -28,6 +29,20 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
     }
   }
   next();
+}
+
+/** The `type` of the parser's error for a body that is not valid UTF-8 (the filter names it). */
+export const BODY_NOT_UTF8 = 'entity.verify.not.utf8';
+
+/**
+ * The JSON parser's `verify` hook: a UTF-8 body must be valid UTF-8. The decoder would otherwise put
+ * U+FFFD in place of each bad byte, and the text would be stored other than it was sent. The parser
+ * wraps what this throws (a plain error: it assigns properties to it) into its 400.
+ */
+export function requireUtf8Body(_req: Request, _res: Response, body: Buffer, encoding: string): void {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(body)) {
+    throw Object.assign(new Error('body is not valid UTF-8'), { status: HttpStatus.BAD_REQUEST, type: BODY_NOT_UTF8 });
+  }
 }
 
 /** Depth of a parsed JSON value, counted without recursion so a hostile body cannot overflow the stack. */
