@@ -350,6 +350,43 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(device).toMatchObject({ status: 'active', lastSeenAt: session.lastAccountingAt });
     });
 
+    it('counters beyond 2^53 come back exact, and at the 64-bit cap stay integers however often sent', async () => {
+      const user = await givenUser(current());
+      const common = {
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
+      const interim = (attributes: Record<string, string | number>) =>
+        account({ ...common, 'Acct-Status-Type': 'Interim-Update', ...attributes }).expect(204);
+      const listed = async () => {
+        const response = await current()
+          .http.get(`${USERS_PATH}/${user._id}/sessions`)
+          .set('Authorization', `Bearer ${current().adminToken}`)
+          .expect(200);
+        const [session] = response.body.data as Array<{ inputOctets: unknown; outputOctets: unknown }>;
+        return [session.inputOctets, session.outputOctets];
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      // 2^53 + 1, which a double cannot hold.
+      await interim({ 'Acct-Input-Octets': 1, 'Acct-Input-Gigawords': 2 ** 21 });
+      expect(await listed()).toEqual(['9007199254740993', null]);
+      for (let packet = 0; packet < 3; packet += 1) {
+        await interim({
+          'Acct-Input-Octets': 4_294_967_295,
+          'Acct-Input-Gigawords': 4_294_967_295,
+          'Acct-Output-Octets': 4_294_967_295,
+          'Acct-Output-Gigawords': 4_294_967_295,
+        });
+      }
+      expect(await listed()).toEqual(['9223372036854775807', '9223372036854775807']);
+      const [stored]: Array<{ input: string; output: string }> = await current().dataSource.query(
+        'SELECT CAST(input_octets AS CHAR) AS input, CAST(output_octets AS CHAR) AS output FROM sessions WHERE user_id = ?',
+        [user._id],
+      );
+      expect(stored).toEqual({ input: '9223372036854775807', output: '9223372036854775807' });
+    });
+
     it('the same Start sent several times at once records one session', async () => {
       const user = await givenUser(current());
       const start = {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, LessThan, Not, MoreThanOrEqual, type EntityManager } from 'typeorm';
+import { In, IsNull, LessThan, MoreThanOrEqual, Not, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
 import { changedRows, isSqlite } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
@@ -45,12 +45,15 @@ export interface InterimWrite {
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
 export class SessionsRepository {
-  findById(em: EntityManager, id: string): Promise<SessionEntity | null> {
-    return em.findOneBy(SessionEntity, { id });
+  async findById(em: EntityManager, id: string): Promise<SessionEntity | null> {
+    const [session] = await withExactCounters(sessionsQuery(em).where('s.id = :id', { id }));
+    return session ?? null;
   }
 
   findActiveOfUser(em: EntityManager, userId: string): Promise<SessionEntity[]> {
-    return em.findBy(SessionEntity, { userId, status: 'active' });
+    return withExactCounters(
+      sessionsQuery(em).where('s.userId = :userId AND s.status = :status', { userId, status: 'active' }),
+    );
   }
 
   async insert(em: EntityManager, session: SessionEntity): Promise<void> {
@@ -78,15 +81,18 @@ export class SessionsRepository {
    * runs one transaction at a time), so that counters worked out from it cannot undo a batched
    * Interim-Update committed meanwhile.
    */
-  lockByAccountingId(
+  async lockByAccountingId(
     em: EntityManager,
     nasClientId: string,
     accountingUniqueId: string,
   ): Promise<SessionEntity | null> {
-    return em.findOne(SessionEntity, {
-      where: { nasClientId, accountingUniqueId },
-      ...(isSqlite(em.connection) ? {} : { lock: { mode: 'pessimistic_write' } }),
-    });
+    const query = sessionsQuery(em).where(
+      's.nasClientId = :nasClientId AND s.accountingUniqueId = :accountingUniqueId',
+      { nasClientId, accountingUniqueId },
+    );
+    if (!isSqlite(em.connection)) query.setLock('pessimistic_write');
+    const [session] = await withExactCounters(query);
+    return session ?? null;
   }
 
   /**
@@ -249,15 +255,42 @@ export class SessionsRepository {
     page: { offset: number; limit: number },
   ): Promise<{ total: number; sessions: SessionEntity[] }> {
     const active: SessionStatus = 'active';
-    const where = ended === null ? { userId } : { userId, status: ended ? Not(active) : active };
-    const [sessions, total] = await em.findAndCount(SessionEntity, {
-      where,
-      order: { startedAt: 'DESC', id: 'DESC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const query = sessionsQuery(em).where('s.userId = :userId', { userId });
+    if (ended !== null) query.andWhere(`s.status ${ended ? '<>' : '='} :active`, { active });
+    const total = await query.getCount();
+    const sessions = await withExactCounters(
+      query.orderBy('s.startedAt', 'DESC').addOrderBy('s.id', 'DESC').offset(page.offset).limit(page.limit),
+    );
     return { total, sessions };
   }
+}
+
+/** Sessions `s`, their octet counters also as text (see withExactCounters). */
+function sessionsQuery(em: EntityManager): SelectQueryBuilder<SessionEntity> {
+  return em
+    .createQueryBuilder(SessionEntity, 's')
+    .addSelect('CAST(s.input_octets AS CHAR)', 'exact_input_octets')
+    .addSelect('CAST(s.output_octets AS CHAR)', 'exact_output_octets');
+}
+
+/**
+ * The sessions of a sessionsQuery with their octet counters exact: better-sqlite3 reads a 64-bit
+ * INTEGER through a double, which rounds a counter beyond 2^53 (and a counter read rounded, then
+ * written back, could pass the BIGINT range and be stored as REAL); the column cast to text is exact.
+ */
+async function withExactCounters(query: SelectQueryBuilder<SessionEntity>): Promise<SessionEntity[]> {
+  const { raw, entities } = await query.getRawAndEntities<{
+    s_id: string;
+    exact_input_octets: string | null;
+    exact_output_octets: string | null;
+  }>();
+  const exact = new Map(raw.map((row) => [row.s_id, row]));
+  for (const session of entities) {
+    const counters = exact.get(session.id);
+    session.inputOctets = counters?.exact_input_octets ?? null;
+    session.outputOctets = counters?.exact_output_octets ?? null;
+  }
+  return entities;
 }
 
 /**
