@@ -39,6 +39,12 @@ describe('option values', () => {
     }
   });
 
+  it('futureDateTime refuses an instant past 9999-12-31T23:59:59.999Z once in UTC', () => {
+    const read = futureDateTime(() => new Date('2030-01-01T00:00:00.000Z'));
+    expect(read('9999-12-31T23:59:59.999Z')).toEqual(new Date('9999-12-31T23:59:59.999Z'));
+    expect(() => read('9999-12-31T23:00:00-05:00')).toThrow('must be no later than 9999-12-31T23:59:59.999Z');
+  });
+
   it('macAddress returns the stored form', () => {
     expect(macAddress('aa-bb-cc-dd-ee-ff')).toBe('AA:BB:CC:DD:EE:FF');
     expect(() => macAddress('aa:bb:cc:dd:ee')).toThrow(UsageError);

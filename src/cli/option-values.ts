@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Option } from 'commander';
 import { isPermission, permissionConflict, PERMISSIONS, type Permission } from '../auth/permissions.js';
-import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
+import { LATEST_STORABLE_INSTANT, parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
 import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import { UsageError } from './command.js';
@@ -87,7 +87,10 @@ export function venueIdList(raw: string): string[] {
   return uniqueVenueIds(items);
 }
 
-/** An ISO 8601 date-time with a zone that names a real instant (no 30 February) after `now()`. */
+/**
+ * An ISO 8601 date-time with a zone that names a real instant (no 30 February) after `now()`, and
+ * no later than the last one the database stores (an offset can push 9999-12-31 into year 10000).
+ */
 export function futureDateTime(now: () => Date): (raw: string) => Date {
   return (raw) => {
     const instant = parseIsoDateTimeWithZone(raw.trim());
@@ -95,6 +98,9 @@ export function futureDateTime(now: () => Date): (raw: string) => Date {
       throw new UsageError('must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z');
     }
     if (instant.getTime() <= now().getTime()) throw new UsageError('must lie in the future');
+    if (instant.getTime() > LATEST_STORABLE_INSTANT.getTime()) {
+      throw new UsageError(`must be no later than ${LATEST_STORABLE_INSTANT.toISOString()}`);
+    }
     return instant;
   };
 }
