@@ -86,6 +86,22 @@ for (const kind of databaseKinds()) {
       expect(again).toMatchObject({ code: 1, stdout: '' });
       expect(again.stderr).toContain('A NAS named "lobby-ap" is registered already.');
 
+      // The address of lobby-ap: FreeRADIUS could not tell the two apart, and would not start.
+      const sameAddress = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'lobby',
+        '--name',
+        'lobby-ap-2',
+        '--ip',
+        '192.0.2.0/24',
+        '--secret',
+        SECRET,
+      );
+      expect(sameAddress).toMatchObject({ code: 1, stdout: '' });
+      expect(sameAddress.stderr).toContain('The address 192.0.2.0/24 is registered already, for the NAS "lobby-ap".');
+
       const list = await cli('nas', 'list', '--json');
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout).map((nas: { name: string }) => nas.name)).toEqual(['lobby-ap']);

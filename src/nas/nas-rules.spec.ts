@@ -29,7 +29,7 @@ describe('NAS rules', () => {
     ['10.0.0.0/8', '10.0.0.0/8', 4, 8],
     ['2001:DB8::1', '2001:db8::1', 6, 128],
     ['2001:db8::/64', '2001:db8::/64', 6, 64],
-    ['::ffff:192.0.2.0/120', '::ffff:192.0.2.0/120', 6, 120],
+    ['64:ff9b::192.0.2.0/120', '64:ff9b::192.0.2.0/120', 6, 120],
   ])('parses %j as %j', (raw, text, family, prefixLength) => {
     expect(parseNasAddress(raw)).toMatchObject({ text, family, prefixLength });
   });
@@ -52,6 +52,13 @@ describe('NAS rules', () => {
     'refuses the network %j with host bits set',
     (raw) => {
       expect(parseNasAddress(raw)).toEqual({ error: expect.stringMatching(/host bits set/) });
+    },
+  );
+
+  it.each(['::ffff:10.0.0.1', '::FFFF:0a00:0001', '::ffff:192.0.2.0/120'])(
+    'refuses the IPv4-mapped IPv6 address %j, which no request would match',
+    (raw) => {
+      expect(parseNasAddress(raw)).toEqual({ error: expect.stringMatching(/^is an IPv4-mapped IPv6 address/) });
     },
   );
 });

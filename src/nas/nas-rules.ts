@@ -73,6 +73,11 @@ export function parseNasAddress(raw: string): NasAddress | { error: string } {
   if ((value & hostMask) !== 0n) {
     return { error: `has host bits set: the network is written with zeros after the prefix (/${prefixLength})` };
   }
+  // Requests from an IPv4 NAS arrive as IPv4 (a mapped source is read as one), so such an entry could
+  // never be matched.
+  if (family === 6 && value >> 32n === 0xffffn) {
+    return { error: 'is an IPv4-mapped IPv6 address: write it as IPv4, e.g. 192.0.2.10 or 192.0.2.0/24' };
+  }
   const text = prefixLength === bits ? address : `${address}/${prefixLength}`;
   return { text, family: family as 4 | 6, address, prefixLength };
 }

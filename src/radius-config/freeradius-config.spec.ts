@@ -57,6 +57,16 @@ describe('FreeRADIUS configuration generator', () => {
     expect(renderFreeRadiusConfig({ ...INPUT, clients: [] }).get('clients.conf')).toContain('No NAS is registered');
   });
 
+  it('refuses two NASes with one address, which FreeRADIUS would refuse to start with', () => {
+    const clients = [
+      ...INPUT.clients,
+      { name: 'lobby-ap-2', ipAddress: '192.0.2.10/32', secret: 'other', requireMessageAuthenticator: false },
+    ];
+    expect(() => renderFreeRadiusConfig({ ...INPUT, clients })).toThrow(
+      'NAS "lobby-ap" and NAS "lobby-ap-2" have the same address 192.0.2.10; remove one of them.',
+    );
+  });
+
   it('listens on the given ports and address', () => {
     const site = renderFreeRadiusConfig({ ...INPUT, authPort: 18120, acctPort: 18130, listenAddress: '::1' }).get(
       'sites-enabled/hotspot',

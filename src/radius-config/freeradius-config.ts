@@ -160,6 +160,7 @@ function checkPort(what: string, port: number): number {
 /** One client section per NAS. Values were validated when the NAS was added; they are checked again here. */
 function clientsSection(clients: readonly FreeRadiusClient[]): string {
   if (clients.length === 0) return '# No NAS is registered: FreeRADIUS answers nobody.\n';
+  const holders = new Map<string, string>();
   return clients
     .map((client) => {
       const address = parseNasAddress(client.ipAddress);
@@ -168,6 +169,14 @@ function clientsSection(clients: readonly FreeRadiusClient[]): string {
           `NAS "${client.name}" has a value clients.conf cannot hold; remove and add it again.`,
         );
       }
+      // FreeRADIUS would refuse to start ("duplicate client").
+      const holder = holders.get(address.text);
+      if (holder !== undefined) {
+        throw new FreeRadiusConfigError(
+          `NAS "${holder}" and NAS "${client.name}" have the same address ${address.text}; remove one of them.`,
+        );
+      }
+      holders.set(address.text, client.name);
       return [
         `client ${client.name} {`,
         `\t${address.family === 4 ? 'ipaddr' : 'ipv6addr'} = ${address.text}`,

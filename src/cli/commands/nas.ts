@@ -7,7 +7,13 @@ import {
   secretProblem,
   type NasVendor,
 } from '../../nas/nas-rules.js';
-import { NasNameTakenError, NasService, NasValidationError, type NasClient } from '../../nas/nas.service.js';
+import {
+  NasAddressTakenError,
+  NasNameTakenError,
+  NasService,
+  NasValidationError,
+  type NasClient,
+} from '../../nas/nas.service.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { choiceOption, printable, valueOption, venueId } from '../option-values.js';
 
@@ -173,7 +179,9 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
     });
   } catch (error) {
     if (error instanceof NasValidationError) throw new UsageError(error.message);
-    if (error instanceof NasNameTakenError) throw new CommandFailure(error.message);
+    if (error instanceof NasNameTakenError || error instanceof NasAddressTakenError) {
+      throw new CommandFailure(error.message);
+    }
     throw error;
   }
   const json = toJson(nas);
