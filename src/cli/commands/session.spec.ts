@@ -130,6 +130,12 @@ describe('hotspot session', () => {
     [['start', '--user', 'u'.repeat(37), '--venue', 'v', '--mac', '02:00:00:00:00:01'], /'--user' must be 1-36/],
     [['start', '--user', 'u', '--venue', 'v', '--mac', '02:00:00:00:00:01', 'extra'], /too many arguments/],
     [['stop'], /missing required argument 'sessionId'/],
+    [
+      ['stop', 'a\u001b[2Jb\nFAKE LINE'],
+      /^error: the argument of stop must not contain control characters\n\(add --help for usage\)\n$/,
+    ],
+    [['stop', ''], /the argument of stop must be 1-36 characters/],
+    [['stop', 's'.repeat(37)], /the argument of stop must be 1-36 characters/],
     [['nope'], /unknown command 'nope'/],
   ])('refuses %j with exit code 2 and no service call', async (argv, message) => {
     const result = await run(...argv);

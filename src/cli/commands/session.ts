@@ -1,10 +1,11 @@
+import { Argument } from 'commander';
 import { UserSessionsModule } from '../../hotspot-users/user-sessions.module.js';
 import { UserSessionsService } from '../../hotspot-users/user-sessions.service.js';
 import type { SessionEntity } from '../../sessions/entities/session.entity.js';
 import { toSessionJson } from '../../sessions/session-json.js';
 import { SessionRequestError, SessionsService } from '../../sessions/sessions.service.js';
 import { ID_LENGTH } from '../../database/columns.js';
-import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { ipAddress, macAddress, text, valueOption, venueId } from '../option-values.js';
 
 /**
@@ -80,13 +81,23 @@ export const sessionCommand: CliCommand = {
     session
       .command('stop')
       .description('End a session (status stopped); a session that has ended already is printed as it is.')
-      .argument('<sessionId>', 'the id start printed')
+      .addArgument(new Argument('<sessionId>', 'the id start printed').argParser(sessionIdArgument))
       .option('--json', 'print the session as JSON (the default)')
       .action((sessionId: string) =>
         runtime.use(SESSION_SERVICE, (sessions) => print(io, () => sessions.stop(sessionId))),
       );
   },
 };
+
+/** The id argument of stop: text as ids are (it is never echoed back with control characters in it). */
+function sessionIdArgument(raw: string): string {
+  try {
+    return text(ID_LENGTH)(raw);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`the argument of stop ${error.message}`);
+    throw error;
+  }
+}
 
 async function print(io: CliIo, request: () => Promise<SessionEntity>): Promise<void> {
   let session: SessionEntity;
