@@ -552,6 +552,15 @@ describe('DATABASE_URL', () => {
     });
   });
 
+  it('mysql:// with a malformed %-escape in the user or password is refused, naming neither value', () => {
+    for (const raw of ['mysql://root:pa%ZZss@127.0.0.1:3306/db', 'mysql://r%E0ot:secret@127.0.0.1/db']) {
+      const result = parseDatabaseUrl(raw);
+      expect(result).toEqual({
+        error: 'mysql URL has a malformed %-escape in its user or password (write % as %25)',
+      });
+    }
+  });
+
   it('mariadb:// is a MariaDB server reached with the mysql protocol', () => {
     expect(parseDatabaseUrl('mariadb://root@127.0.0.1/hotspot_db')).toEqual({
       value: { type: 'mariadb', url: 'mysql://root@127.0.0.1/hotspot_db', database: 'hotspot_db' },

@@ -334,6 +334,10 @@ export function parseDatabaseUrl(raw: string): Parsed<DatabaseConfig> {
       return { error: 'is not a valid URL' };
     }
     if (!url.hostname) return { error: 'mysql URL needs a host' };
+    // The driver decodes them; a malformed escape (`%ZZ`) would stop it with a bare URIError.
+    if (decodeOrNull(url.username) === null || decodeOrNull(url.password) === null) {
+      return { error: 'mysql URL has a malformed %-escape in its user or password (write % as %25)' };
+    }
     const database = decodeOrNull(url.pathname.replace(/^\//, ''));
     if (database === null || !/^[A-Za-z0-9_$-]{1,64}$/.test(database)) {
       return { error: 'mysql URL needs a database name, e.g. mysql://user:pass@host:3306/hotspot' };
