@@ -1,5 +1,7 @@
 import { UsageError } from './command.js';
+import { Command } from 'commander';
 import {
+  flagOption,
   futureDateTime,
   ipAddress,
   macAddress,
@@ -65,5 +67,13 @@ describe('option values', () => {
   it('printable masks control characters and shortens long input', () => {
     expect(printable('a\u001b[31m')).toBe('a?[31m');
     expect(printable('x'.repeat(50))).toBe(`${'x'.repeat(40)}…`);
+  });
+
+  it('flagOption is true when given, absent otherwise, and refused when given twice', () => {
+    const parse = (...argv: string[]) =>
+      new Command().addOption(flagOption('--json', 'JSON')).parse(argv, { from: 'user' }).opts();
+    expect(parse('--json')).toEqual({ json: true });
+    expect(parse()).toEqual({});
+    expect(() => parse('--json', '--json')).toThrow(new UsageError("option '--json' may be given only once"));
   });
 });

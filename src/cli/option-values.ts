@@ -27,6 +27,16 @@ export function valueOption<T>(flags: string, description: string, read: (raw: s
   });
 }
 
+/** An option without a value (a flag), refused when given twice as valueOption refuses a repeat. */
+export function flagOption(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  // commander calls a flag's parser with no value and what it holds already; undefined then reads as true.
+  return option.argParser((_raw: unknown, previous: boolean | undefined) => {
+    if (previous !== undefined) throw new UsageError(`option '${option.long ?? option.flags}' may be given only once`);
+    return undefined;
+  });
+}
+
 /** A valueOption whose value is one of `choices` (listed in the help). */
 export function choiceOption<T extends string>(flags: string, description: string, choices: readonly T[]): Option {
   const option = valueOption(flags, description, (raw) => {

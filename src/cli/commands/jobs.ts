@@ -4,7 +4,7 @@ import { toUnauthJobJson, type UnauthJobJson } from '../../unauth-jobs/unauth-jo
 import { UnauthJobsModule } from '../../unauth-jobs/unauth-jobs.module.js';
 import { UnauthJobsService } from '../../unauth-jobs/unauth-jobs.service.js';
 import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
-import { choiceOption, text, valueOption } from '../option-values.js';
+import { choiceOption, flagOption, text, valueOption } from '../option-values.js';
 
 /** `hotspot jobs list`: the unauth jobs (the outbox the worker delivers). */
 
@@ -32,7 +32,7 @@ export const jobsCommand: CliCommand = {
       .description('List unauth jobs, oldest first: one line each, or a JSON array with --json.')
       .addOption(valueOption('--user <id>', 'only the jobs of this hotspot user', text(ID_LENGTH)))
       .addOption(choiceOption('--status <status>', 'only the jobs in this status', UNAUTH_JOB_STATUSES))
-      .option('--json', 'print a JSON array')
+      .addOption(flagOption('--json', 'print a JSON array'))
       .action((options: ListOptions) => runtime.use(JOBS_SERVICE, (service) => list(service, options, io)));
 
     jobs
@@ -41,7 +41,7 @@ export const jobsCommand: CliCommand = {
         "Show one job: each dispatcher's delivery and each session's outcome (result, Error-Cause, attempts, NAS, time).",
       )
       .argument('<id>', 'the job id')
-      .option('--json', 'print the job as JSON')
+      .addOption(flagOption('--json', 'print the job as JSON'))
       .action((id: string, options: { json?: true }) =>
         runtime.use(JOBS_SERVICE, (service) => show(service, id, options, io)),
       );

@@ -15,7 +15,7 @@ import {
   type NasClient,
 } from '../../nas/nas.service.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
-import { choiceOption, printable, valueOption, venueId } from '../option-values.js';
+import { choiceOption, flagOption, printable, valueOption, venueId } from '../option-values.js';
 
 /** `hotspot nas add|list|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
 
@@ -111,24 +111,28 @@ export const nasCommand: CliCommand = {
         ),
       )
       .addOption(choiceOption('--vendor <vendor>', 'vendor hint (default other)', NAS_VENDORS))
-      .option('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator')
-      .option(
-        '--json',
-        'print one JSON object {id, venueId, name, ipAddress, coaPort, vendor, requireMessageAuthenticator, createdAt}',
+      .addOption(
+        flagOption('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator'),
+      )
+      .addOption(
+        flagOption(
+          '--json',
+          'print one JSON object {id, venueId, name, ipAddress, coaPort, vendor, requireMessageAuthenticator, createdAt}',
+        ),
       )
       .action((options: AddOptions) => runtime.use(NAS_SERVICE, (registry) => add(registry, options, io)));
 
     nas
       .command('list')
       .description('List the NASes (never their secrets).')
-      .option('--json', 'print a JSON array')
+      .addOption(flagOption('--json', 'print a JSON array'))
       .action((options: { json?: true }) => runtime.use(NAS_SERVICE, (registry) => list(registry, options, io)));
 
     nas
       .command('remove')
       .description('Remove a NAS. Exit code 1 when none matches.')
       .addArgument(new Argument('<id-or-name>', 'the NAS id or name').argParser(removeArgument))
-      .option('--json', 'print one JSON object {id, name}')
+      .addOption(flagOption('--json', 'print one JSON object {id, name}'))
       .action((idOrName: string, options: { json?: true }) =>
         runtime.use(NAS_SERVICE, (registry) => remove(registry, idOrName, options, io)),
       );

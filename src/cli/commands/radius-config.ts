@@ -11,7 +11,7 @@ import {
   writeFreeRadiusConfig,
 } from '../../radius-config/freeradius-config.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
-import { valueOption } from '../option-values.js';
+import { flagOption, valueOption } from '../option-values.js';
 
 /** `hotspot radius-config`: writes the FreeRADIUS configuration folder, clients.conf from the NAS registry. */
 
@@ -135,7 +135,7 @@ export const radiusConfigCommand: CliCommand = {
           absolutePath,
         ),
       )
-      .option('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients}')
+      .addOption(flagOption('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients}'))
       .action((options: RadiusConfigOptions) => runtime.use(NAS_SECRETS, (nas) => generate(nas, options, io)));
   },
 };

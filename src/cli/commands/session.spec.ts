@@ -135,6 +135,7 @@ describe('hotspot session', () => {
       /^error: the argument of stop must not contain control characters\n\(add --help for usage\)\n$/,
     ],
     [['stop', ''], /the argument of stop must be 1-36 characters/],
+    [['stop', 's-1', '--json', '--json'], /option '--json' may be given only once/],
     [['stop', 's'.repeat(37)], /the argument of stop must be 1-36 characters/],
     [['nope'], /unknown command 'nope'/],
   ])('refuses %j with exit code 2 and no service call', async (argv, message) => {

@@ -6,7 +6,7 @@ import { toSessionJson } from '../../sessions/session-json.js';
 import { SessionRequestError, SessionsService } from '../../sessions/sessions.service.js';
 import { ID_LENGTH } from '../../database/columns.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
-import { ipAddress, macAddress, text, valueOption, venueId } from '../option-values.js';
+import { flagOption, ipAddress, macAddress, text, valueOption, venueId } from '../option-values.js';
 
 /**
  * `hotspot session start|stop`: records sessions as the network side (captive portal or NAS) would,
@@ -63,7 +63,7 @@ export const sessionCommand: CliCommand = {
       )
       .addOption(valueOption('--ip <address>', "the device's IPv4 or IPv6 address", ipAddress))
       .addOption(valueOption('--nas <id>', `the NAS id, 1-${NAS_ID_MAX_LENGTH} characters`, text(NAS_ID_MAX_LENGTH)))
-      .option('--json', 'print the session as JSON (the default)')
+      .addOption(flagOption('--json', 'print the session as JSON (the default)'))
       .action((options: StartOptions) =>
         runtime.use(SESSION_SERVICE, (sessions) =>
           print(io, () =>
@@ -82,7 +82,7 @@ export const sessionCommand: CliCommand = {
       .command('stop')
       .description('End a session (status stopped); a session that has ended already is printed as it is.')
       .addArgument(new Argument('<sessionId>', 'the id start printed').argParser(sessionIdArgument))
-      .option('--json', 'print the session as JSON (the default)')
+      .addOption(flagOption('--json', 'print the session as JSON (the default)'))
       .action((sessionId: string) =>
         runtime.use(SESSION_SERVICE, (sessions) => print(io, () => sessions.stop(sessionId))),
       );

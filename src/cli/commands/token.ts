@@ -4,7 +4,7 @@ import { ApiTokenService } from '../../auth/api-token.service.js';
 import type { Permission } from '../../auth/permissions.js';
 import { toTokenJson, type TokenJson } from '../../auth/token-json.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
-import { futureDateTime, permissionList, text, valueOption, venueIdList } from '../option-values.js';
+import { flagOption, futureDateTime, permissionList, text, valueOption, venueIdList } from '../option-values.js';
 
 /** `hotspot token create|list|revoke`: API tokens. */
 
@@ -72,20 +72,20 @@ export const tokenCommand: CliCommand = {
           futureDateTime(() => runtime.now()),
         ),
       )
-      .option('--json', 'print one JSON object instead of the value alone')
+      .addOption(flagOption('--json', 'print one JSON object instead of the value alone'))
       .action((options: CreateOptions) => runtime.use(TOKEN_SERVICE, (tokens) => create(tokens, options, io)));
 
     token
       .command('list')
       .description('List the tokens (never their values): id, name, prefix, permissions, venues, status and times.')
-      .option('--json', 'print a JSON array')
+      .addOption(flagOption('--json', 'print a JSON array'))
       .action((options: { json?: true }) => runtime.use(TOKEN_SERVICE, (tokens) => list(tokens, options, io)));
 
     token
       .command('revoke')
       .description('Revoke a token. Revoking it again is no error. Exit code 1 when no token matches.')
       .addArgument(new Argument('<id-or-token>', 'the token id or the token value').argParser(revokeArgument))
-      .option('--json', 'print one JSON object {id, name, revokedAt, alreadyRevoked}')
+      .addOption(flagOption('--json', 'print one JSON object {id, name, revokedAt, alreadyRevoked}'))
       .action((idOrValue: string, options: { json?: true }) =>
         runtime.use(TOKEN_SERVICE, (tokens) => revoke(tokens, idOrValue, options, io)),
       );
