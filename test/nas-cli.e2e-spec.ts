@@ -135,6 +135,29 @@ for (const kind of databaseKinds()) {
 
       const badToken = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', 'x"y');
       expect(badToken.code).toBe(2);
+
+      // Tokens FreeRADIUS could not use: every login would be rejected and every accounting packet lost.
+      const revoked = await testApp.createToken({ permissions: ['radius'] });
+      expect((await cli('token', 'revoke', revoked)).code).toBe(0);
+      const unusable: Array<[string, string]> = [
+        [await testApp.createToken({ permissions: ['read', 'write', 'delete'] }), 'without the radius permission'],
+        [revoked, 'a token that is revoked'],
+        ['hsp_not-a-token-of-this-database-0123456789', 'not a token of this database'],
+      ];
+      for (const [value, reason] of unusable) {
+        const refused = await cli(
+          'radius-config',
+          '--out',
+          out,
+          '--api-url',
+          'http://127.0.0.1:3000',
+          '--token',
+          value,
+        );
+        expect(refused).toMatchObject({ code: 1, stdout: '' });
+        expect(refused.stderr).toContain(reason);
+        expect(refused.stderr).not.toContain(value);
+      }
     });
 
     it('add without SECRETS_KEY stores the secret in clear and warns; remove by name, then exit 1', async () => {

@@ -112,6 +112,11 @@ export class ApiTokenService {
     return revoked;
   }
 
+  /** The stored token a value belongs to, whatever its state (no use is recorded), or null. */
+  findByValue(value: string): Promise<ApiTokenEntity | null> {
+    return this.database.run((em) => this.tokens.findByHash(em, hashTokenValue(value)));
+  }
+
   /** The token's state at the clock's current time. */
   statusOf(token: Pick<ApiTokenEntity, 'revokedAt' | 'expiresAt'>): TokenStatus {
     return tokenStatus(token, this.clock.now());

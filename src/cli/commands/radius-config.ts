@@ -1,5 +1,9 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { ApiTokenRepository } from '../../auth/api-token.repository.js';
+import { ApiTokenService } from '../../auth/api-token.service.js';
+import { RADIUS_PERMISSION, type Permission } from '../../auth/permissions.js';
+import type { TokenStatus } from '../../auth/token-rules.js';
 import { NasService } from '../../nas/nas.service.js';
 import { NasSecretUnavailableError } from '../../nas/secret-box.js';
 import {
@@ -15,11 +19,26 @@ import { flagOption, valueOption } from '../option-values.js';
 
 /** `hotspot radius-config`: writes the FreeRADIUS configuration folder, clients.conf from the NAS registry. */
 
-export type NasSecrets = Pick<NasService, 'listWithSecrets'>;
+/** What the command reads: the NASes with their secrets, and the token it is given (to check it). */
+export interface RadiusConfigSources {
+  listWithSecrets: NasService['listWithSecrets'];
+  tokenProblem(value: string): Promise<string | null>;
+}
 
-export const NAS_SECRETS: ServiceNeed<NasSecrets> = {
-  providers: [NasService],
-  resolve: (context) => context.get(NasService),
+export const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
+  // ApiTokenService and its queries alone, not AuthModule (see TOKEN_SERVICE).
+  providers: [NasService, ApiTokenRepository, ApiTokenService],
+  resolve: (context) => {
+    const nas = context.get(NasService);
+    const tokens = context.get(ApiTokenService);
+    return {
+      listWithSecrets: () => nas.listWithSecrets(),
+      tokenProblem: async (value) => {
+        const token = await tokens.findByValue(value);
+        return radiusTokenProblem(token === null ? null : { ...token, status: tokens.statusOf(token) });
+      },
+    };
+  },
 };
 
 interface RadiusConfigOptions {
@@ -136,17 +155,36 @@ export const radiusConfigCommand: CliCommand = {
         ),
       )
       .addOption(flagOption('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients}'))
-      .action((options: RadiusConfigOptions) => runtime.use(NAS_SECRETS, (nas) => generate(nas, options, io)));
+      .action((options: RadiusConfigOptions) =>
+        runtime.use(RADIUS_CONFIG_SOURCES, (sources) => generate(sources, options, io)),
+      );
   },
 };
 
-async function generate(nas: NasSecrets, options: RadiusConfigOptions, io: CliIo): Promise<void> {
+/**
+ * Why FreeRADIUS could not use the token (every call would be refused: logins rejected, accounting
+ * lost), or null. Its value is never part of the message.
+ */
+export function radiusTokenProblem(
+  token: { status: TokenStatus; permissions: readonly Permission[] } | null,
+): string | null {
+  if (token === null) return 'The --token value is not a token of this database.';
+  if (token.status !== 'active') return `The --token value is a token that is ${token.status}.`;
+  if (!token.permissions.includes(RADIUS_PERMISSION)) {
+    return 'The --token value is a token without the radius permission (create one with --permissions radius).';
+  }
+  return null;
+}
+
+async function generate(sources: RadiusConfigSources, options: RadiusConfigOptions, io: CliIo): Promise<void> {
   const outDir = resolve(options.out);
   const confDir = options.confDir ?? outDir;
+  const problem = await sources.tokenProblem(options.token);
+  if (problem !== null) throw new CommandFailure(problem);
   let written: string;
   let clients: string[];
   try {
-    const nases = await nas.listWithSecrets();
+    const nases = await sources.listWithSecrets();
     clients = nases.map((client) => client.name);
     const files = renderFreeRadiusConfig({
       apiUrl: options.apiUrl,
