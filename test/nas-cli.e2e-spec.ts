@@ -184,6 +184,52 @@ for (const kind of databaseKinds()) {
       expect(missing).toMatchObject({ code: 1, stdout: '' });
     });
 
+    it("remove refuses a value that is one NAS's id and another's name, and removes neither", async () => {
+      const first = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'bar',
+        '--name',
+        'first-ap',
+        '--ip',
+        '198.51.100.1',
+        '--secret',
+        SECRET,
+        '--json',
+      );
+      expect(first.code).toBe(0);
+      const firstId = (JSON.parse(first.stdout) as { id: string }).id;
+      // Names allow the characters of an id.
+      const second = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'bar',
+        '--name',
+        firstId,
+        '--ip',
+        '198.51.100.2',
+        '--secret',
+        SECRET,
+      );
+      expect(second.code).toBe(0);
+
+      const ambiguous = await cli('nas', 'remove', firstId);
+      expect(ambiguous).toMatchObject({ code: 1, stdout: '' });
+      expect(ambiguous.stderr).toContain(
+        `is the id of NAS "first-ap" and the name of another NAS: nothing was removed`,
+      );
+      const names = async () =>
+        (JSON.parse((await cli('nas', 'list', '--json')).stdout) as Array<{ name: string }>).map((nas) => nas.name);
+      expect(await names()).toEqual(expect.arrayContaining(['first-ap', firstId]));
+
+      expect(await cli('nas', 'remove', 'first-ap')).toMatchObject({ code: 0 });
+      expect(await cli('nas', 'remove', firstId)).toMatchObject({ code: 0 });
+      expect(await names()).not.toEqual(expect.arrayContaining(['first-ap']));
+      expect(await names()).not.toEqual(expect.arrayContaining([firstId]));
+    });
+
     it('bad usage is exit 2 with nothing stored', async () => {
       const bad = await cli('nas', 'add', '--venue', 'lobby', '--name', 'x y', '--ip', '192.0.2.1', '--secret', SECRET);
       expect(bad).toMatchObject({ code: 2, stdout: '' });

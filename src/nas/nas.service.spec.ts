@@ -4,7 +4,15 @@ import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/configuration.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
-import { addressMatches, NAS_LOOKUP_TTL_MS, NasNameTakenError, NasService, NasValidationError } from './nas.service.js';
+import {
+  addressMatches,
+  NAS_LOOKUP_TTL_MS,
+  NasAddressTakenError,
+  NasAmbiguousError,
+  NasNameTakenError,
+  NasService,
+  NasValidationError,
+} from './nas.service.js';
 import { NasSecretUnavailableError } from './secret-box.js';
 
 function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
@@ -95,9 +103,24 @@ describe('NasService', () => {
     expect(await service().list()).toHaveLength(1);
   });
 
+  it('refuses a second NAS with the same address, as FreeRADIUS would', async () => {
+    await service().add(INPUT);
+    await expect(service().add({ ...INPUT, name: 'bar-ap', ipAddress: '192.0.2.10/32' })).rejects.toThrow(
+      new NasAddressTakenError('192.0.2.10', 'lobby-ap'),
+    );
+    expect(await service().list()).toHaveLength(1);
+  });
+
+  it('refuses to remove by a value that is one NAS id and another name', async () => {
+    const first = await service().add(INPUT);
+    await service().add({ ...INPUT, name: first.id, ipAddress: '192.0.2.11' });
+    await expect(service().remove(first.id)).rejects.toThrow(NasAmbiguousError);
+    expect(await service().list()).toHaveLength(2);
+  });
+
   it('removes by id or by name, and says null when nothing matches', async () => {
     const first = await service().add(INPUT);
-    const second = await service().add({ ...INPUT, name: 'bar-ap' });
+    const second = await service().add({ ...INPUT, name: 'bar-ap', ipAddress: '192.0.2.11' });
     expect(await service().remove(first.id)).toEqual(first);
     expect(await service().remove('bar-ap')).toEqual(second);
     expect(await service().remove('bar-ap')).toBeNull();

@@ -69,6 +69,17 @@ export class NasNameTakenError extends Error {
   }
 }
 
+/** `nas remove` was given a value that is one NAS's id (`byId`) and another's name. */
+export class NasAmbiguousError extends Error {
+  override name = 'NasAmbiguousError';
+  constructor(
+    readonly idOrName: string,
+    readonly byIdName: string,
+  ) {
+    super('The value is the id of one NAS and the name of another.');
+  }
+}
+
 /** FreeRADIUS refuses two clients with one address (and could not tell their requests apart). */
 export class NasAddressTakenError extends Error {
   override name = 'NasAddressTakenError';
@@ -171,9 +182,11 @@ export class NasService implements NasDirectory {
   async remove(idOrName: string): Promise<NasClient | null> {
     try {
       return await this.database.transaction(async (em) => {
-        const record =
-          (await em.findOneBy(NasClientEntity, { id: idOrName })) ??
-          (await em.findOneBy(NasClientEntity, { name: idOrName }));
+        const byId = await em.findOneBy(NasClientEntity, { id: idOrName });
+        const byName = await em.findOneBy(NasClientEntity, { name: idOrName });
+        // A name may look like an id: never guess which of two NASes was meant.
+        if (byId !== null && byName !== null && byId.id !== byName.id) throw new NasAmbiguousError(idOrName, byId.name);
+        const record = byId ?? byName;
         if (record === null) return null;
         await em.delete(NasClientEntity, { id: record.id });
         return view(record);

@@ -9,6 +9,7 @@ import {
 } from '../../nas/nas-rules.js';
 import {
   NasAddressTakenError,
+  NasAmbiguousError,
   NasNameTakenError,
   NasService,
   NasValidationError,
@@ -240,7 +241,18 @@ async function list(registry: NasRegistry, options: { json?: true }, io: CliIo):
 }
 
 async function remove(registry: NasRegistry, idOrName: string, options: { json?: true }, io: CliIo): Promise<void> {
-  const removed = await registry.remove(idOrName);
+  let removed: NasClient | null;
+  try {
+    removed = await registry.remove(idOrName);
+  } catch (error) {
+    if (error instanceof NasAmbiguousError) {
+      throw new CommandFailure(
+        `"${printable(error.idOrName)}" is the id of NAS "${error.byIdName}" and the name of another NAS: nothing ` +
+          `was removed. Remove "${error.byIdName}" by its name, the other by its id.`,
+      );
+    }
+    throw error;
+  }
   if (removed === null) throw new CommandFailure(`No NAS has the id or name "${printable(idOrName)}".`);
   if (options.json) printJson(io, { id: removed.id, name: removed.name });
   else io.stdout.write(`Removed NAS ${removed.id} "${removed.name}".\n`);
