@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +6,6 @@ import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, spawnCli } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
-import { NasAddressTakenError, NasService } from '../src/nas/nas.service.js';
 
 /** The DATABASE_URL a test app runs on, so the CLI process opens the same database. */
 function databaseUrlOf(testApp: TestApp): string {
@@ -185,66 +183,6 @@ for (const kind of databaseKinds()) {
       const missing = await cli('nas', 'remove', 'bar-ap');
       expect(missing).toMatchObject({ code: 1, stdout: '' });
     });
-
-    it('several adds of one address at once register one NAS', async () => {
-      const registry = testApp.app.get(NasService);
-      const adds = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, index) =>
-          registry.add({ venueId: 'bar', name: `race-${index}`, ipAddress: '203.0.113.7', secret: SECRET }),
-        ),
-      );
-      expect(adds.filter((add) => add.status === 'fulfilled')).toHaveLength(1);
-      for (const add of adds) {
-        if (add.status === 'rejected') expect(add.reason).toBeInstanceOf(NasAddressTakenError);
-      }
-      const [row] = await testApp.dataSource.query<Array<{ n: unknown }>>(
-        'SELECT COUNT(*) AS n FROM nas_clients WHERE ip_address = ?',
-        ['203.0.113.7'],
-      );
-      expect(Number(row.n)).toBe(1);
-    });
-
-    // SQLite runs one write transaction at a time: nothing can insert between the check and the insert.
-    (kind === 'mysql' ? it : it.skip)(
-      'an add waits for a transaction inserting the same address, then refuses it',
-      async () => {
-        const other = testApp.dataSource.createQueryRunner();
-        await other.startTransaction();
-        let add: Promise<unknown> | undefined;
-        try {
-          await other.manager.insert(NasClientEntity, {
-            id: randomUUID(),
-            venueId: 'bar',
-            name: 'held-ap',
-            ipAddress: '203.0.113.9',
-            storedSecret: `plain:${SECRET}`,
-            coaPort: 3799,
-            vendor: 'other',
-            requireMessageAuthenticator: false,
-            createdAt: new Date(),
-          });
-          add = testApp.app
-            .get(NasService)
-            .add({ venueId: 'bar', name: 'late-ap', ipAddress: '203.0.113.9', secret: SECRET })
-            .then(
-              () => 'added',
-              (error: unknown) => error,
-            );
-          // Without the lock, the add would read past the uncommitted row and be done by now.
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          await other.commitTransaction();
-        } finally {
-          if (other.isTransactionActive) await other.rollbackTransaction();
-          await other.release();
-        }
-        expect(await add).toBeInstanceOf(NasAddressTakenError);
-        const [row] = await testApp.dataSource.query<Array<{ n: unknown }>>(
-          'SELECT COUNT(*) AS n FROM nas_clients WHERE ip_address = ?',
-          ['203.0.113.9'],
-        );
-        expect(Number(row.n)).toBe(1);
-      },
-    );
 
     it("remove refuses a value that is one NAS's id and another's name, and removes neither", async () => {
       const first = await cli(
