@@ -80,17 +80,6 @@ export class NasAmbiguousError extends Error {
   }
 }
 
-/** FreeRADIUS refuses two clients with one address (and could not tell their requests apart). */
-export class NasAddressTakenError extends Error {
-  override name = 'NasAddressTakenError';
-  constructor(
-    readonly address: string,
-    readonly nasName: string,
-  ) {
-    super(`The address ${address} is registered already, for the NAS "${nasName}".`);
-  }
-}
-
 /**
  * How long identify() relies on what it read of a NAS name (registered or not). Changes made through
  * this instance apply at once; changes made elsewhere (the CLI) within this time.
@@ -154,11 +143,7 @@ export class NasService implements NasDirectory {
     record.storedSecret = sealSecret(secret, record.id, this.key);
     record.createdAt = this.clock.now();
     try {
-      await this.database.transaction(async (em) => {
-        const holder = await em.findOneBy(NasClientEntity, { ipAddress: record.ipAddress });
-        if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
-        await em.insert(NasClientEntity, record);
-      });
+      await this.database.transaction((em) => em.insert(NasClientEntity, record));
     } catch (error) {
       if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
       throw error;

@@ -8,7 +8,6 @@ import {
   type NasVendor,
 } from '../../nas/nas-rules.js';
 import {
-  NasAddressTakenError,
   NasAmbiguousError,
   NasNameTakenError,
   NasService,
@@ -184,9 +183,7 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
     });
   } catch (error) {
     if (error instanceof NasValidationError) throw new UsageError(error.message);
-    if (error instanceof NasNameTakenError || error instanceof NasAddressTakenError) {
-      throw new CommandFailure(error.message);
-    }
+    if (error instanceof NasNameTakenError) throw new CommandFailure(error.message);
     throw error;
   }
   const json = toJson(nas);
