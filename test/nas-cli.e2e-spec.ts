@@ -25,6 +25,9 @@ for (const kind of databaseKinds()) {
     const key = randomBytes(32).toString('base64');
     const cli = (...argv: string[]) => spawnCli({ ...env, SECRETS_KEY: key }, cwd, ...argv);
     const cliWithoutKey = (...argv: string[]) => spawnCli(env, cwd, ...argv);
+    /** radius-config into `out` with `token`, through `run` (the CLI with SECRETS_KEY unless given). */
+    const radiusConfig = (out: string, token: string, run = cli) =>
+      run('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token);
     const storedSecret = async (name: string): Promise<string> =>
       (
         await testApp.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE name = ?', [
@@ -95,29 +98,21 @@ for (const kind of databaseKinds()) {
     it('radius-config writes the secret into clients.conf only, and fails clearly without the key', async () => {
       const out = join(cwd, 'raddb');
       const token = await testApp.createToken({ permissions: ['radius'] });
-      const written = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token);
+      const written = await radiusConfig(out, token);
       expect(written.code).toBe(0);
       expect(written.stdout).toBe(`${out}\n`);
       expect(written.stdout + written.stderr).not.toContain(SECRET);
       expect(written.stdout + written.stderr).not.toContain(token);
       expect(readFileSync(join(out, 'clients.conf'), 'utf8')).toContain(`secret = '${SECRET}'`);
 
-      const withoutKey = await cliWithoutKey(
-        'radius-config',
-        '--out',
-        out,
-        '--api-url',
-        'http://127.0.0.1:3000',
-        '--token',
-        token,
-      );
+      const withoutKey = await radiusConfig(out, token, cliWithoutKey);
       expect(withoutKey).toMatchObject({ code: 1, stdout: '' });
       expect(withoutKey.stderr).toContain(
         'The secret of NAS "lobby-ap" is stored encrypted and SECRETS_KEY is not set',
       );
       expect(withoutKey.stderr).not.toContain(SECRET);
 
-      const badToken = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', 'x"y');
+      const badToken = await radiusConfig(out, 'x"y');
       expect(badToken.code).toBe(2);
 
       // Tokens FreeRADIUS could not use: every login would be rejected and every accounting packet lost.
@@ -129,15 +124,7 @@ for (const kind of databaseKinds()) {
         ['hsp_not-a-token-of-this-database-0123456789', 'not a token of this database'],
       ];
       for (const [value, reason] of unusable) {
-        const refused = await cli(
-          'radius-config',
-          '--out',
-          out,
-          '--api-url',
-          'http://127.0.0.1:3000',
-          '--token',
-          value,
-        );
+        const refused = await radiusConfig(out, value);
         expect(refused).toMatchObject({ code: 1, stdout: '' });
         expect(refused.stderr).toContain(reason);
         expect(refused.stderr).not.toContain(value);
@@ -186,13 +173,13 @@ for (const kind of databaseKinds()) {
       }
       const token = await testApp.createToken({ permissions: ['radius'] });
       const out = join(cwd, 'raddb-twins');
-      const refused = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token);
+      const refused = await radiusConfig(out, token);
       expect(refused).toMatchObject({ code: 1, stdout: '' });
       expect(refused.stderr).toContain(
         'NAS "twin-a" and NAS "twin-b" have the same address 198.51.100.50; remove one of them.',
       );
       expect((await cli('nas', 'remove', 'twin-b')).code).toBe(0);
-      const written = await cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token);
+      const written = await radiusConfig(out, token);
       expect(written.code).toBe(0);
       expect((await cli('nas', 'remove', 'twin-a')).code).toBe(0);
     });

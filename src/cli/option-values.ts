@@ -11,13 +11,18 @@ import { UsageError } from './command.js';
  * service gets, or throws UsageError with a message that follows the option's name ("must be …").
  */
 
+/** The error for an option given a second time. */
+function repeated(option: Option): UsageError {
+  return new UsageError(`option '${option.long ?? option.flags}' may be given only once`);
+}
+
 /** An option that takes one value, may be given at most once, and is read by `read`. */
 export function valueOption<T>(flags: string, description: string, read: (raw: string) => T): Option {
   const option = new Option(flags, description);
   // commander lets the last of repeated options win silently; a repeat is more likely a mistake.
   return option.argParser((raw: string, previous: T | undefined) => {
     const name = option.long ?? option.flags;
-    if (previous !== undefined) throw new UsageError(`option '${name}' may be given only once`);
+    if (previous !== undefined) throw repeated(option);
     try {
       return read(raw);
     } catch (error) {
@@ -32,7 +37,7 @@ export function flagOption(flags: string, description: string): Option {
   const option = new Option(flags, description);
   // commander calls a flag's parser with no value and what it holds already; undefined then reads as true.
   return option.argParser((_raw: unknown, previous: boolean | undefined) => {
-    if (previous !== undefined) throw new UsageError(`option '${option.long ?? option.flags}' may be given only once`);
+    if (previous !== undefined) throw repeated(option);
     return undefined;
   });
 }
