@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { initializeDataSource } from '../src/database/migrations.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 
 /** The table names are part of the contract: operators and tests read them. */
@@ -43,8 +44,10 @@ describe.each(databaseKinds())('schema and migrations [%s]', (kind) => {
     database = await createTestDatabase(kind);
     const parsed = parseDatabaseUrl(database.url);
     if ('error' in parsed) throw new Error(parsed.error);
-    dataSource = new DataSource({ ...buildDataSourceOptions(parsed.value, { migrationsRun: true }), logging: false });
-    await dataSource.initialize();
+    dataSource = await initializeDataSource({
+      ...buildDataSourceOptions(parsed.value, { migrationsRun: true }),
+      logging: false,
+    });
   });
 
   afterAll(async () => {

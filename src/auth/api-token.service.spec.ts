@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
-import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
+import type { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { initializeDataSource } from '../database/migrations.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { ApiTokenService, TOKEN_REVISION_INTERVAL_MS } from './api-token.service.js';
@@ -95,11 +96,10 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
 
   beforeEach(async () => {
     recorder = new QueryRecorder();
-    dataSource = new DataSource({
+    dataSource = await initializeDataSource({
       ...buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, { migrationsRun: true }),
       logger: recorder,
     });
-    await dataSource.initialize();
     database = new DatabaseService(dataSource);
     clock = new FakeClock();
     service = serviceWithCacheTtl(CACHE_TTL_MS);

@@ -1,9 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/configuration.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
+import { initializeDataSource } from './migrations.js';
+
+const migrationLogger = new Logger('Migrations');
 
 @Global()
 @Module({
@@ -18,6 +21,9 @@ import { DatabaseService } from './database.service.js';
         // Fail start-up at once rather than retrying for half a minute.
         retryAttempts: 0,
       }),
+      // Pending migrations run under a lock, so instances starting together apply each one once.
+      dataSourceFactory: (options) =>
+        initializeDataSource(options!, { onWait: (message) => migrationLogger.warn(message) }),
     }),
   ],
   providers: [DatabaseService],

@@ -1,7 +1,7 @@
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
 import { DatabaseService } from '../database/database.service.js';
+import { initializeDataSource } from '../database/migrations.js';
 
 /** A clock the test moves by hand. */
 export class ManualClock extends Clock {
@@ -20,9 +20,8 @@ export class ManualClock extends Clock {
 
 /** A migrated in-memory SQLite database for unit tests of services (real SQL, no server). */
 export async function openInMemoryDatabase(): Promise<{ database: DatabaseService; close: () => Promise<void> }> {
-  const dataSource = new DataSource(
+  const dataSource = await initializeDataSource(
     buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, { migrationsRun: true }),
   );
-  await dataSource.initialize();
   return { database: new DatabaseService(dataSource), close: () => dataSource.destroy() };
 }

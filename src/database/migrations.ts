@@ -1,0 +1,137 @@
+import { DataSource, type DataSourceOptions, type Migration, type QueryRunner } from 'typeorm';
+import { isSqliteBusy } from '../common/errors/database-errors.js';
+import { isSqlite } from './plain-sql.js';
+
+/** How long a process waits for another process's migrations before it gives up. */
+export const MIGRATION_LOCK_WAIT_MS = 300_000;
+
+export interface MigrationRunOptions {
+  waitMs?: number;
+  /** Told once when another process is migrating and this one waits for it. */
+  onWait?: (message: string) => void;
+}
+
+/**
+ * Connects a data source. When its options ask for the migrations to run (`migrationsRun`), they run
+ * through runPendingMigrations rather than TypeORM's own run, which takes no lock.
+ */
+export async function initializeDataSource(
+  options: DataSourceOptions,
+  migrationOptions: MigrationRunOptions = {},
+): Promise<DataSource> {
+  const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
+  if (!options.migrationsRun) return dataSource;
+  try {
+    await runPendingMigrations(dataSource, migrationOptions);
+    return dataSource;
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+}
+
+/**
+ * Runs the pending migrations while holding a lock that every process of this service takes for
+ * them, so processes starting together on a schema that is not up to date (instances behind a load
+ * balancer, CLI commands, a new SQLite file) apply each migration once: the others wait, then find
+ * nothing pending. MySQL: a named lock (GET_LOCK) per database, held by a connection of its own and
+ * released with it if the process dies; each migration still runs in its own transaction. SQLite:
+ * the file's write lock (BEGIN IMMEDIATE), with every pending migration in that one transaction.
+ */
+export async function runPendingMigrations(
+  dataSource: DataSource,
+  options: MigrationRunOptions = {},
+): Promise<Migration[]> {
+  const waitMs = options.waitMs ?? MIGRATION_LOCK_WAIT_MS;
+  const onWait = options.onWait ?? (() => undefined);
+  return isSqlite(dataSource) ? migrateSqlite(dataSource, waitMs, onWait) : migrateMysql(dataSource, waitMs, onWait);
+}
+
+async function migrateMysql(
+  dataSource: DataSource,
+  waitMs: number,
+  onWait: (message: string) => void,
+): Promise<Migration[]> {
+  const lockHolder = dataSource.createQueryRunner();
+  try {
+    // A lock name is server-wide and at most 64 characters: one per database, whatever its name.
+    const lockName = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
+    const tryLock = async (seconds: number) => {
+      const rows = (await lockHolder.query(`SELECT GET_LOCK(${lockName}, ?) AS acquired`, [seconds])) as Array<{
+        acquired: number | string | null;
+      }>;
+      return Number(rows[0]?.acquired) === 1;
+    };
+    if (!(await tryLock(0))) {
+      onWait(`Another process is running the migrations: waiting for it, at most ${waitMs / 1000} s`);
+      if (!(await tryLock(waitMs / 1000))) throw new Error(gaveUpMessage(waitMs));
+    }
+    try {
+      return await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await lockHolder.query(`DO RELEASE_LOCK(${lockName})`);
+    }
+  } finally {
+    await lockHolder.release();
+  }
+}
+
+async function migrateSqlite(
+  dataSource: DataSource,
+  waitMs: number,
+  onWait: (message: string) => void,
+): Promise<Migration[]> {
+  // better-sqlite3 has one connection per data source: this runner is the one runMigrations uses.
+  const connection = dataSource.createQueryRunner();
+  // As TypeORM does around each migration: a table rebuilt by a migration must not cascade deletes.
+  await connection.beforeMigration();
+  try {
+    await beginImmediate(connection, waitMs, onWait);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'none' });
+      await connection.query('COMMIT');
+      return applied;
+    } catch (error) {
+      // The migration's error is the one to report, whatever the rollback says.
+      await connection.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await connection.afterMigration();
+  }
+}
+
+/** How long one attempt at the SQLite write lock blocks (start-up only: nothing else is served yet). */
+const SQLITE_LOCK_ATTEMPT_MS = 1000;
+
+/** Takes the file's write lock, trying every SQLITE_LOCK_ATTEMPT_MS until `waitMs` have passed. */
+async function beginImmediate(
+  connection: QueryRunner,
+  waitMs: number,
+  onWait: (message: string) => void,
+): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  const [{ timeout }] = (await connection.query('PRAGMA busy_timeout')) as Array<{ timeout: number }>;
+  await connection.query(`PRAGMA busy_timeout = ${Math.min(SQLITE_LOCK_ATTEMPT_MS, waitMs)}`);
+  try {
+    for (let told = false; ; told = true) {
+      try {
+        await connection.query('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+        if (!told)
+          onWait(
+            `Another process holds the database's write lock (its migrations, or a long write): waiting for it, at most ${waitMs / 1000} s`,
+          );
+        if (Date.now() >= deadline) throw new Error(gaveUpMessage(waitMs), { cause: error });
+      }
+    }
+  } finally {
+    await connection.query(`PRAGMA busy_timeout = ${timeout}`);
+  }
+}
+
+function gaveUpMessage(waitMs: number): string {
+  return `Gave up waiting for another process's migrations after ${waitMs / 1000} s: is one of them stuck?`;
+}

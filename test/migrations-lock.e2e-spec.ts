@@ -1,0 +1,142 @@
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { runPendingMigrations } from '../src/database/migrations.js';
+import { ensureBuilt } from './support/build.js';
+import { CLI_MAIN, spawnCli, type CliRun } from './support/cli-io.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+import { sleep } from './support/expected.js';
+import { holdWriteLock } from './support/sqlite-lock-holder.js';
+
+/** Processes that start at once, as instances behind a load balancer or CLI commands of a script. */
+const TOGETHER = 6;
+
+function dataSourceFor(url: string): DataSource {
+  const parsed = parseDatabaseUrl(url);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return new DataSource({ ...buildDataSourceOptions(parsed.value), logging: false });
+}
+
+/** The rows of the migrations table: each migration's name, as many times as it was recorded. */
+async function recordedMigrations(url: string): Promise<{ names: string[]; known: number }> {
+  const dataSource = await dataSourceFor(url).initialize();
+  try {
+    const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM migrations');
+    return { names: rows.map((row) => row.name).sort(), known: dataSource.migrations.length };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** The lock name the service takes on MySQL, held here by a connection of the test's. */
+const MYSQL_LOCK = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
+
+describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
+  let database: TestDatabase;
+  let cwd: string;
+  const cli = (...argv: string[]): Promise<CliRun> => spawnCli({ DATABASE_URL: database.url }, cwd, ...argv);
+
+  beforeAll(() => {
+    ensureBuilt([CLI_MAIN]);
+    cwd = mkdtempSync(join(tmpdir(), 'hotspot-migrations-'));
+  });
+
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+  });
+
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it(`${TOGETHER} processes started together on a new database all succeed and apply each migration once`, async () => {
+    const runs = await Promise.all(Array.from({ length: TOGETHER }, () => cli('token', 'list', '--json')));
+
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: '[]\n' });
+    const { names, known } = await recordedMigrations(database.url);
+    expect(names).toHaveLength(known);
+    expect(new Set(names).size).toBe(known);
+  });
+
+  it('a process waits while another holds the migration lock, says so on stderr, then finds nothing pending', async () => {
+    // The schema is migrated first, so what the waiting process does after the lock is plain to see.
+    expect((await cli('token', 'list', '--json')).code).toBe(0);
+    let release: () => Promise<void>;
+    if (kind === 'mysql') {
+      const holder = await dataSourceFor(database.url).initialize();
+      const runner = holder.createQueryRunner();
+      expect(await runner.query(`SELECT GET_LOCK(${MYSQL_LOCK}, 0) AS acquired`)).toEqual([{ acquired: 1 }]);
+      release = async () => {
+        await runner.release();
+        await holder.destroy();
+      };
+    } else {
+      // Longer than one attempt at the lock (1 s) after the command has started, so it has to try again.
+      const holder = await holdWriteLock(database.url.slice('sqlite:'.length), 4_000);
+      release = async () => {
+        await holder.released;
+      };
+    }
+
+    const child = spawn(process.execPath, [CLI_MAIN, 'token', 'list', '--json'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((done) => child.once('close', done));
+    let exitedEarly = false;
+    void exited.then(() => (exitedEarly = true));
+
+    for (let waited = 0; !stderr.includes('waiting for it') && !exitedEarly && waited < 15_000; waited += 100)
+      await sleep(100);
+    expect(stderr).toContain('Another process');
+    expect(exitedEarly).toBe(false);
+
+    await release();
+    expect(await exited).toBe(0);
+    expect(stdout).toBe('[]\n');
+  });
+
+  it('gives up with a clear error when another process keeps the lock past the wait', async () => {
+    const waiting = await dataSourceFor(database.url).initialize();
+    let release: () => Promise<void>;
+    if (kind === 'mysql') {
+      const holder = await dataSourceFor(database.url).initialize();
+      const runner = holder.createQueryRunner();
+      await runner.query(`SELECT GET_LOCK(${MYSQL_LOCK}, 0)`);
+      release = async () => {
+        await runner.release();
+        await holder.destroy();
+      };
+    } else {
+      const holder = await holdWriteLock(database.url.slice('sqlite:'.length), 2_000);
+      release = async () => {
+        await holder.released;
+      };
+    }
+    try {
+      const told: string[] = [];
+      await expect(
+        runPendingMigrations(waiting, { waitMs: 500, onWait: (message) => told.push(message) }),
+      ).rejects.toThrow("Gave up waiting for another process's migrations after 0.5 s");
+      expect(told).toHaveLength(1);
+      expect(await waiting.query('SELECT COUNT(*) AS tables FROM migrations').catch(() => 'no migrations table')).toBe(
+        'no migrations table',
+      );
+    } finally {
+      await release();
+      await waiting.destroy();
+    }
+  });
+});
