@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, spawnCli } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
+import { NasAddressTakenError, NasService } from '../src/nas/nas.service.js';
 
 /** The DATABASE_URL a test app runs on, so the CLI process opens the same database. */
 function databaseUrlOf(testApp: TestApp): string {
@@ -89,6 +91,22 @@ for (const kind of databaseKinds()) {
       expect(again).toMatchObject({ code: 1, stdout: '' });
       expect(again.stderr).toContain('A NAS named "lobby-ap" is registered already.');
 
+      // The address of lobby-ap: FreeRADIUS could not tell the two apart, and would not start.
+      const sameAddress = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'lobby',
+        '--name',
+        'lobby-ap-2',
+        '--ip',
+        '192.0.2.0/24',
+        '--secret',
+        SECRET,
+      );
+      expect(sameAddress).toMatchObject({ code: 1, stdout: '' });
+      expect(sameAddress.stderr).toContain('The address 192.0.2.0/24 is registered already, for the NAS "lobby-ap".');
+
       const list = await cli('nas', 'list', '--json');
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout).map((nas: { name: string }) => nas.name)).toEqual(['lobby-ap']);
@@ -156,21 +174,27 @@ for (const kind of databaseKinds()) {
     });
 
     it('radius-config refuses two NASes on one address, which FreeRADIUS would refuse to start with', async () => {
-      for (const name of ['twin-a', 'twin-b']) {
-        const added = await cli(
-          'nas',
-          'add',
-          '--venue',
-          'bar',
-          '--name',
-          name,
-          '--ip',
-          '198.51.100.50',
-          '--secret',
-          SECRET,
-        );
-        expect(added.code).toBe(0);
-      }
+      // nas add refuses a second NAS on an address; a registry may still hold two from before it did.
+      const added = await cli(
+        'nas',
+        'add',
+        '--venue',
+        'bar',
+        '--name',
+        'twin-a',
+        '--ip',
+        '198.51.100.50',
+        '--secret',
+        SECRET,
+      );
+      expect(added.code).toBe(0);
+      const twin = await testApp.dataSource.manager.findOneByOrFail(NasClientEntity, { name: 'twin-a' });
+      await testApp.dataSource.manager.insert(NasClientEntity, {
+        ...twin,
+        id: randomUUID(),
+        name: 'twin-b',
+        storedSecret: `plain:${SECRET}`,
+      });
       const token = await testApp.createToken({ permissions: ['radius'] });
       const out = join(cwd, 'raddb-twins');
       const refused = await radiusConfig(out, token);
@@ -183,6 +207,66 @@ for (const kind of databaseKinds()) {
       expect(written.code).toBe(0);
       expect((await cli('nas', 'remove', 'twin-a')).code).toBe(0);
     });
+
+    it('several adds of one address at once register one NAS', async () => {
+      const registry = testApp.app.get(NasService);
+      const adds = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, index) =>
+          registry.add({ venueId: 'bar', name: `race-${index}`, ipAddress: '203.0.113.7', secret: SECRET }),
+        ),
+      );
+      expect(adds.filter((add) => add.status === 'fulfilled')).toHaveLength(1);
+      for (const add of adds) {
+        if (add.status === 'rejected') expect(add.reason).toBeInstanceOf(NasAddressTakenError);
+      }
+      const [row] = await testApp.dataSource.query<Array<{ n: unknown }>>(
+        'SELECT COUNT(*) AS n FROM nas_clients WHERE ip_address = ?',
+        ['203.0.113.7'],
+      );
+      expect(Number(row.n)).toBe(1);
+    });
+
+    // SQLite runs one write transaction at a time: nothing can insert between the check and the insert.
+    (kind === 'mysql' ? it : it.skip)(
+      'an add waits for a transaction inserting the same address, then refuses it',
+      async () => {
+        const other = testApp.dataSource.createQueryRunner();
+        await other.startTransaction();
+        let add: Promise<unknown> | undefined;
+        try {
+          await other.manager.insert(NasClientEntity, {
+            id: randomUUID(),
+            venueId: 'bar',
+            name: 'held-ap',
+            ipAddress: '203.0.113.9',
+            storedSecret: `plain:${SECRET}`,
+            coaPort: 3799,
+            vendor: 'other',
+            requireMessageAuthenticator: false,
+            createdAt: new Date(),
+          });
+          add = testApp.app
+            .get(NasService)
+            .add({ venueId: 'bar', name: 'late-ap', ipAddress: '203.0.113.9', secret: SECRET })
+            .then(
+              () => 'added',
+              (error: unknown) => error,
+            );
+          // Without the lock, the add would read past the uncommitted row and be done by now.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await other.commitTransaction();
+        } finally {
+          if (other.isTransactionActive) await other.rollbackTransaction();
+          await other.release();
+        }
+        expect(await add).toBeInstanceOf(NasAddressTakenError);
+        const [row] = await testApp.dataSource.query<Array<{ n: unknown }>>(
+          'SELECT COUNT(*) AS n FROM nas_clients WHERE ip_address = ?',
+          ['203.0.113.9'],
+        );
+        expect(Number(row.n)).toBe(1);
+      },
+    );
 
     it("remove refuses a value that is one NAS's id and another's name, and removes neither", async () => {
       const first = await cli(

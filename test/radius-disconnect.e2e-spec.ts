@@ -14,8 +14,9 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
 
 /**
  * RFC 5176 delivery through the `radius,webhook` dispatchers: sessions recorded by accounting (over
- * HTTP, as rlm_rest sends it), NASes played by NasSimulator on 127.0.0.1 (verifying each request
- * with the shared secret), a real webhook receiver beside them. The worker loop is off: the tests
+ * HTTP, as rlm_rest sends it), NASes played by NasSimulator on 127.0.0.1 and 127.0.0.2 (verifying
+ * each request with the shared secret; a NAS is registered per test and removed after it, since two
+ * NASes may not share an address), a real webhook receiver beside them. The worker loop is off: the tests
  * call processBatch on a ManualClock, so backoff needs no waiting.
  */
 
@@ -40,7 +41,7 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
   beforeAll(async () => {
     receiver = await WebhookReceiver.start(WEBHOOK_SECRET);
     nasA = await NasSimulator.start(NAS_SECRET);
-    nasB = await NasSimulator.start(NAS_SECRET);
+    nasB = await NasSimulator.start(NAS_SECRET, '127.0.0.2');
     clock = new ManualClock(new Date());
     database = await createTestDatabase(kind);
     testApp = await startTestApp(
@@ -83,30 +84,39 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
       nas.received.length = 0;
     }
     await testApp.database.run((em) => em.query('DELETE FROM unauth_jobs'));
+    for (const name of registered.splice(0)) await testApp.app.get(NasService).remove(name);
   });
 
-  /** Registers `simulator` as a NAS: as its address, or as the network 127.0.0.0/24 it lies in. */
+  /** The NASes the running test registered. */
+  const registered: string[] = [];
+
+  /**
+   * Registers `simulator` as a NAS: as its address, or as the network 127.0.0.0/24 it lies in; `source`
+   * is the address its packets come from.
+   */
   async function registerNas(
     simulator: NasSimulator,
     options: { network?: boolean; coaPort?: number; vendor?: 'unifi' } = {},
   ) {
-    return testApp.app.get(NasService).add({
+    const nas = await testApp.app.get(NasService).add({
       venueId: 'venue-a',
       name: unique('nas'),
-      ipAddress: options.network ? '127.0.0.0/24' : '127.0.0.1',
+      ipAddress: options.network ? '127.0.0.0/24' : simulator.address,
       secret: NAS_SECRET,
       coaPort: options.coaPort ?? simulator.port,
       vendor: options.vendor ?? 'mikrotik',
     });
+    registered.push(nas.name);
+    return { ...nas, source: simulator.address };
   }
 
-  /** An accounting Start from `nas` (source 127.0.0.1), as FreeRADIUS passes it on. */
-  async function accountingStart(nas: { name: string }, username: string, acctSessionId: string) {
+  /** An accounting Start from `nas`, as FreeRADIUS passes it on. */
+  async function accountingStart(nas: { name: string; source: string }, username: string, acctSessionId: string) {
     await radiusCall(
       testApp,
       radiusToken,
       'accounting',
-      { name: nas.name, ip: '127.0.0.1' },
+      { name: nas.name, ip: nas.source },
       rlmBody({
         'Acct-Status-Type': 'Start',
         'User-Name': username,
@@ -124,7 +134,7 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     testApp.dataSource.getRepository(UnauthJobEntity).find({ where: { userId }, order: { createdAt: 'ASC' } });
 
   /** A user with one accounting session on each NAS given, then blocked through the API: its one job. */
-  async function blockedWithSessions(...nases: Array<{ name: string }>) {
+  async function blockedWithSessions(...nases: Array<{ name: string; source: string }>) {
     const user = await givenUser(testApp);
     const acctIds = nases.map(() => unique('acct'));
     for (const [index, nas] of nases.entries()) await accountingStart(nas, user.username!, acctIds[index]);

@@ -7,6 +7,7 @@ import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database
 import {
   addressMatches,
   NAS_LOOKUP_TTL_MS,
+  NasAddressTakenError,
   NasAmbiguousError,
   NasNameTakenError,
   NasService,
@@ -99,6 +100,14 @@ describe('NasService', () => {
   it('refuses a second NAS with the same name', async () => {
     await service().add(INPUT);
     await expect(service().add({ ...INPUT, ipAddress: '192.0.2.11' })).rejects.toThrow(NasNameTakenError);
+    expect(await service().list()).toHaveLength(1);
+  });
+
+  it('refuses a second NAS with the same address, as FreeRADIUS would', async () => {
+    await service().add(INPUT);
+    await expect(service().add({ ...INPUT, name: 'bar-ap', ipAddress: '192.0.2.10/32' })).rejects.toThrow(
+      new NasAddressTakenError('192.0.2.10', 'lobby-ap'),
+    );
     expect(await service().list()).toHaveLength(1);
   });
 

@@ -7,6 +7,7 @@ import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import { isSqlite } from '../database/plain-sql.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 import {
   coaPortProblem,
@@ -80,6 +81,17 @@ export class NasAmbiguousError extends Error {
   }
 }
 
+/** FreeRADIUS refuses two clients with one address (and could not tell their requests apart). */
+export class NasAddressTakenError extends Error {
+  override name = 'NasAddressTakenError';
+  constructor(
+    readonly address: string,
+    readonly nasName: string,
+  ) {
+    super(`The address ${address} is registered already, for the NAS "${nasName}".`);
+  }
+}
+
 /**
  * How long identify() relies on what it read of a NAS name (registered or not). Changes made through
  * this instance apply at once; changes made elsewhere (the CLI) within this time.
@@ -143,7 +155,16 @@ export class NasService implements NasDirectory {
     record.storedSecret = sealSecret(secret, record.id, this.key);
     record.createdAt = this.clock.now();
     try {
-      await this.database.transaction((em) => em.insert(NasClientEntity, record));
+      await this.database.transaction(async (em) => {
+        // Locking on MySQL, so that two adds of one address run one after the other (SQLite runs one
+        // write transaction at a time anyway).
+        const holder = await em.findOne(NasClientEntity, {
+          where: { ipAddress: record.ipAddress },
+          ...(isSqlite(em.connection) ? {} : { lock: { mode: 'pessimistic_write' as const } }),
+        });
+        if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
+        await em.insert(NasClientEntity, record);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
       throw error;

@@ -27,7 +27,7 @@ export interface ReceivedRequest {
 export type NasAnswer = 'ack' | { nak: number } | 'silent';
 
 /**
- * A NAS's RFC 5176 listener on 127.0.0.1 for tests: verifies each request with the shared secret
+ * A NAS's RFC 5176 listener on a loopback address (127.0.0.1 unless given) for tests: verifies each request with the shared secret
  * (drops it silently when it does not verify, as a NAS does), records it, and answers as `answer`
  * says, with a correct Response Authenticator and Message-Authenticator. `send` lets a test answer
  * from somewhere else or with a broken packet.
@@ -41,12 +41,17 @@ export class NasSimulator {
     readonly secret: string,
   ) {}
 
-  static async start(secret: string): Promise<NasSimulator> {
+  /** `address` within 127.0.0.0/8, so that NASes registered at once each have an address of their own. */
+  static async start(secret: string, address = '127.0.0.1'): Promise<NasSimulator> {
     const socket = createSocket('udp4');
     const simulator = new NasSimulator(socket, secret);
     socket.on('message', (raw, from) => simulator.handle(raw, from));
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => socket.bind(0, address, resolve));
     return simulator;
+  }
+
+  get address(): string {
+    return this.socket.address().address;
   }
 
   get port(): number {

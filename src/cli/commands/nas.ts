@@ -8,6 +8,7 @@ import {
   type NasVendor,
 } from '../../nas/nas-rules.js';
 import {
+  NasAddressTakenError,
   NasAmbiguousError,
   NasNameTakenError,
   NasService,
@@ -183,7 +184,9 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
     });
   } catch (error) {
     if (error instanceof NasValidationError) throw new UsageError(error.message);
-    if (error instanceof NasNameTakenError) throw new CommandFailure(error.message);
+    if (error instanceof NasNameTakenError || error instanceof NasAddressTakenError) {
+      throw new CommandFailure(error.message);
+    }
     throw error;
   }
   const json = toJson(nas);
