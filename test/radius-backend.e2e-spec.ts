@@ -487,6 +487,51 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[session.id]]);
     });
 
+    it("a user moved out of the NAS's venue while online: the next Interim-Update ends that session with an enforcement job", async () => {
+      const user = await givenUser(current(), { venueIds: ['venue-a', 'venue-b'] });
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      const common = {
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      // Still in the venue: the common Interim-Update path records it.
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 }).expect(204);
+      expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'active', sessionTime: 30 })]);
+
+      await api(current())
+        .users.update(user._id, { venueIds: ['venue-b'] })
+        .expect(200);
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60 }).expect(204);
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 90 }).expect(204);
+
+      const [session] = await sessionsOf(user._id);
+      expect(session).toMatchObject({ status: 'expired', terminateCause: 'enforcement', sessionTime: 90 });
+      const jobs = (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement');
+      expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[session.id]]);
+    });
+
+    it("a Start whose Class names a user of another venue only is enforced, never an active session in this NAS's venue", async () => {
+      const user = await givenUser(current(), { venueIds: ['venue-b'] });
+      const elsewhere = await givenNas(current(), 'venue-b');
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }, elsewhere).expect(200);
+
+      await account({
+        'Acct-Status-Type': 'Start',
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      }).expect(204);
+
+      const sessions = await sessionsOf(user._id);
+      expect(sessions).toEqual([
+        expect.objectContaining({ venueId: 'venue-a', status: 'expired', terminateCause: 'enforcement' }),
+      ]);
+      const jobs = (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement');
+      expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[sessions[0].id]]);
+    });
+
     it('an Interim-Update of a known session that names a new device records the device', async () => {
       const user = await givenUser(current());
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);

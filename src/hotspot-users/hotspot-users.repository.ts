@@ -19,7 +19,8 @@ export interface UserRecord {
 }
 
 /** What a user's row says about whether it may be online. */
-export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt'>;
+/** What accounting needs to know of a user: its standing, and whether it is in the NAS's venue. */
+export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt'> & { inVenue: boolean };
 
 export interface VenueListFilter {
   venueId: string;
@@ -214,19 +215,30 @@ export class HotspotUsersRepository {
   }
 
   /**
-   * The user's row alone, locked like lockRecord's, for a use case that needs neither its venues nor
-   * its other columns (RADIUS accounting): one query. Null when there is none.
+   * The user's row alone, locked like lockRecord's, with whether the user is in `venueId`, for a use
+   * case that needs neither its venues nor its other columns (RADIUS accounting): one query. Null
+   * when there is none.
    */
-  async lockStanding(em: EntityManager, id: string): Promise<UserStanding | null> {
+  async lockStanding(em: EntityManager, id: string, venueId: string): Promise<UserStanding | null> {
     if (id.length === 0 || id.length > ID_LENGTH) return null;
-    // Plain SQL: it runs for every accounting packet.
-    const [row] = await em.query<Array<Omit<UserStanding, 'expiresAt'> & { expires_at: Date | string | null }>>(
-      `SELECT id, username, status, expires_at FROM hotspot_users WHERE id = ?${this.database.supportsRowLocks ? ' FOR UPDATE' : ''}`,
-      [id],
+    // Plain SQL: it runs for every accounting packet. The venue row is read, not locked.
+    const [row] = await em.query<
+      Array<Omit<UserStanding, 'expiresAt' | 'inVenue'> & { expires_at: Date | string | null; in_venue: unknown }>
+    >(
+      `SELECT u.id, u.username, u.status, u.expires_at,
+         EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = u.id AND uv.venue_id = ?) AS in_venue
+       FROM hotspot_users u WHERE u.id = ?${this.database.supportsRowLocks ? ' FOR UPDATE' : ''}`,
+      [venueId, id],
     );
     return row === undefined
       ? null
-      : { id: row.id, username: row.username, status: row.status, expiresAt: readDateTime(row.expires_at) };
+      : {
+          id: row.id,
+          username: row.username,
+          status: row.status,
+          expiresAt: readDateTime(row.expires_at),
+          inVenue: Number(row.in_venue) === 1,
+        };
   }
 
   /** Ids of users in one of `statuses` whose expiresAt is at or before `now`, soonest first (an indexed query). */

@@ -6,7 +6,6 @@ import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
-import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersRepository } from '../hotspot-users/hotspot-users.repository.js';
 import { DevicesRepository } from '../sessions/devices.repository.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -24,11 +23,19 @@ import {
   combineOctets,
   latestOf,
   maxCounter,
+  offlineReason,
+  type OfflineReason,
   SERVICE_TERMINATE_CAUSES,
   sessionOwnerOf,
   TERMINATE_CAUSES,
   userIdOfClass,
 } from './radius.rules.js';
+
+const OFFLINE_WORDS: Record<OfflineReason, string> = {
+  blocked: 'blocked',
+  expired: 'expired',
+  wrongVenue: "not in the NAS's venue",
+};
 
 /** What an accounting packet reports about one session, read from its attributes. */
 interface SessionReport {
@@ -142,13 +149,14 @@ export class AccountingService {
   }
 
   private async record(em: EntityManager, nas: RadiusNas, userId: string, report: SessionReport): Promise<void> {
-    const user = await this.users.lockStanding(em, userId);
+    const user = await this.users.lockStanding(em, userId, nas.venueId);
     const now = this.clock.now();
     if (user === null) {
       await this.enforceForMissingUser(em, nas, userId, report, now);
       return;
     }
-    const allowed = user.status === 'active' && !hasLapsed(user.expiresAt, now);
+    const offline = offlineReason(user, now);
+    const allowed = offline === null;
     // The packet sent most, about an active session of a user who may be online: one UPDATE, no read.
     if (
       report.type === 'Interim-Update' &&
@@ -202,7 +210,7 @@ export class AccountingService {
           now,
         );
         this.logger.warn(
-          `NAS ${nas.name} reports a session of ${user.status} user ${userId}: ended, unauth job written`,
+          `NAS ${nas.name} reports a session of user ${userId}, who may not be online there (${OFFLINE_WORDS[offline!]}): ended, unauth job written`,
         );
         return;
       }

@@ -7,6 +7,7 @@ import {
   latestOf,
   loginMethodOf,
   maxCounter,
+  offlineReason,
   sessionOwnerOf,
   sessionTimeout,
   userIdOfClass,
@@ -28,6 +29,22 @@ describe('sessionTimeout', () => {
     expect(sessionTimeout(new Date(NOW.getTime() + 90_500), NOW, 86_400)).toBe(91);
     expect(sessionTimeout(new Date(NOW.getTime() + 10 * 86_400_000), NOW, 86_400)).toBe(86_400);
     expect(sessionTimeout(new Date(NOW.getTime() + 10), NOW, 86_400)).toBe(1);
+  });
+});
+
+describe('offlineReason', () => {
+  it('is null for an active user of the venue whose expiresAt lies ahead', () => {
+    expect(offlineReason(user({ expiresAt: new Date(NOW.getTime() + 1) }), NOW)).toBeNull();
+  });
+
+  it.each([
+    [user({ status: 'blocked' }), 'blocked'],
+    [user({ status: 'expired' }), 'expired'],
+    [user({ expiresAt: NOW }), 'expired'],
+    [user({ inVenue: false }), 'wrongVenue'],
+    [user({ status: 'blocked', inVenue: false }), 'blocked'],
+  ])('is %j: %s', (standing, reason) => {
+    expect(offlineReason(standing, NOW)).toBe(reason);
   });
 });
 

@@ -122,6 +122,23 @@ export function userIdOfClass(values: readonly string[]): string | null {
 
 // Accounting
 
+/** Why the user an accounting packet names may not be online at the NAS; null when it may. */
+export type OfflineReason = 'blocked' | 'expired' | 'wrongVenue';
+
+/**
+ * Whether the user a Start or Interim-Update is about may be online at the NAS, as a login there
+ * would be decided: active, not past its expiresAt, and in the NAS's venue (a user moved out of it
+ * while online may not stay). The session limit is a login's concern only.
+ */
+export function offlineReason(
+  user: { status: string; expiresAt: Date | null; inVenue: boolean },
+  now: Date,
+): OfflineReason | null {
+  if (user.status === 'blocked') return 'blocked';
+  if (user.status === 'expired' || hasLapsed(user.expiresAt, now)) return 'expired';
+  return user.inVenue ? null : 'wrongVenue';
+}
+
 /**
  * Whom an accounting packet names, as far as one statement can check it against a stored session:
  * the user its Class names, else the holder of its User-Name in the NAS's venue. Null when it names

@@ -123,7 +123,8 @@ export class SessionsRepository {
 
   /**
    * For each target, its session if that is active, belongs to the target's owner (the user of that
-   * id, or the holder of that username key in that venue), and its user is active with no expiresAt
+   * id while it is in the session's venue, or the holder of that username key in that venue), and
+   * its user is active with no expiresAt
    * at or before the target's `now`: the session's id, its user's, and whether that user has the
    * target's device. One plain read (a branch per target), which locks nothing. `index` is the
    * target's in `targets`; targets with no such session are left out.
@@ -144,7 +145,7 @@ export class SessionsRepository {
          FROM sessions s
          WHERE s.nas_client_id = ? AND s.accounting_unique_id = ? AND s.status = 'active' AND ${
            byUser
-             ? 's.user_id = ?'
+             ? 's.user_id = ? AND EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = s.venue_id)'
              : 'EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = s.user_id AND uv.venue_id = ? AND uv.username_key = ?)'
          }
            AND EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.status = 'active'
