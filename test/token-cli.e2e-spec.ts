@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
@@ -347,3 +348,25 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe('hotspot executable without a database to reach', () => {
+  it('stops at once with exit 1 and says why, without a retry it does not make or the password', async () => {
+    ensureBuilt([CLI_MAIN]);
+    // A port that was free a moment ago: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const cwd = mkdtempSync(join(tmpdir(), 'hotspot-cli-'));
+    try {
+      const url = `mysql://root:the-db-password@127.0.0.1:${port}/nowhere`;
+      const run = await spawnCli({ DATABASE_URL: url }, cwd, 'token', 'list');
+      expect(run).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr).toContain(`Could not start: connect ECONNREFUSED 127.0.0.1:${port}`);
+      expect(run.stderr).not.toContain('Retrying');
+      expect(run.stderr).not.toContain('the-db-password');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

@@ -18,8 +18,9 @@ const migrationLogger = new Logger('Migrations');
           migrationsRun: config.get('migrationsRun', { infer: true }),
           poolSize: config.get('databasePoolSize', { infer: true }),
         }),
-        // Fail start-up at once rather than retrying for half a minute.
-        retryAttempts: 0,
+        // Fail start-up at once rather than retrying for half a minute, and without a misleading
+        // "Retrying (1)..." line: the start-up error says what went wrong.
+        toRetry: () => false,
       }),
       // Pending migrations run under a lock, so instances starting together apply each one once.
       dataSourceFactory: (options) =>
