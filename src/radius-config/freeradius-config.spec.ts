@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -116,6 +126,30 @@ describe('FreeRADIUS configuration generator', () => {
       expect(statSync(join(dir, 'log')).isDirectory()).toBe(true);
       await writeFreeRadiusConfig(dir, renderFreeRadiusConfig({ ...INPUT, clients: [] }));
       expect(readFileSync(join(dir, 'clients.conf'), 'utf8')).not.toContain('lobby-ap');
+    });
+
+    it('writes through no symbolic link inside its folder: a linked file is replaced, a linked folder refused', async () => {
+      const dir = join(root, 'raddb');
+      await writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT));
+      const elsewhere = join(root, 'elsewhere.conf');
+      writeFileSync(elsewhere, 'untouched');
+      rmSync(join(dir, 'clients.conf'));
+      symlinkSync(elsewhere, join(dir, 'clients.conf'));
+
+      await writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT));
+      expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
+      expect(lstatSync(join(dir, 'clients.conf')).isFile()).toBe(true);
+      expect(statSync(join(dir, 'clients.conf')).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(dir, 'clients.conf'), 'utf8')).toContain('lobby-ap');
+
+      const elsewhereFolder = join(root, 'elsewhere');
+      mkdirSync(elsewhereFolder);
+      rmSync(join(dir, 'policy.d'), { recursive: true });
+      symlinkSync(elsewhereFolder, join(dir, 'policy.d'));
+      await expect(writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT))).rejects.toThrow(
+        `${join(dir, 'policy.d')} is a symbolic link or not a folder`,
+      );
+      expect(readdirSync(elsewhereFolder)).toEqual([]);
     });
 
     it('refuses a folder that holds other files', async () => {

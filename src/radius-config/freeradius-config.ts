@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseNasAddress, secretProblem } from '../nas/nas-rules.js';
 
@@ -201,7 +201,10 @@ function quoted(secret: string): string {
 /**
  * Writes the files into `outDir`: folder 0700, files 0600 (they hold the secrets and the token),
  * plus the log/ and run/ folders radiusd.conf points to. The folder must be new, empty, or one this
- * generator wrote before.
+ * generator wrote before. Nothing is written through a symbolic link inside it: a linked subfolder
+ * is refused, and each file is written beside its target and renamed over it, which replaces a
+ * link there instead of writing the secrets wherever it points (and FreeRADIUS never reads half a
+ * file).
  */
 export async function writeFreeRadiusConfig(outDir: string, files: Map<string, string>): Promise<string> {
   const root = resolve(outDir);
@@ -216,14 +219,30 @@ export async function writeFreeRadiusConfig(outDir: string, files: Map<string, s
   }
   await mkdir(root, { recursive: true, mode: 0o700 });
   await chmod(root, 0o700);
-  for (const sub of ['log', 'run']) await mkdir(join(root, sub), { recursive: true, mode: 0o700 });
+  for (const sub of ['log', 'run']) await ownFolder(root, sub);
   const all = new Map(files).set(MARKER_FILE, 'Written by `hotspot radius-config`; regenerate rather than edit.\n');
   for (const [path, content] of all) {
     const target = join(root, path);
-    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-    await writeFile(target, content, { mode: 0o600 });
-    // writeFile keeps the mode of a file that exists already.
-    await chmod(target, 0o600);
+    if (dirname(path) !== '.') await ownFolder(root, dirname(path));
+    const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+    // 'wx' creates the file or fails, never following a link; chmod sets 0600 whatever the umask.
+    await writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
+    await chmod(temporary, 0o600);
+    await rename(temporary, target);
   }
   return root;
+}
+
+/** Creates the folder `path` inside `root` (0700), or accepts it as it is, unless a part of it is a symbolic link. */
+async function ownFolder(root: string, path: string): Promise<void> {
+  let folder = root;
+  for (const part of path.split('/')) {
+    folder = join(folder, part);
+    await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    if (!lstatSync(folder).isDirectory()) {
+      throw new FreeRadiusConfigError(`${folder} is a symbolic link or not a folder: choose a new folder.`);
+    }
+  }
 }
