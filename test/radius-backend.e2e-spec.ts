@@ -387,6 +387,19 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(stored).toEqual({ input: '9223372036854775807', output: '9223372036854775807' });
     });
 
+    it('a session never starts before its user existed, whatever Acct-Session-Time says', async () => {
+      const user = await givenUser(current());
+      await account({
+        'Acct-Status-Type': 'Interim-Update',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Acct-Session-Time': 4_294_967_295,
+      }).expect(204);
+      const [session] = await sessionsOf(user._id);
+      expect(session.startedAt.getTime()).toBe(new Date(user.createdAt).getTime());
+      expect(session.sessionTime).toBe(2_147_483_647);
+    });
+
     it('the same Start sent several times at once records one session', async () => {
       const user = await givenUser(current());
       const start = {

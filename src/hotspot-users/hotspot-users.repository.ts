@@ -20,7 +20,9 @@ export interface UserRecord {
 
 /** What a user's row says about whether it may be online. */
 /** What accounting needs to know of a user: its standing, and whether it is in the NAS's venue. */
-export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt'> & { inVenue: boolean };
+export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt' | 'createdAt'> & {
+  inVenue: boolean;
+};
 
 export interface VenueListFilter {
   venueId: string;
@@ -223,9 +225,15 @@ export class HotspotUsersRepository {
     if (id.length === 0 || id.length > ID_LENGTH) return null;
     // Plain SQL: it runs for every accounting packet. The venue row is read, not locked.
     const [row] = await em.query<
-      Array<Omit<UserStanding, 'expiresAt' | 'inVenue'> & { expires_at: Date | string | null; in_venue: unknown }>
+      Array<
+        Pick<UserStanding, 'id' | 'username' | 'status'> & {
+          expires_at: Date | string | null;
+          created_at: Date | string;
+          in_venue: unknown;
+        }
+      >
     >(
-      `SELECT u.id, u.username, u.status, u.expires_at,
+      `SELECT u.id, u.username, u.status, u.expires_at, u.created_at,
          EXISTS (SELECT 1 FROM hotspot_user_venues uv WHERE uv.user_id = u.id AND uv.venue_id = ?) AS in_venue
        FROM hotspot_users u WHERE u.id = ?${this.database.supportsRowLocks ? ' FOR UPDATE' : ''}`,
       [venueId, id],
@@ -237,6 +245,7 @@ export class HotspotUsersRepository {
           username: row.username,
           status: row.status,
           expiresAt: readDateTime(row.expires_at),
+          createdAt: readDateTime(row.created_at),
           inVenue: Number(row.in_venue) === 1,
         };
   }

@@ -27,6 +27,7 @@ import {
   type OfflineReason,
   SERVICE_TERMINATE_CAUSES,
   sessionOwnerOf,
+  sessionStartedAt,
   TERMINATE_CAUSES,
   userIdOfClass,
 } from './radius.rules.js';
@@ -173,7 +174,7 @@ export class AccountingService {
       case 'ignore':
         return;
       case 'insert': {
-        const session = this.newSession(nas, userId, report, now);
+        const session = this.newSession(nas, userId, report, now, user.createdAt);
         Object.assign(session, counters);
         if (step.ended)
           Object.assign(session, { status: 'stopped', endedAt: now, terminateCause: report.terminateCause });
@@ -198,7 +199,7 @@ export class AccountingService {
         };
         let session: SessionEntity;
         if (step.insert) {
-          session = Object.assign(this.newSession(nas, userId, report, now), counters, ended);
+          session = Object.assign(this.newSession(nas, userId, report, now, user.createdAt), counters, ended);
           await this.sessions.insert(em, session);
         } else {
           session = Object.assign(new SessionEntity(), stored, counters, ended);
@@ -231,7 +232,7 @@ export class AccountingService {
     now: Date,
   ): Promise<void> {
     if (report.type === 'Stop') return;
-    const session = this.newSession(nas, userId, report, now);
+    const session = this.newSession(nas, userId, report, now, null);
     session.id = derivedId(nas.id, report.accountingUniqueId);
     if (await this.unauthJobs.hasJobForSession(em, userId, 'enforcement', session.id)) return;
     Object.assign(session, { status: 'expired', endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement });
@@ -244,8 +245,15 @@ export class AccountingService {
     this.logger.warn(`NAS ${nas.name} reports a session of deleted user ${userId}: unauth job written`);
   }
 
-  private newSession(nas: RadiusNas, userId: string, report: SessionReport, now: Date): SessionEntity {
-    const startedAt = new Date(now.getTime() - ((report.sessionTime ?? 0) + report.delay) * 1000);
+  /** A session of `userId` as the packet reports it; it began no earlier than `notBefore` (its user's creation). */
+  private newSession(
+    nas: RadiusNas,
+    userId: string,
+    report: SessionReport,
+    now: Date,
+    notBefore: Date | null,
+  ): SessionEntity {
+    const startedAt = sessionStartedAt(now, report.sessionTime, report.delay, notBefore);
     return Object.assign(new SessionEntity(), {
       id: newId(),
       userId,

@@ -9,6 +9,7 @@ import {
   maxCounter,
   offlineReason,
   sessionOwnerOf,
+  sessionStartedAt,
   sessionTimeout,
   userIdOfClass,
 } from './radius.rules.js';
@@ -29,6 +30,19 @@ describe('sessionTimeout', () => {
     expect(sessionTimeout(new Date(NOW.getTime() + 90_500), NOW, 86_400)).toBe(91);
     expect(sessionTimeout(new Date(NOW.getTime() + 10 * 86_400_000), NOW, 86_400)).toBe(86_400);
     expect(sessionTimeout(new Date(NOW.getTime() + 10), NOW, 86_400)).toBe(1);
+  });
+});
+
+describe('sessionStartedAt', () => {
+  it('is the arrival less the session time and the delay', () => {
+    expect(sessionStartedAt(NOW, 60, 5, null)).toEqual(new Date(NOW.getTime() - 65_000));
+    expect(sessionStartedAt(NOW, null, 0, null)).toEqual(NOW);
+  });
+
+  it('is never before the user existed, whatever Acct-Session-Time says', () => {
+    const created = new Date(NOW.getTime() - 3_600_000);
+    expect(sessionStartedAt(NOW, 4_294_967_295, 0, created)).toEqual(created);
+    expect(sessionStartedAt(NOW, 60, 0, created)).toEqual(new Date(NOW.getTime() - 60_000));
   });
 });
 

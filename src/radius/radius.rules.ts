@@ -226,6 +226,16 @@ export function clampSessionTime(seconds: number | null): number | null {
   return seconds === null ? null : Math.min(seconds, MAX_SESSION_TIME);
 }
 
+/**
+ * When a session began: the packet's arrival less its Acct-Session-Time and Acct-Delay-Time, but
+ * never before `notBefore` (its user's creation), since a NAS's Acct-Session-Time can be anything
+ * up to 2³²−1 s (136 years).
+ */
+export function sessionStartedAt(now: Date, sessionTime: number | null, delay: number, notBefore: Date | null): Date {
+  const startedAt = now.getTime() - ((sessionTime ?? 0) + delay) * 1000;
+  return new Date(notBefore === null ? startedAt : Math.max(startedAt, notBefore.getTime()));
+}
+
 /** What a packet does to the session it is about, given the session as stored (or null). */
 export type AccountingStep =
   | { kind: 'ignore' }
