@@ -266,6 +266,61 @@ describeEachDatabase('PUT /api/v1/hotspot-users/:id: states, sessions and unauth
     });
   });
 
+  describe('venues taken from an active user', () => {
+    it('ends its sessions in those venues alone, with one job of reason venue-removed; devices stay', async () => {
+      const testApp = current();
+      const { user, sessions } = await givenUserWithSessions(testApp, {
+        venues: ['venue-a', 'venue-b', 'venue-c'],
+      });
+      const [inA, inB, inC] = sessions;
+
+      const response = await users()
+        .update(user._id, { venueIds: ['venue-b', 'venue-d'] })
+        .expect(200);
+      expect(response.body.data.venueIds).toEqual(['venue-b', 'venue-d']);
+      expect(response.body.data.devices.map((device: { status: string }) => device.status)).toEqual([
+        'active',
+        'active',
+        'active',
+      ]);
+
+      expect(byId(await sessionRows(testApp, user._id))).toEqual(
+        byId([
+          { id: inA.id, status: 'expired', ended_at: expect.anything() },
+          { id: inB.id, status: 'active', ended_at: null },
+          { id: inC.id, status: 'expired', ended_at: expect.anything() },
+        ]),
+      );
+      const jobs = await jobsOf(testApp, user._id);
+      expect(jobs).toEqual([expect.objectContaining({ reason: 'venue-removed', status: 'pending' })]);
+      expect(byId(jobs[0].sessions)).toEqual(byId([asJobSession(inA), asJobSession(inC)]));
+    });
+
+    it('writes no job when the venues taken held no active session, nor when no venue is taken', async () => {
+      const testApp = current();
+      const { user, sessions } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'], sessions: 1 });
+      await users()
+        .update(user._id, { venueIds: ['venue-a'] })
+        .expect(200);
+      await users()
+        .update(user._id, { venueIds: ['venue-a', 'venue-c'] })
+        .expect(200);
+      expect(await jobsOf(testApp, user._id)).toEqual([]);
+      expect(await sessionRows(testApp, user._id)).toEqual([{ id: sessions[0].id, status: 'active', ended_at: null }]);
+    });
+
+    it('a move into blocked in the same PUT ends every session with one job of reason blocked', async () => {
+      const testApp = current();
+      const { user } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'] });
+      await users()
+        .update(user._id, { venueIds: ['venue-b'], status: 'blocked' })
+        .expect(200);
+      expect((await jobsOf(testApp, user._id)).map((job) => [job.reason, job.sessions.length])).toEqual([
+        ['blocked', 2],
+      ]);
+    });
+  });
+
   describe('a PUT with the status the user already has', () => {
     it('active → active writes no job and leaves the sessions alone', async () => {
       const testApp = current();

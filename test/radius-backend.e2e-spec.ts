@@ -500,7 +500,7 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[session.id]]);
     });
 
-    it("a user moved out of the NAS's venue while online: the next Interim-Update ends that session with an enforcement job", async () => {
+    it("a user moved out of the NAS's venue while online: the PUT ends that session, later Interim-Updates only add counters", async () => {
       const user = await givenUser(current(), { venueIds: ['venue-a', 'venue-b'] });
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
       const common = {
@@ -509,13 +509,38 @@ describeEachDatabase('RADIUS back end', (current) => {
         'Calling-Station-Id': uniqueDevice().macAddress,
       };
       await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
-      // Still in the venue: the common Interim-Update path records it.
       await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 }).expect(204);
       expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'active', sessionTime: 30 })]);
 
       await api(current())
         .users.update(user._id, { venueIds: ['venue-b'] })
         .expect(200);
+      const [ended] = await sessionsOf(user._id);
+      expect(ended).toMatchObject({ status: 'expired', endedAt: expect.any(Date) });
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60 }).expect(204);
+
+      expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'expired', sessionTime: 60 })]);
+      expect((await jobsOf(user._id)).map((job) => [job.reason, job.sessions.map((s) => s.id)])).toEqual([
+        ['venue-removed', [ended.id]],
+      ]);
+    });
+
+    it("an Interim-Update of an active session whose user is no longer in the session's venue ends it with an enforcement job", async () => {
+      const user = await givenUser(current(), { venueIds: ['venue-a', 'venue-b'] });
+      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
+      const common = {
+        Class: accept.body['reply:Class'].value,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Calling-Station-Id': uniqueDevice().macAddress,
+      };
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 }).expect(204);
+      // The venue row gone with the session still active: what a packet handled alongside the PUT can leave.
+      await current().dataSource.query('DELETE FROM hotspot_user_venues WHERE user_id = ? AND venue_id = ?', [
+        user._id,
+        'venue-a',
+      ]);
+
       await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 60 }).expect(204);
       await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 90 }).expect(204);
 

@@ -13,6 +13,7 @@ import {
   KeyConflict,
   keysOf,
   newUser,
+  removedVenues,
   statusMove,
   updateErrors,
   venueRowChanges,
@@ -277,5 +278,18 @@ describe('callsForCoa (a changed expiresAt reaches the NAS as a CoA)', () => {
     ],
   ])('%s: %s', (_, before, after, sessions, expected) => {
     expect(callsForCoa(before, after, sessions, now)).toBe(expected);
+  });
+});
+
+describe('removedVenues', () => {
+  it('is the venues the change takes away, in their stored order', () => {
+    expect(removedVenues(['a', 'b', 'c'], ['c', 'd'])).toEqual(['a', 'b']);
+    expect(removedVenues(['a', 'b'], ['b', 'a'])).toEqual([]);
+    expect(removedVenues(['a'], ['a', 'b'])).toEqual([]);
+  });
+
+  it('writes a job only when sessions ended', () => {
+    expect(writesUnauthJob(ENDINGS.removedFromVenues, 0)).toBe(false);
+    expect(writesUnauthJob(ENDINGS.removedFromVenues, 2)).toBe(true);
   });
 });

@@ -25,7 +25,13 @@ export const ENDINGS = {
   expiredByRequest: { reason: 'expired', jobWithoutSessions: false },
   expiredBySweep: { reason: 'expiry', jobWithoutSessions: false },
   deleted: { reason: 'deleted', jobWithoutSessions: false },
+  removedFromVenues: { reason: 'venue-removed', jobWithoutSessions: false },
 } as const satisfies Record<string, SessionEnding>;
+
+/** The venues a change of venueIds takes from the user: where its sessions may no longer go on. */
+export function removedVenues(before: readonly string[], after: readonly string[]): string[] {
+  return before.filter((venueId) => !after.includes(venueId));
+}
 
 export function writesUnauthJob(ending: SessionEnding, endedSessions: number): boolean {
   return ending.jobWithoutSessions || endedSessions > 0;

@@ -207,7 +207,8 @@ export class HotspotUsersController {
   @ApiOperation({
     summary: 'Update a user',
     description:
-      'Send only the fields to change. Moving to blocked or expired ends the active sessions and writes an unauth job. ' +
+      'Send only the fields to change. Moving to blocked or expired ends the active sessions and writes an unauth job; ' +
+      'taking venues from venueIds ends the sessions in those venues (with an unauth job of reason venue-removed when there were any). ' +
       SCOPE,
   })
   @ApiParam(ID_PARAM)

@@ -138,7 +138,10 @@ export class HotspotUsersService {
         const venueIds = input.venueIds ?? stored.venueIds;
         await this.writer.update(em, user, changes, stored, venueIds);
         if (move.kind === 'moved' && move.ending !== null) await this.endings.endSessions(em, user, move.ending, now);
-        else if (input.expiresAt !== undefined) await this.endings.followExpiry(em, stored.user, user, now);
+        else {
+          await this.endings.leaveVenues(em, user, rules.removedVenues(stored.venueIds, venueIds), now);
+          if (input.expiresAt !== undefined) await this.endings.followExpiry(em, stored.user, user, now);
+        }
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
         return { data: dto, version: user.version };
       }),

@@ -49,6 +49,18 @@ export class UserSessionEndings {
     return sessions.length;
   }
 
+  /**
+   * A PUT took `venueIds` from the user: its sessions there end, with an unauth job when there were
+   * any, as a login there would now be refused. Nothing to do when no venue was taken.
+   */
+  async leaveVenues(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[], now: Date) {
+    if (venueIds.length === 0) return;
+    const sessions = await this.sessions.endForUserInVenues(em, user.id, venueIds, now);
+    const ending = rules.ENDINGS.removedFromVenues;
+    const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
+    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
+  }
+
   /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */
   async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
     const sessions = await this.sessions.activeRadiusOfUser(em, after.id);

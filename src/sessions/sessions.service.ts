@@ -88,6 +88,27 @@ export class SessionsService {
     return ended;
   }
 
+  /** Ends the user's active sessions in `venueIds` (its devices stay: the user is still active elsewhere). */
+  async endForUserInVenues(
+    em: EntityManager,
+    userId: string,
+    venueIds: readonly string[],
+    now: Date,
+  ): Promise<SessionEntity[]> {
+    const active = await this.sessions.findActiveOfUser(em, userId);
+    const ended = endedByService(
+      active.filter((session) => venueIds.includes(session.venueId)),
+      now,
+    );
+    await this.sessions.end(
+      em,
+      ended.map((session) => session.id),
+      ENDED_BY_SERVICE,
+      now,
+    );
+    return ended;
+  }
+
   /** The user's active sessions that a NAS reported (RADIUS accounting), which RFC 5176 requests can reach. */
   async activeRadiusOfUser(em: EntityManager, userId: string): Promise<SessionEntity[]> {
     return (await this.sessions.findActiveOfUser(em, userId)).filter((session) => session.nasClientId !== null);

@@ -96,7 +96,7 @@ async function show(service: JobsService, id: string, options: { json?: true }, 
 
 function jobLine(job: UnauthJobJson): string {
   return (
-    `${job.id}  ${job.status.padEnd(10)} ${job.reason.padEnd(11)} user ${job.userId} (${job.username ?? '-'})  ` +
+    `${job.id}  ${job.status.padEnd(10)} ${job.reason.padEnd(13)} user ${job.userId} (${job.username ?? '-'})  ` +
     `${job.sessions.length} session(s)  attempts ${job.attempts}  created ${job.createdAt}  ` +
     `deliveries: ${job.deliverySummary}`
   );

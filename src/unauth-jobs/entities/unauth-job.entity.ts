@@ -3,10 +3,20 @@ import { DateTimeColumn, IdColumn, ID_LENGTH } from '../../database/columns.js';
 import type { Deliveries } from '../delivery.js';
 
 /**
- * `enforcement`: accounting reported a session of a user who may not have one (blocked, expired, deleted).
+ * `venue-removed`: a PUT took venues from the user; its sessions in those venues ended.
+ * `enforcement`: accounting reported a session of a user who may not have one (blocked, expired,
+ * deleted, or not in the NAS's venue).
  * `coa`: not an unauth but a change of the user's expiresAt, sent as a CoA-Request with the new Session-Timeout.
  */
-export const UNAUTH_REASONS = ['blocked', 'expired', 'deleted', 'expiry', 'enforcement', 'coa'] as const;
+export const UNAUTH_REASONS = [
+  'blocked',
+  'expired',
+  'deleted',
+  'expiry',
+  'venue-removed',
+  'enforcement',
+  'coa',
+] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 
 export const UNAUTH_JOB_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
