@@ -9,7 +9,7 @@ import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { runPendingMigrations } from '../src/database/migrations.js';
 import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, spawnCli, type CliRun } from './support/cli-io.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './support/databases.js';
 import { sleep } from './support/expected.js';
 import { holdWriteLock } from './support/sqlite-lock-holder.js';
 
@@ -35,6 +35,27 @@ async function recordedMigrations(url: string): Promise<{ names: string[]; known
 
 /** The lock name the service takes on MySQL, held here by a connection of the test's. */
 const MYSQL_LOCK = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
+
+/**
+ * Holds what the service's migrations wait for, as another process would, until the function it
+ * settles with is called: on MySQL the named lock, on SQLite the file's write lock.
+ */
+async function holdMigrationLock(kind: DatabaseKind, url: string): Promise<() => Promise<void>> {
+  if (kind === 'sqlite') {
+    // A bound, should the test stop before it lets the lock go.
+    const holder = await holdWriteLock(url.slice('sqlite:'.length), 60_000);
+    return async () => {
+      await holder.release();
+    };
+  }
+  const holder = await dataSourceFor(url).initialize();
+  const runner = holder.createQueryRunner();
+  expect(await runner.query(`SELECT GET_LOCK(${MYSQL_LOCK}, 0) AS acquired`)).toEqual([{ acquired: 1 }]);
+  return async () => {
+    await runner.release();
+    await holder.destroy();
+  };
+}
 
 describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
   let database: TestDatabase;
@@ -68,22 +89,7 @@ describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
   it('a process waits while another holds the migration lock, says so on stderr, then finds nothing pending', async () => {
     // The schema is migrated first, so what the waiting process does after the lock is plain to see.
     expect((await cli('token', 'list', '--json')).code).toBe(0);
-    let release: () => Promise<void>;
-    if (kind === 'mysql') {
-      const holder = await dataSourceFor(database.url).initialize();
-      const runner = holder.createQueryRunner();
-      expect(await runner.query(`SELECT GET_LOCK(${MYSQL_LOCK}, 0) AS acquired`)).toEqual([{ acquired: 1 }]);
-      release = async () => {
-        await runner.release();
-        await holder.destroy();
-      };
-    } else {
-      // Longer than one attempt at the lock (1 s) after the command has started, so it has to try again.
-      const holder = await holdWriteLock(database.url.slice('sqlite:'.length), 4_000);
-      release = async () => {
-        await holder.released;
-      };
-    }
+    const release = await holdMigrationLock(kind, database.url);
 
     const child = spawn(process.execPath, [CLI_MAIN, 'token', 'list', '--json'], {
       cwd,
@@ -110,21 +116,7 @@ describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
 
   it('gives up with a clear error when another process keeps the lock past the wait', async () => {
     const waiting = await dataSourceFor(database.url).initialize();
-    let release: () => Promise<void>;
-    if (kind === 'mysql') {
-      const holder = await dataSourceFor(database.url).initialize();
-      const runner = holder.createQueryRunner();
-      await runner.query(`SELECT GET_LOCK(${MYSQL_LOCK}, 0)`);
-      release = async () => {
-        await runner.release();
-        await holder.destroy();
-      };
-    } else {
-      const holder = await holdWriteLock(database.url.slice('sqlite:'.length), 2_000);
-      release = async () => {
-        await holder.released;
-      };
-    }
+    const release = await holdMigrationLock(kind, database.url);
     try {
       const told: string[] = [];
       await expect(

@@ -500,7 +500,11 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(jobs.map((job) => job.sessions.map((s) => s.id))).toEqual([[session.id]]);
     });
 
-    it("a user moved out of the NAS's venue while online: the PUT ends that session, later Interim-Updates only add counters", async () => {
+    /**
+     * A user of venue-a and venue-b logged in at the venue-a NAS, its session started and updated
+     * once (sessionTime 30) on the common path; `common` holds the attributes every later packet repeats.
+     */
+    async function onlineInTwoVenues() {
       const user = await givenUser(current(), { venueIds: ['venue-a', 'venue-b'] });
       const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
       const common = {
@@ -511,6 +515,11 @@ describeEachDatabase('RADIUS back end', (current) => {
       await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
       await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 }).expect(204);
       expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'active', sessionTime: 30 })]);
+      return { user, common };
+    }
+
+    it("a user moved out of the NAS's venue while online: the PUT ends that session, later Interim-Updates only add counters", async () => {
+      const { user, common } = await onlineInTwoVenues();
 
       await api(current())
         .users.update(user._id, { venueIds: ['venue-b'] })
@@ -526,15 +535,7 @@ describeEachDatabase('RADIUS back end', (current) => {
     });
 
     it("an Interim-Update of an active session whose user is no longer in the session's venue ends it with an enforcement job", async () => {
-      const user = await givenUser(current(), { venueIds: ['venue-a', 'venue-b'] });
-      const accept = await authorize({ 'User-Name': user.username!, 'User-Password': PASSWORD }).expect(200);
-      const common = {
-        Class: accept.body['reply:Class'].value,
-        'Acct-Unique-Session-Id': uniqueId(),
-        'Calling-Station-Id': uniqueDevice().macAddress,
-      };
-      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
-      await account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': 30 }).expect(204);
+      const { user, common } = await onlineInTwoVenues();
       // The venue row gone with the session still active: what a packet handled alongside the PUT can leave.
       await current().dataSource.query('DELETE FROM hotspot_user_venues WHERE user_id = ? AND venue_id = ?', [
         user._id,

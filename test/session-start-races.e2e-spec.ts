@@ -128,6 +128,48 @@ describe.each(databaseKinds())('session starts racing status changes [%s]', (kin
     }
   }
 
+  it('starts in a venue racing a PUT that takes that venue leave no session there, and every ended one is in a job', async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      round += 1;
+      const user = await createUser(testApp, { venueIds: ['venue-a', 'venue-b'] });
+      const before = await startSession(testApp, { userId: user._id, macAddress: mac(round, 0) });
+      const spread = round % 6;
+      const moved = eventLoopTurns(round % 3).then(() =>
+        testApp.http
+          .put(`/api/v1/hotspot-users/${user._id}`)
+          .set('Authorization', `Bearer ${testApp.adminToken}`)
+          .send({ venueIds: ['venue-b'] })
+          .expect(200),
+      );
+      const starts = Array.from({ length: STARTS_PER_ROUND }, async (_, index) => {
+        await eventLoopTurns((index + 1) * spread);
+        try {
+          return await startSession(testApp, { userId: user._id, macAddress: mac(round, index + 1) });
+        } catch (error) {
+          const refusal = `user ${user._id} does not belong to venue venue-a`;
+          if (error instanceof SessionRequestError && error.message === refusal) return null;
+          throw error;
+        }
+      });
+      const [, ...started] = await Promise.all([moved, ...starts]);
+
+      const context = `round ${round}`;
+      const active = await testApp.dataSource.query(
+        "SELECT id FROM sessions WHERE user_id = ? AND venue_id = 'venue-a' AND status = 'active'",
+        [user._id],
+      );
+      expect({ context, active }).toEqual({ context, active: [] });
+      const startedIds = [before, ...started].flatMap((session) => (session === null ? [] : [session.id]));
+      const jobs = await jobsOf(testApp, user._id);
+      expect({ context, reasons: [...new Set(jobs.map((job) => job.reason))] }).toEqual({
+        context,
+        reasons: ['venue-removed'],
+      });
+      const inJobs = new Set(jobs.flatMap((job) => job.sessions.map((session) => session.id)));
+      expect({ context, notInAJob: startedIds.filter((id) => !inJobs.has(id)) }).toEqual({ context, notInAJob: [] });
+    }
+  }, 120_000);
+
   it.each<Move>(['blocked', 'expire', 'sweep', 'delete'])(
     'starts racing %s leave no active session behind, and every ended session is in a job',
     async (which) => {

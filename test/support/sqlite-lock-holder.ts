@@ -7,6 +7,8 @@ export interface LockHolder {
   heldAt: number;
   /** Settles with the moment just before the child let the lock go. */
   released: Promise<number>;
+  /** Lets the lock go now, before `holdMs` are over; settles as `released` does. */
+  release(): Promise<number>;
 }
 
 // A separate process with its own better-sqlite3 connection, so the lock is held across processes
@@ -17,17 +19,22 @@ const [path, holdMs] = process.argv.slice(1);
 const db = new Database(path);
 db.exec('BEGIN IMMEDIATE');
 console.log('held ' + Date.now());
-setTimeout(() => {
+const release = () => {
+  if (!db.open) return;
+  clearTimeout(timer);
   const at = Date.now();
   db.exec('COMMIT');
   db.close();
   console.log('released ' + at);
-}, Number(holdMs));
+  process.stdin.destroy();
+};
+const timer = setTimeout(release, Number(holdMs));
+process.stdin.on('data', release);
 `;
 
-/** Starts a child process that holds the write lock of the SQLite file at `path` for `holdMs`. */
+/** Starts a child process that holds the write lock of the SQLite file at `path` for `holdMs`, or until released. */
 export function holdWriteLock(path: string, holdMs: number): Promise<LockHolder> {
-  const child = spawn(process.execPath, ['-e', SCRIPT, path, String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', SCRIPT, path, String(holdMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const exited = new Promise<never>((_resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`lock holder exited with ${code} before it was done`)));
@@ -44,5 +51,9 @@ export function holdWriteLock(path: string, holdMs: number): Promise<LockHolder>
     ]);
   const released = line('released');
   released.catch(() => undefined);
-  return line('held').then((heldAt) => ({ heldAt, released }));
+  const release = () => {
+    child.stdin.end('release\n');
+    return released;
+  };
+  return line('held').then((heldAt) => ({ heldAt, released, release }));
 }
