@@ -340,7 +340,19 @@ for (const kind of databaseKinds()) {
     it('runs the migrations and creates no bootstrap token (even on SQLite with no BOOTSTRAP_TOKEN)', async () => {
       // Migration output must not reach stdout: the result is the only thing there.
       const listed = await spawnCli({ DATABASE_URL: database.url }, cwd, 'token', 'list', '--json');
-      expect(listed).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+      expect(listed).toMatchObject({ code: 0, stdout: '[]\n' });
+      // A new SQLite file is worth a word (a mistyped path would go unnoticed); a server database is not.
+      if (kind === 'sqlite') {
+        const path = database.url.slice('sqlite:'.length);
+        expect(listed.stderr).toContain(`There was no database at ${path}: created a new, empty one`);
+      } else {
+        expect(listed.stderr).toBe('');
+      }
+      expect(await spawnCli({ DATABASE_URL: database.url }, cwd, 'token', 'list', '--json')).toEqual({
+        code: 0,
+        stdout: '[]\n',
+        stderr: '',
+      });
       const text = await spawnCli({ DATABASE_URL: database.url }, cwd, 'token', 'list');
       expect(text.code).toBe(0);
       expect(text.stdout).toBe('');

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import {
+  Logger,
   Module,
   type DynamicModule,
   type INestApplicationContext,
@@ -8,6 +9,8 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { createLogger } from '../app.setup.js';
 import { CommonModule } from '../common/common.module.js';
@@ -78,6 +81,14 @@ async function createCliContext(
   });
 }
 
+/** The SQLite file a command is about to create (its absolute path), or null. */
+function sqliteFileToCreate(config: AppConfig): string | null {
+  const { database } = config;
+  if (database.type !== 'sqlite' || database.path === ':memory:') return null;
+  const path = resolve(database.path);
+  return existsSync(path) ? null : path;
+}
+
 /**
  * The runtime of the `hotspot` executable: each command boots its own application context on the
  * configured database (environment and `.env`) and closes it when done.
@@ -95,11 +106,18 @@ export function nestRuntime(readConfig: () => AppConfig = readEnvironmentConfig)
           if (error instanceof ConfigValidationError) throw new CommandFailure(error.message);
           throw error;
         }
+        const newSqliteFile = sqliteFileToCreate(config);
         let context: INestApplicationContext;
         try {
           context = await createCliContext(config, need);
         } catch (error) {
           throw new CommandFailure(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        // A mistyped path would otherwise go unnoticed: the command works, on a database of its own.
+        if (newSqliteFile !== null) {
+          new Logger('Database').warn(
+            `There was no database at ${newSqliteFile}: created a new, empty one (check DATABASE_URL if you meant an existing one)`,
+          );
         }
         try {
           return await work(need.resolve(context));
