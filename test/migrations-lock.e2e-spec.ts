@@ -86,6 +86,13 @@ describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
     expect(new Set(names).size).toBe(known);
   });
 
+  it('migrates with a pool of one connection, the one that holds the lock', async () => {
+    const run = await spawnCli({ DATABASE_URL: database.url, DB_POOL_SIZE: '1' }, cwd, 'token', 'list', '--json');
+    expect(run).toMatchObject({ code: 0, stdout: '[]\n' });
+    const { names, known } = await recordedMigrations(database.url);
+    expect(names).toHaveLength(known);
+  }, 30_000);
+
   it('a process waits while another holds the migration lock, says so on stderr, then finds nothing pending', async () => {
     // The schema is migrated first, so what the waiting process does after the lock is plain to see.
     expect((await cli('token', 'list', '--json')).code).toBe(0);

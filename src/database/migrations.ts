@@ -1,4 +1,4 @@
-import { DataSource, type DataSourceOptions, type Migration, type QueryRunner } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions, type Migration, type QueryRunner } from 'typeorm';
 import { isSqliteBusy } from '../common/errors/database-errors.js';
 import { isSqlite } from './plain-sql.js';
 
@@ -34,8 +34,8 @@ export async function initializeDataSource(
  * Runs the pending migrations while holding a lock that every process of this service takes for
  * them, so processes starting together on a schema that is not up to date (instances behind a load
  * balancer, CLI commands, a new SQLite file) apply each migration once: the others wait, then find
- * nothing pending. MySQL: a named lock (GET_LOCK) per database, held by a connection of its own and
- * released with it if the process dies; each migration still runs in its own transaction. SQLite:
+ * nothing pending. MySQL: a named lock (GET_LOCK) per database, held by the connection the migrations
+ * run on and released with it if the process dies; each migration still runs in its own transaction. SQLite:
  * the file's write lock (BEGIN IMMEDIATE), with every pending migration in that one transaction.
  */
 export async function runPendingMigrations(
@@ -67,7 +67,10 @@ async function migrateMysql(
       if (!(await tryLock(waitMs / 1000))) throw new Error(gaveUpMessage(waitMs));
     }
     try {
-      return await dataSource.runMigrations({ transaction: 'each' });
+      // On the lock's own connection: with a pool of one (DB_POOL_SIZE=1) there is no other.
+      const executor = new MigrationExecutor(dataSource, lockHolder);
+      executor.transaction = 'each';
+      return await executor.executePendingMigrations();
     } finally {
       await lockHolder.query(`DO RELEASE_LOCK(${lockName})`);
     }
