@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP, SocketAddress } from 'node:net';
 
 /** What a NAS registration must satisfy. Pure functions: the CLI, the service and the tests share them. */
 
@@ -78,8 +78,11 @@ export function parseNasAddress(raw: string): NasAddress | { error: string } {
   if (family === 6 && value >> 32n === 0xffffn) {
     return { error: 'is an IPv4-mapped IPv6 address: write it as IPv4, e.g. 192.0.2.10 or 192.0.2.0/24' };
   }
-  const text = prefixLength === bits ? address : `${address}/${prefixLength}`;
-  return { text, family: family as 4 | 6, address, prefixLength };
+  // One spelling per IPv6 address (RFC 5952: lower case, zeros compressed), so that two ways of
+  // writing one address are one address to the duplicate checks, as they are to FreeRADIUS.
+  const canonical = family === 6 ? new SocketAddress({ address, family: 'ipv6' }).address : address;
+  const text = prefixLength === bits ? canonical : `${canonical}/${prefixLength}`;
+  return { text, family: family as 4 | 6, address: canonical, prefixLength };
 }
 
 /** The address as an unsigned integer of 32 or 128 bits. */

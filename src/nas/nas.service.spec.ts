@@ -111,6 +111,14 @@ describe('NasService', () => {
     expect(await service().list()).toHaveLength(1);
   });
 
+  it('takes two spellings of one IPv6 address for one address, stored as the short one', async () => {
+    const first = await service().add({ ...INPUT, ipAddress: '2001:DB8:0:0::10' });
+    expect(first.ipAddress).toBe('2001:db8::10');
+    await expect(service().add({ ...INPUT, name: 'bar-ap', ipAddress: '2001:0db8::0010' })).rejects.toThrow(
+      new NasAddressTakenError('2001:db8::10', 'lobby-ap'),
+    );
+  });
+
   it('refuses to remove by a value that is one NAS id and another name', async () => {
     const first = await service().add(INPUT);
     await service().add({ ...INPUT, name: first.id, ipAddress: '192.0.2.11' });
