@@ -34,9 +34,10 @@ export async function initializeDataSource(
  * Runs the pending migrations while holding a lock that every process of this service takes for
  * them, so processes starting together on a schema that is not up to date (instances behind a load
  * balancer, CLI commands, a new SQLite file) apply each migration once: the others wait, then find
- * nothing pending. MySQL: a named lock (GET_LOCK) per database, held by the connection the migrations
- * run on and released with it if the process dies; each migration still runs in its own transaction. SQLite:
- * the file's write lock (BEGIN IMMEDIATE), with every pending migration in that one transaction.
+ * nothing pending. The migrations run on the connection that holds the lock (with DB_POOL_SIZE=1
+ * there is no other). MySQL: a named lock (GET_LOCK) per database, released with the connection if
+ * the process dies; each migration still runs in its own transaction. SQLite: the file's write lock
+ * (BEGIN IMMEDIATE), with every pending migration in that one transaction.
  */
 export async function runPendingMigrations(
   dataSource: DataSource,
@@ -67,10 +68,7 @@ async function migrateMysql(
       if (!(await tryLock(waitMs / 1000))) throw new Error(gaveUpMessage(waitMs));
     }
     try {
-      // On the lock's own connection: with a pool of one (DB_POOL_SIZE=1) there is no other.
-      const executor = new MigrationExecutor(dataSource, lockHolder);
-      executor.transaction = 'each';
-      return await executor.executePendingMigrations();
+      return await executePending(dataSource, lockHolder, 'each');
     } finally {
       await lockHolder.query(`DO RELEASE_LOCK(${lockName})`);
     }
@@ -84,14 +82,14 @@ async function migrateSqlite(
   waitMs: number,
   onWait: (message: string) => void,
 ): Promise<Migration[]> {
-  // better-sqlite3 has one connection per data source: this runner is the one runMigrations uses.
+  // better-sqlite3 has one connection per data source, and every query runner shares it.
   const connection = dataSource.createQueryRunner();
   // As TypeORM does around each migration: a table rebuilt by a migration must not cascade deletes.
   await connection.beforeMigration();
   try {
     await beginImmediate(connection, waitMs, onWait);
     try {
-      const applied = await dataSource.runMigrations({ transaction: 'none' });
+      const applied = await executePending(dataSource, connection, 'none');
       await connection.query('COMMIT');
       return applied;
     } catch (error) {
@@ -102,6 +100,17 @@ async function migrateSqlite(
   } finally {
     await connection.afterMigration();
   }
+}
+
+/** The pending migrations, run on `connection`: each in a transaction of its own, or none (inside the caller's). */
+function executePending(
+  dataSource: DataSource,
+  connection: QueryRunner,
+  transaction: 'each' | 'none',
+): Promise<Migration[]> {
+  const executor = new MigrationExecutor(dataSource, connection);
+  executor.transaction = transaction;
+  return executor.executePendingMigrations();
 }
 
 /** How long one attempt at the SQLite write lock blocks (start-up only: nothing else is served yet). */
