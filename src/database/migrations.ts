@@ -1,5 +1,5 @@
 import { DataSource, MigrationExecutor, type DataSourceOptions, type Migration, type QueryRunner } from 'typeorm';
-import { isSqliteBusy } from '../common/errors/database-errors.js';
+import { isNotSupported, isSqliteBusy } from '../common/errors/database-errors.js';
 import { isSqlite } from './plain-sql.js';
 
 /** How long a process waits for another process's migrations before it gives up. */
@@ -7,7 +7,7 @@ export const MIGRATION_LOCK_WAIT_MS = 300_000;
 
 export interface MigrationRunOptions {
   waitMs?: number;
-  /** Told once when another process is migrating and this one waits for it. */
+  /** Told once when another process is migrating and this one waits for it, or when no lock can be had. */
   onWait?: (message: string) => void;
 }
 
@@ -55,26 +55,49 @@ async function migrateMysql(
 ): Promise<Migration[]> {
   const lockHolder = dataSource.createQueryRunner();
   try {
-    // A lock name is server-wide and at most 64 characters: one per database, whatever its name.
-    const lockName = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
-    const tryLock = async (seconds: number) => {
-      const rows = (await lockHolder.query(`SELECT GET_LOCK(${lockName}, ?) AS acquired`, [seconds])) as Array<{
-        acquired: number | string | null;
-      }>;
-      return Number(rows[0]?.acquired) === 1;
-    };
-    if (!(await tryLock(0))) {
-      onWait(`Another process is running the migrations: waiting for it, at most ${waitMs / 1000} s`);
-      if (!(await tryLock(waitMs / 1000))) throw new Error(gaveUpMessage(waitMs));
-    }
+    const locked = await takeMysqlMigrationLock(lockHolder, waitMs, onWait);
     try {
       return await executePending(dataSource, lockHolder, 'each');
     } finally {
-      await lockHolder.query(`DO RELEASE_LOCK(${lockName})`);
+      if (locked) await lockHolder.query(`DO RELEASE_LOCK(${MYSQL_LOCK_NAME})`);
     }
   } finally {
     await lockHolder.release();
   }
+}
+
+/** A lock name is server-wide and at most 64 characters: one per database, whatever its name. */
+const MYSQL_LOCK_NAME = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
+
+/**
+ * Takes the migration lock on `connection`, waiting up to `waitMs` for another process to let it go.
+ * False when the server has no named locks (a MariaDB Galera cluster answers GET_LOCK with
+ * ER_NOT_SUPPORTED_YET): the migrations then run without one, as TypeORM's would, and `onWait` is
+ * told so.
+ */
+export async function takeMysqlMigrationLock(
+  connection: Pick<QueryRunner, 'query'>,
+  waitMs: number,
+  onWait: (message: string) => void,
+): Promise<boolean> {
+  const tryLock = async (seconds: number) => {
+    const rows = (await connection.query(`SELECT GET_LOCK(${MYSQL_LOCK_NAME}, ?) AS acquired`, [seconds])) as Array<{
+      acquired: number | string | null;
+    }>;
+    return Number(rows[0]?.acquired) === 1;
+  };
+  try {
+    if (await tryLock(0)) return true;
+  } catch (error) {
+    if (!isNotSupported(error)) throw error;
+    onWait(
+      'This server has no named locks (GET_LOCK; a Galera cluster): the migrations run without one, so start one instance alone after an upgrade',
+    );
+    return false;
+  }
+  onWait(`Another process is running the migrations: waiting for it, at most ${waitMs / 1000} s`);
+  if (!(await tryLock(waitMs / 1000))) throw new Error(gaveUpMessage(waitMs));
+  return true;
 }
 
 async function migrateSqlite(

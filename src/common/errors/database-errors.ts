@@ -69,6 +69,12 @@ export function isSqliteBusy(error: unknown): boolean {
   return driverFields(error).code?.startsWith('SQLITE_BUSY') ?? false;
 }
 
+/** MySQL/MariaDB: a feature this server does not offer (ER_NOT_SUPPORTED_YET, e.g. GET_LOCK on Galera). */
+export function isNotSupported(error: unknown): boolean {
+  const { code, errno } = driverFields(error);
+  return code === 'ER_NOT_SUPPORTED_YET' || errno === 1235;
+}
+
 /** Contention that goes away by itself: worth trying the same work again after a short wait. */
 export function isContention(error: unknown): boolean {
   return isLockConflict(error) || isSqliteBusy(error);
