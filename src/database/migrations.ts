@@ -76,7 +76,7 @@ const MYSQL_LOCK_NAME = "CONCAT('hotspot_migrations_', SHA1(DATABASE()))";
  * told so.
  */
 export async function takeMysqlMigrationLock(
-  connection: Pick<QueryRunner, 'query'>,
+  connection: { query(sql: string, parameters: unknown[]): Promise<unknown> },
   waitMs: number,
   onWait: (message: string) => void,
 ): Promise<boolean> {

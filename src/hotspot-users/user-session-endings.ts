@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
@@ -44,8 +45,7 @@ export class UserSessionEndings {
     now: Date,
   ): Promise<number> {
     const sessions = await this.sessions.endAllForUser(em, user.id, now);
-    const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
-    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
+    await this.tellNetwork(em, user, ending, sessions, now);
     return sessions.length;
   }
 
@@ -56,9 +56,20 @@ export class UserSessionEndings {
   async leaveVenues(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[], now: Date) {
     if (venueIds.length === 0) return;
     const sessions = await this.sessions.endForUserInVenues(em, user.id, venueIds, now);
-    const ending = rules.ENDINGS.removedFromVenues;
+    await this.tellNetwork(em, user, rules.ENDINGS.removedFromVenues, sessions, now);
+  }
+
+  /** The unauth job for `sessions`, ended by `ending`, when the ending calls for one. */
+  private async tellNetwork(
+    em: EntityManager,
+    user: HotspotUserEntity,
+    ending: rules.SessionEnding,
+    sessions: SessionEntity[],
+    now: Date,
+  ): Promise<void> {
+    if (!rules.writesUnauthJob(ending, sessions.length)) return;
     const job = { userId: user.id, username: user.username, reason: ending.reason, sessions };
-    if (rules.writesUnauthJob(ending, sessions.length)) await this.unauthJobs.enqueue(em, job, now);
+    await this.unauthJobs.enqueue(em, job, now);
   }
 
   /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */

@@ -7,7 +7,6 @@ import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { isSqlite } from '../database/plain-sql.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 import {
   coaPortProblem,
@@ -160,7 +159,7 @@ export class NasService implements NasDirectory {
         // write transaction at a time anyway).
         const holder = await em.findOne(NasClientEntity, {
           where: { ipAddress: record.ipAddress },
-          ...(isSqlite(em.connection) ? {} : { lock: { mode: 'pessimistic_write' as const } }),
+          ...(this.database.supportsRowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
         });
         if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
         await em.insert(NasClientEntity, record);

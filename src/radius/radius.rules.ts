@@ -50,9 +50,8 @@ export function decideLogin(
   limits: LoginLimits,
   now: Date,
 ): LoginDecision {
-  if (user.status === 'blocked') return { accepted: false, reason: 'blocked' };
-  if (user.status === 'expired' || hasLapsed(user.expiresAt, now)) return { accepted: false, reason: 'expired' };
-  if (!user.inVenue) return { accepted: false, reason: 'wrongVenue' };
+  const offline = offlineReason(user, now);
+  if (offline !== null) return { accepted: false, reason: offline };
   if (limits.maxSessionsPerUser > 0 && recentSessions >= limits.maxSessionsPerUser) {
     return { accepted: false, reason: 'tooManySessions' };
   }
@@ -126,9 +125,9 @@ export function userIdOfClass(values: readonly string[]): string | null {
 export type OfflineReason = 'blocked' | 'expired' | 'wrongVenue';
 
 /**
- * Whether the user a Start or Interim-Update is about may be online at the NAS, as a login there
- * would be decided: active, not past its expiresAt, and in the NAS's venue (a user moved out of it
- * while online may not stay). The session limit is a login's concern only.
+ * Whether a user may be online at the NAS, for a login (decideLogin) and for the Start or
+ * Interim-Update of a session alike: active, not past its expiresAt, and in the NAS's venue (a user
+ * moved out of it while online may not stay). The session limit is a login's concern only.
  */
 export function offlineReason(
   user: { status: string; expiresAt: Date | null; inVenue: boolean },

@@ -77,13 +77,7 @@ export class SessionsService {
    * seen here and none can start until the caller commits.
    */
   async endAllForUser(em: EntityManager, userId: string, now: Date): Promise<SessionEntity[]> {
-    const ended = endedByService(await this.sessions.findActiveOfUser(em, userId), now);
-    await this.sessions.end(
-      em,
-      ended.map((session) => session.id),
-      ENDED_BY_SERVICE,
-      now,
-    );
+    const ended = await this.endByService(em, await this.sessions.findActiveOfUser(em, userId), now);
     await this.devices.expireActiveOfUser(em, userId);
     return ended;
   }
@@ -96,10 +90,16 @@ export class SessionsService {
     now: Date,
   ): Promise<SessionEntity[]> {
     const active = await this.sessions.findActiveOfUser(em, userId);
-    const ended = endedByService(
+    return this.endByService(
+      em,
       active.filter((session) => venueIds.includes(session.venueId)),
       now,
     );
+  }
+
+  /** Ends `active` sessions as the service does (not the network side), returning them as ended. */
+  private async endByService(em: EntityManager, active: SessionEntity[], now: Date): Promise<SessionEntity[]> {
+    const ended = endedByService(active, now);
     await this.sessions.end(
       em,
       ended.map((session) => session.id),
