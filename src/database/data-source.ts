@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/configuration.js';
+import { readEnvironmentConfig } from '../config/environment.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 
-/** Entry point for the TypeORM CLI (`npm run typeorm -- …`), configured from the same environment as the app. */
-const config = loadConfig(process.env);
+/**
+ * Entry point for the TypeORM CLI (`npm run migration:run`, `npm run typeorm -- …`), configured as the
+ * service is: the environment, then `.env`, with timestamps in UTC.
+ */
+const config = readEnvironmentConfig();
 export default new DataSource(buildDataSourceOptions(config.database, { poolSize: config.databasePoolSize }));
