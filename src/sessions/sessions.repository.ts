@@ -45,24 +45,32 @@ export interface InterimWrite {
 /** The SQL of sessions; every method runs on the caller's EntityManager (its transaction, if any). */
 @Injectable()
 export class SessionsRepository {
-  async findById(em: EntityManager, id: string): Promise<SessionEntity | null> {
-    const [session] = await withExactCounters(sessionsQuery(em).where('s.id = :id', { id }));
+  /**
+   * The session, its row locked until the transaction ends (MySQL; SQLite runs one transaction at a
+   * time): an end committed meanwhile by another transaction is seen here, not overwritten later.
+   */
+  async lockById(em: EntityManager, id: string): Promise<SessionEntity | null> {
+    const [session] = await withExactCounters(lockedOnMysql(em, sessionsQuery(em).where('s.id = :id', { id })));
     return session ?? null;
   }
 
   findActiveOfUser(em: EntityManager, userId: string): Promise<SessionEntity[]> {
-    return withExactCounters(
-      sessionsQuery(em).where('s.userId = :userId AND s.status = :status', { userId, status: 'active' }),
-    );
+    return withExactCounters(activeOfUserQuery(em, userId));
+  }
+
+  /** findActiveOfUser with the rows locked, as lockById, for a caller that ends them. */
+  lockActiveOfUser(em: EntityManager, userId: string): Promise<SessionEntity[]> {
+    return withExactCounters(lockedOnMysql(em, activeOfUserQuery(em, userId)));
   }
 
   async insert(em: EntityManager, session: SessionEntity): Promise<void> {
     await em.insert(SessionEntity, session);
   }
 
+  /** Ends those of the sessions `ids` that are still active. */
   async end(em: EntityManager, ids: readonly string[], status: SessionStatus, endedAt: Date): Promise<void> {
     if (ids.length === 0) return;
-    await em.update(SessionEntity, { id: In([...ids]) }, { status, endedAt });
+    await em.update(SessionEntity, { id: In([...ids]), status: 'active' }, { status, endedAt });
   }
 
   /**
@@ -90,8 +98,7 @@ export class SessionsRepository {
       's.nasClientId = :nasClientId AND s.accountingUniqueId = :accountingUniqueId',
       { nasClientId, accountingUniqueId },
     );
-    if (!isSqlite(em.connection)) query.setLock('pessimistic_write');
-    const [session] = await withExactCounters(query);
+    const [session] = await withExactCounters(lockedOnMysql(em, query));
     return session ?? null;
   }
 
@@ -263,6 +270,15 @@ export class SessionsRepository {
     );
     return { total, sessions };
   }
+}
+
+function activeOfUserQuery(em: EntityManager, userId: string): SelectQueryBuilder<SessionEntity> {
+  return sessionsQuery(em).where('s.userId = :userId AND s.status = :status', { userId, status: 'active' });
+}
+
+/** `query` reading with FOR UPDATE on MySQL; SQLite has no row locks and needs none (one writer at a time). */
+function lockedOnMysql(em: EntityManager, query: SelectQueryBuilder<SessionEntity>): SelectQueryBuilder<SessionEntity> {
+  return isSqlite(em.connection) ? query : query.setLock('pessimistic_write');
 }
 
 /** Sessions `s`, their octet counters also as text (see withExactCounters). */

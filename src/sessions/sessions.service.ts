@@ -59,7 +59,7 @@ export class SessionsService {
   /** Ends a session as the network side reports it; the device was seen until now. Safe to repeat. */
   stop(sessionId: string): Promise<SessionEntity> {
     return this.database.transaction(async (em) => {
-      const session = await this.sessions.findById(em, sessionId);
+      const session = await this.sessions.lockById(em, sessionId);
       if (session === null) throw new SessionRequestError(`no session ${sessionId}`);
       const now = this.clock.now();
       const stopped = stoppedSession(session, now);
@@ -77,7 +77,7 @@ export class SessionsService {
    * seen here and none can start until the caller commits.
    */
   async endAllForUser(em: EntityManager, userId: string, now: Date): Promise<SessionEntity[]> {
-    const ended = await this.endByService(em, await this.sessions.findActiveOfUser(em, userId), now);
+    const ended = await this.endByService(em, await this.sessions.lockActiveOfUser(em, userId), now);
     await this.devices.expireActiveOfUser(em, userId);
     return ended;
   }
@@ -89,7 +89,7 @@ export class SessionsService {
     venueIds: readonly string[],
     now: Date,
   ): Promise<SessionEntity[]> {
-    const active = await this.sessions.findActiveOfUser(em, userId);
+    const active = await this.sessions.lockActiveOfUser(em, userId);
     return this.endByService(
       em,
       active.filter((session) => venueIds.includes(session.venueId)),
