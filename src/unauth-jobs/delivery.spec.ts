@@ -1,4 +1,5 @@
 import {
+  confirmedEndCause,
   deliveryAfter,
   deliverySummary,
   errorOf,
@@ -104,6 +105,12 @@ describe('delivery rules', () => {
     });
     expect(errorOf({ radius: failed, webhook: pending, log: done })).toBe('radius: y | webhook: x');
     expect(errorOf({ webhook: pending })).toBe('x');
+  });
+
+  it('a session the NAS confirmed over ends with a cause; other results end nothing', () => {
+    expect(confirmedEndCause('acked')).toBe('disconnected');
+    expect(confirmedEndCause('gone')).toBe('disconnect-not-found');
+    for (const result of ['skipped', 'failed', 'retry'] as const) expect(confirmedEndCause(result)).toBeNull();
   });
 
   it('summarises deliveries on one line', () => {

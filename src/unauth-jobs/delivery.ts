@@ -25,6 +25,16 @@ export interface SessionDispatchResult {
   nas: string | null;
 }
 
+/**
+ * The terminate cause of a session whose NAS confirmed it is over (`acked`, `gone`); null for the
+ * other results, which say nothing of the session's end.
+ */
+export function confirmedEndCause(result: SessionResult): string | null {
+  if (result === 'acked') return 'disconnected';
+  if (result === 'gone') return 'disconnect-not-found';
+  return null;
+}
+
 /** A session's outcome as stored on the job. */
 export interface SessionOutcome extends Omit<SessionDispatchResult, 'sessionId'> {
   /** Job attempts that included this session. */

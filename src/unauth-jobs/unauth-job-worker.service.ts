@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, UnauthJobsConfig } from '../config/configuration.js';
 import {
+  confirmedEndCause,
   deliveryAfter,
   errorOf,
   isOpen,
@@ -112,6 +113,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   private async deliver(job: ClaimedJob): Promise<{ status: UnauthJobStatus | 'released'; deliveries: Deliveries }> {
     const deliveries: Deliveries = { ...(job.deliveries ?? {}) };
     const payload = toPayload(job);
+    const confirmed: SessionDispatchResult[] = [];
     let aborted = false;
     await Promise.all(
       this.dispatchers.map(async (dispatcher) => {
@@ -138,28 +140,39 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
           return;
         }
         deliveries[dispatcher.name] = deliveryAfter(previous, { results }, this.clock.now());
-        if (results !== null) await this.closeConfirmed(job, results);
+        confirmed.push(...(results ?? []));
       }),
     );
+    let status: UnauthJobStatus | 'released' = 'released';
     if (aborted) {
       await this.jobs.release(job, this.clock.now(), deliveries);
-      return { status: 'released', deliveries };
+    } else {
+      status = await this.jobs.recordAttempt(job, deliveries, jobVerdict(deliveries), this.clock.now(), this.settings);
+      if (status !== 'done') {
+        const left = status === 'failed' ? 'failed' : 'will be retried';
+        this.logger.warn(`Unauth job ${job.id} ${left} after attempt ${job.attempts}: ${errorOf(deliveries) ?? ''}`);
+      }
     }
-    const verdict = jobVerdict(deliveries);
-    const status = await this.jobs.recordAttempt(job, deliveries, verdict, this.clock.now(), this.settings);
-    if (status !== 'done') {
-      const left = status === 'failed' ? 'failed' : 'will be retried';
-      this.logger.warn(`Unauth job ${job.id} ${left} after attempt ${job.attempts}: ${errorOf(deliveries) ?? ''}`);
-    }
+    // After the record: the NAS's answers are kept whatever happens to the local close.
+    await this.closeConfirmed(job, confirmed);
     return { status, deliveries };
   }
 
-  /** Sessions a NAS confirmed over (ACK, NAK 503) end here too; a CoA changes nothing locally. */
+  /**
+   * Sessions a NAS confirmed over (ACK, NAK 503) end here too; a CoA changes nothing locally. A close
+   * that fails is logged and left: the session is ended already when the job came from a block, expiry,
+   * deletion or venue removal, and otherwise accounting's Stop or the stale sweep ends it.
+   */
   private async closeConfirmed(job: ClaimedJob, results: SessionDispatchResult[]): Promise<void> {
     if (job.reason === 'coa') return;
     for (const { sessionId, result } of results) {
-      if (result === 'acked') await this.jobs.closeDisconnected(sessionId, 'disconnected', this.clock.now());
-      if (result === 'gone') await this.jobs.closeDisconnected(sessionId, 'disconnect-not-found', this.clock.now());
+      const terminateCause = confirmedEndCause(result);
+      if (terminateCause === null) continue;
+      try {
+        await this.jobs.closeDisconnected(sessionId, terminateCause, this.clock.now());
+      } catch (error) {
+        this.logger.warn(`Unauth job ${job.id}: could not close session ${sessionId} locally: ${describe(error)}`);
+      }
     }
   }
 
