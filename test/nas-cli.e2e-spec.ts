@@ -173,41 +173,6 @@ for (const kind of databaseKinds()) {
       expect(missing).toMatchObject({ code: 1, stdout: '' });
     });
 
-    it('radius-config refuses two NASes on one address, which FreeRADIUS would refuse to start with', async () => {
-      // nas add refuses a second NAS on an address; a registry may still hold two from before it did.
-      const added = await cli(
-        'nas',
-        'add',
-        '--venue',
-        'bar',
-        '--name',
-        'twin-a',
-        '--ip',
-        '198.51.100.50',
-        '--secret',
-        SECRET,
-      );
-      expect(added.code).toBe(0);
-      const twin = await testApp.dataSource.manager.findOneByOrFail(NasClientEntity, { name: 'twin-a' });
-      await testApp.dataSource.manager.insert(NasClientEntity, {
-        ...twin,
-        id: randomUUID(),
-        name: 'twin-b',
-        storedSecret: `plain:${SECRET}`,
-      });
-      const token = await testApp.createToken({ permissions: ['radius'] });
-      const out = join(cwd, 'raddb-twins');
-      const refused = await radiusConfig(out, token);
-      expect(refused).toMatchObject({ code: 1, stdout: '' });
-      expect(refused.stderr).toContain(
-        'NAS "twin-a" and NAS "twin-b" have the same address 198.51.100.50; remove one of them.',
-      );
-      expect((await cli('nas', 'remove', 'twin-b')).code).toBe(0);
-      const written = await radiusConfig(out, token);
-      expect(written.code).toBe(0);
-      expect((await cli('nas', 'remove', 'twin-a')).code).toBe(0);
-    });
-
     it('several adds of one address at once register one NAS', async () => {
       const registry = testApp.app.get(NasService);
       const adds = await Promise.allSettled(

@@ -7,6 +7,7 @@ import { SafeRetries1795766400000 } from './1795766400000-SafeRetries.js';
 import { DisconnectTracking1795852800000 } from './1795852800000-DisconnectTracking.js';
 import { VenueUserCounts1795939200000 } from './1795939200000-VenueUserCounts.js';
 import { UsernameKeyIndex1796025600000 } from './1796025600000-UsernameKeyIndex.js';
+import { NasAddressUnique1796112000000 } from './1796112000000-NasAddressUnique.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -18,4 +19,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   DisconnectTracking1795852800000,
   VenueUserCounts1795939200000,
   UsernameKeyIndex1796025600000,
+  NasAddressUnique1796112000000,
 ];

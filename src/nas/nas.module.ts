@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { NAS_DIRECTORY } from '../unauth-jobs/dispatchers/radius/nas-directory.js';
+import { NasClientsRepository } from './nas-clients.repository.js';
 import { NasSecretsCheck } from './nas-secrets-check.js';
 import { NasService } from './nas.service.js';
 
@@ -9,7 +10,7 @@ import { NasService } from './nas.service.js';
  */
 @Global()
 @Module({
-  providers: [NasService, NasSecretsCheck, { provide: NAS_DIRECTORY, useExisting: NasService }],
+  providers: [NasService, NasClientsRepository, NasSecretsCheck, { provide: NAS_DIRECTORY, useExisting: NasService }],
   exports: [NasService, NAS_DIRECTORY],
 })
 export class NasModule {}

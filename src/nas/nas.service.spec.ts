@@ -13,6 +13,7 @@ import {
   NasService,
   NasValidationError,
 } from './nas.service.js';
+import { NasClientsRepository } from './nas-clients.repository.js';
 import { NasSecretUnavailableError } from './secret-box.js';
 
 function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
@@ -29,7 +30,7 @@ describe('NasService', () => {
   let close: () => Promise<void>;
   const key = randomBytes(32);
   const service = (secretsKey: Buffer | null = key) =>
-    new NasService(database, new ManualClock(), configWith(secretsKey));
+    new NasService(database, new NasClientsRepository(), new ManualClock(), configWith(secretsKey));
   const storedSecret = async (id: string): Promise<string> =>
     (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0]
       .secret;
@@ -152,7 +153,7 @@ describe('NasService', () => {
 
   it("reuses a lookup for NAS_LOOKUP_TTL_MS: another process's change shows after it, this instance's at once", async () => {
     const clock = new ManualClock();
-    const instance = new NasService(database, clock, configWith(key));
+    const instance = new NasService(database, new NasClientsRepository(), clock, configWith(key));
     const elsewhere = service();
     expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
     const added = await elsewhere.add(INPUT);

@@ -8,6 +8,7 @@ import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
+import { NasClientsRepository } from './nas-clients.repository.js';
 import {
   coaPortProblem,
   DEFAULT_COA_PORT,
@@ -124,6 +125,7 @@ export class NasService implements NasDirectory {
 
   constructor(
     private readonly database: DatabaseService,
+    private readonly nasClients: NasClientsRepository,
     private readonly clock: Clock,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -155,22 +157,28 @@ export class NasService implements NasDirectory {
     record.createdAt = this.clock.now();
     try {
       await this.database.transaction(async (em) => {
-        // Locking on MySQL, so that two adds of one address run one after the other (SQLite runs one
-        // write transaction at a time anyway).
-        const holder = await em.findOne(NasClientEntity, {
-          where: { ipAddress: record.ipAddress },
-          ...(this.database.supportsRowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-        });
+        const holder = await this.nasClients.findByAddress(em, record.ipAddress);
         if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
-        await em.insert(NasClientEntity, record);
+        await this.nasClients.insert(em, record);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new NasNameTakenError(record.name);
+      if (isUniqueViolation(error)) throw await this.takenError(record);
       throw error;
     } finally {
       this.forgetLookups();
     }
     return view(record);
+  }
+
+  /**
+   * Why the insert of `record` broke a unique index (name or address): an add of the same address
+   * or name committed between the check and the insert. Read again to name the holder.
+   */
+  private async takenError(record: NasClientEntity): Promise<Error> {
+    const holder = await this.database.run((em) => this.nasClients.findByAddress(em, record.ipAddress));
+    return holder === null
+      ? new NasNameTakenError(record.name)
+      : new NasAddressTakenError(record.ipAddress, holder.name);
   }
 
   /** Every NAS, oldest first. */
@@ -187,13 +195,13 @@ export class NasService implements NasDirectory {
   async remove(idOrName: string): Promise<NasClient | null> {
     try {
       return await this.database.transaction(async (em) => {
-        const byId = await em.findOneBy(NasClientEntity, { id: idOrName });
-        const byName = await em.findOneBy(NasClientEntity, { name: idOrName });
+        const byId = await this.nasClients.findById(em, idOrName);
+        const byName = await this.nasClients.findByName(em, idOrName);
         // A name may look like an id: never guess which of two NASes was meant.
         if (byId !== null && byName !== null && byId.id !== byName.id) throw new NasAmbiguousError(idOrName, byId.name);
         const record = byId ?? byName;
         if (record === null) return null;
-        await em.delete(NasClientEntity, { id: record.id });
+        await this.nasClients.delete(em, record.id);
         return view(record);
       });
     } finally {
@@ -219,7 +227,7 @@ export class NasService implements NasDirectory {
    * NAS-IP-Address), provided it lies in that network. Null when the NAS is no longer registered.
    */
   async disconnectTarget(id: string, recorded: RecordedNasAddress): Promise<DisconnectTarget | null> {
-    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { id }));
+    const record = await this.database.run((em) => this.nasClients.findById(em, id));
     if (record === null) return null;
     const parsed = parseNasAddress(record.ipAddress);
     const single = !('error' in parsed) && parsed.text === parsed.address;
@@ -257,7 +265,7 @@ export class NasService implements NasDirectory {
     const cached = this.lookups.get(name);
     if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached;
     const generation = this.generation;
-    const record = await this.database.run((em) => em.findOneBy(NasClientEntity, { name }));
+    const record = await this.database.run((em) => this.nasClients.findByName(em, name));
     const lookup: NasLookup = {
       record,
       matches: record === null ? () => false : addressMatcher(record.ipAddress),
@@ -278,7 +286,7 @@ export class NasService implements NasDirectory {
   }
 
   private records(): Promise<NasClientEntity[]> {
-    return this.database.run((em) => em.find(NasClientEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
+    return this.database.run((em) => this.nasClients.listOldestFirst(em));
   }
 
   private withSecret(record: NasClientEntity): NasClientWithSecret {

@@ -1,4 +1,5 @@
 import { Argument } from 'commander';
+import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import {
   DEFAULT_COA_PORT,
   NAS_VENDORS,
@@ -24,7 +25,7 @@ export type NasRegistry = Pick<NasService, 'add' | 'list' | 'remove' | 'encrypts
 
 export const NAS_SERVICE: ServiceNeed<NasRegistry> = {
   // NasService alone, not NasModule: its start-up check is the service's business, not a command's.
-  providers: [NasService],
+  providers: [NasService, NasClientsRepository],
   resolve: (context) => context.get(NasService),
 };
 

@@ -4,6 +4,7 @@ import { ApiTokenRepository } from '../../auth/api-token.repository.js';
 import { ApiTokenService } from '../../auth/api-token.service.js';
 import { RADIUS_PERMISSION, type Permission } from '../../auth/permissions.js';
 import type { TokenStatus } from '../../auth/token-rules.js';
+import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { NasService } from '../../nas/nas.service.js';
 import { NasSecretUnavailableError } from '../../nas/secret-box.js';
 import {
@@ -27,7 +28,7 @@ export interface RadiusConfigSources {
 
 export const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
   // ApiTokenService and its queries alone, not AuthModule (see TOKEN_SERVICE).
-  providers: [NasService, ApiTokenRepository, ApiTokenService],
+  providers: [NasService, NasClientsRepository, ApiTokenRepository, ApiTokenService],
   resolve: (context) => {
     const nas = context.get(NasService);
     const tokens = context.get(ApiTokenService);

@@ -1,6 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, IdColumn } from '../../database/columns.js';
-import type { NasVendor } from '../nas-rules.js';
+import { NAS_ADDRESS_MAX_LENGTH, type NasVendor } from '../nas-rules.js';
 
 /** A NAS (access point, hotspot gateway) allowed to send RADIUS requests through FreeRADIUS. */
 @Entity('nas_clients')
@@ -16,8 +16,12 @@ export class NasClientEntity {
   @Column({ type: 'varchar', length: 64 })
   name!: string;
 
-  /** An address or a CIDR network, IPv4 or IPv6: the sources FreeRADIUS accepts for this client. */
-  @Column({ name: 'ip_address', type: 'varchar', length: 49 })
+  /**
+   * An address or a CIDR network, IPv4 or IPv6, in one spelling (see parseNasAddress): the sources
+   * FreeRADIUS accepts for this client. One NAS per address, as FreeRADIUS allows one client.
+   */
+  @Index('uq_nas_clients_ip_address', { unique: true })
+  @Column({ name: 'ip_address', type: 'varchar', length: NAS_ADDRESS_MAX_LENGTH })
   ipAddress!: string;
 
   /** The shared secret, sealed (see secret-box.ts): never read this column directly. */
