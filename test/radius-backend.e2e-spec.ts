@@ -288,7 +288,7 @@ describeEachDatabase('RADIUS back end', (current) => {
       ]);
     });
 
-    it('Interim-Updates out of order never lower the counters; one without an IP address keeps the known one', async () => {
+    it('Interim-Updates out of order never lower the counters nor bring back an older address; one without an address keeps the known one', async () => {
       const user = await givenUser(current());
       const { macAddress } = uniqueDevice();
       const common = {
@@ -324,8 +324,10 @@ describeEachDatabase('RADIUS back end', (current) => {
       };
       expect(await stored()).toEqual(later);
 
-      // An older packet arriving late: lower counters, no IP address.
+      // Older packets arriving late: lower counters, and no address or an older one.
       await interim({ 'Acct-Session-Time': 300, 'Acct-Input-Octets': 4_000_000_000, 'Acct-Input-Gigawords': 2 });
+      expect(await stored()).toEqual(later);
+      await interim({ 'Acct-Session-Time': 450, 'Framed-IP-Address': '10.5.50.8' });
       expect(await stored()).toEqual(later);
 
       // Output octets for the first time, the session time and input octets higher, a new address.
@@ -518,7 +520,7 @@ describeEachDatabase('RADIUS back end', (current) => {
       return { user, common };
     }
 
-    it("a user moved out of the NAS's venue while online: the PUT ends that session, later Interim-Updates only add counters", async () => {
+    it("a user moved out of the NAS's venue while online: the PUT ends that session, later Interim-Updates add counters to it while its job is under way", async () => {
       const { user, common } = await onlineInTwoVenues();
 
       await api(current())
@@ -616,6 +618,67 @@ describeEachDatabase('RADIUS back end', (current) => {
       const copies = await Promise.all(Array.from({ length: 8 }, () => account(interim)));
       expect(copies.map((response) => response.status)).toEqual(Array(8).fill(204));
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
+    });
+
+    /** A user online at the NAS: Start, then an Interim-Update at 30 s; `interim(t)` reports it at t seconds. */
+    async function onlineAtTheNas() {
+      const user = await givenUser(current());
+      const common = { 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() };
+      const interim = (sessionTime: number) =>
+        account({ ...common, 'Acct-Status-Type': 'Interim-Update', 'Acct-Session-Time': sessionTime }).expect(204);
+      await account({ ...common, 'Acct-Status-Type': 'Start' }).expect(204);
+      await interim(30);
+      const [session] = await sessionsOf(user._id);
+      return { user, session, interim };
+    }
+
+    it('a blocked user still reported online after its Disconnect failed gets a new enforcement job, once per job', async () => {
+      const { user, session, interim } = await onlineAtTheNas();
+      await api(current()).users.update(user._id, { status: 'blocked' }).expect(200);
+      // While the block's job is under way, an Interim-Update only adds counters.
+      await interim(60);
+      expect((await jobsOf(user._id)).map((job) => [job.reason, job.status])).toEqual([['blocked', 'pending']]);
+      // The Disconnect failed for good (no answer, or a NAK): the NAS still has the session.
+      await current().dataSource.query("UPDATE unauth_jobs SET status = 'failed' WHERE user_id = ?", [user._id]);
+
+      await interim(90);
+      await interim(90); // retransmitted
+      await interim(75); // reordered
+
+      const enforcement = (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement');
+      expect(enforcement.map((job) => [job.status, job.sessions.map((s) => s.id)])).toEqual([
+        ['pending', [session.id]],
+      ]);
+      expect(await sessionsOf(user._id)).toEqual([
+        expect.objectContaining({ id: session.id, status: 'expired', sessionTime: 90 }),
+      ]);
+      // Failed again: the next report that shows the session going on writes the next job.
+      await current().dataSource.query("UPDATE unauth_jobs SET status = 'failed' WHERE user_id = ?", [user._id]);
+      await interim(120);
+      expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(2);
+    });
+
+    it('a session the stale sweep ended is online again when the NAS reports it going on, so a block reaches it', async () => {
+      const { user, session, interim } = await onlineAtTheNas();
+      await current()
+        .dataSource.getRepository(SessionEntity)
+        .update({ id: session.id }, { lastAccountingAt: new Date(Date.now() - 3_600_000) });
+      await current().app.get(StaleSessionsSweeper).sweep();
+      expect(await sessionsOf(user._id)).toEqual([
+        expect.objectContaining({ status: 'stopped', terminateCause: 'stale' }),
+      ]);
+
+      await interim(30); // a retransmission shows nothing new
+      expect(await sessionsOf(user._id)).toEqual([expect.objectContaining({ status: 'stopped' })]);
+      await interim(60);
+      expect(await sessionsOf(user._id)).toEqual([
+        expect.objectContaining({ status: 'active', endedAt: null, terminateCause: null, sessionTime: 60 }),
+      ]);
+
+      await api(current()).users.update(user._id, { status: 'blocked' }).expect(200);
+      expect((await jobsOf(user._id)).map((job) => [job.reason, job.sessions.map((s) => s.id)])).toEqual([
+        ['blocked', [session.id]],
+      ]);
     });
 
     it('the stale sweep ends accounting sessions without a recent update, never CLI sessions', async () => {

@@ -25,6 +25,8 @@ import {
   maxCounter,
   offlineReason,
   type OfflineReason,
+  reportsLess,
+  reportsProgress,
   SERVICE_TERMINATE_CAUSES,
   sessionOwnerOf,
   sessionStartedAt,
@@ -168,7 +170,7 @@ export class AccountingService {
       return;
     }
     const stored = await this.sessions.lockByAccountingId(em, nas.id, report.accountingUniqueId);
-    const step = accountingStep(report.type, stored, allowed);
+    const step = accountingStep(report.type, stored, allowed, stored !== null && reportsProgress(stored, report));
     const counters = countersOf(report, stored, now);
     switch (step.kind) {
       case 'ignore':
@@ -191,14 +193,34 @@ export class AccountingService {
         if (current.status === 'active') await this.recordDevice(em, userId, report, now);
         return;
       }
-      case 'enforce': {
+      case 'reopen': {
+        const current = stored as SessionEntity;
+        await this.sessions.update(em, current.id, {
+          ...counters,
+          status: 'active',
+          endedAt: null,
+          terminateCause: null,
+        });
+        await this.recordDevice(em, userId, report, now);
+        this.logger.warn(
+          `NAS ${nas.name} still reports session ${current.id} of user ${userId}, ended here (${current.terminateCause ?? current.status}): online again`,
+        );
+        return;
+      }
+      case 'enforce':
+      case 'enforceAgain': {
         const ended = {
           status: 'expired' as const,
           endedAt: now,
           terminateCause: SERVICE_TERMINATE_CAUSES.enforcement,
         };
         let session: SessionEntity;
-        if (step.insert) {
+        if (step.kind === 'enforceAgain') {
+          // Ended here already: only its counters change, and a job is written unless one under way covers it.
+          session = Object.assign(new SessionEntity(), stored, counters);
+          await this.sessions.update(em, session.id, counters);
+          if (await this.unauthJobs.hasOpenJobForSession(em, userId, session.id)) return;
+        } else if (step.insert) {
           session = Object.assign(this.newSession(nas, userId, report, now, user.createdAt), counters, ended);
           await this.sessions.insert(em, session);
         } else {
@@ -210,8 +232,9 @@ export class AccountingService {
           { userId, username: user.username, reason: 'enforcement', sessions: [session] },
           now,
         );
+        const what = step.kind === 'enforceAgain' ? 'still online after its session ended here' : 'ended';
         this.logger.warn(
-          `NAS ${nas.name} reports a session of user ${userId}, who may not be online there (${OFFLINE_WORDS[offline!]}): ended, unauth job written`,
+          `NAS ${nas.name} reports a session of user ${userId}, who may not be online there (${OFFLINE_WORDS[offline!]}): ${what}, unauth job written`,
         );
         return;
       }
@@ -295,7 +318,11 @@ function countersOf(report: SessionReport, stored: SessionEntity | null, now: Da
       report.sessionTime === null
         ? (stored?.sessionTime ?? null)
         : Math.max(stored?.sessionTime ?? 0, report.sessionTime),
-    ipAddress: report.ipAddress ?? stored?.ipAddress ?? null,
+    // A reordered packet's address is older than the stored one.
+    ipAddress:
+      stored !== null && reportsLess(stored, report)
+        ? stored.ipAddress
+        : (report.ipAddress ?? stored?.ipAddress ?? null),
     lastAccountingAt: latestOf(stored?.lastAccountingAt ?? null, now),
   };
 }

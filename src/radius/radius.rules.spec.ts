@@ -8,6 +8,8 @@ import {
   loginMethodOf,
   maxCounter,
   offlineReason,
+  reportsLess,
+  reportsProgress,
   sessionOwnerOf,
   sessionStartedAt,
   sessionTimeout,
@@ -151,24 +153,67 @@ describe('accountingStep', () => {
   const stopped = { status: 'stopped' };
 
   it('creates the session for Start, Interim or Stop without one (Stop: ended)', () => {
-    expect(accountingStep('Start', null, true)).toEqual({ kind: 'insert', ended: false });
-    expect(accountingStep('Interim-Update', null, true)).toEqual({ kind: 'insert', ended: false });
-    expect(accountingStep('Stop', null, true)).toEqual({ kind: 'insert', ended: true });
+    expect(accountingStep('Start', null, true, true)).toEqual({ kind: 'insert', ended: false });
+    expect(accountingStep('Interim-Update', null, true, true)).toEqual({ kind: 'insert', ended: false });
+    expect(accountingStep('Stop', null, true, true)).toEqual({ kind: 'insert', ended: true });
   });
 
   it('a retransmitted Start changes nothing; Interim updates; Stop ends; an ended session only takes counters', () => {
-    expect(accountingStep('Start', active, true)).toEqual({ kind: 'ignore' });
-    expect(accountingStep('Interim-Update', active, true)).toEqual({ kind: 'update', ends: false });
-    expect(accountingStep('Stop', active, true)).toEqual({ kind: 'update', ends: true });
-    expect(accountingStep('Stop', stopped, true)).toEqual({ kind: 'update', ends: false });
-    expect(accountingStep('Start', stopped, false)).toEqual({ kind: 'ignore' });
+    expect(accountingStep('Start', active, true, true)).toEqual({ kind: 'ignore' });
+    expect(accountingStep('Interim-Update', active, true, true)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Stop', active, true, true)).toEqual({ kind: 'update', ends: true });
+    expect(accountingStep('Stop', stopped, true, true)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Start', stopped, false, true)).toEqual({ kind: 'ignore' });
   });
 
-  it('enforces once: on a new or active session of a user who may not be online, not on an ended one', () => {
-    expect(accountingStep('Start', null, false)).toEqual({ kind: 'enforce', insert: true });
-    expect(accountingStep('Interim-Update', active, false)).toEqual({ kind: 'enforce', insert: false });
-    expect(accountingStep('Interim-Update', { status: 'expired' }, false)).toEqual({ kind: 'update', ends: false });
-    expect(accountingStep('Stop', active, false)).toEqual({ kind: 'update', ends: true });
+  it('enforces on a new or active session of a user who may not be online', () => {
+    expect(accountingStep('Start', null, false, true)).toEqual({ kind: 'enforce', insert: true });
+    expect(accountingStep('Interim-Update', active, false, true)).toEqual({ kind: 'enforce', insert: false });
+    expect(accountingStep('Stop', active, false, true)).toEqual({ kind: 'update', ends: true });
+  });
+
+  it('an ended session an Interim-Update shows going on is enforced again, or online again', () => {
+    const expired = { status: 'expired' };
+    expect(accountingStep('Interim-Update', expired, false, true)).toEqual({ kind: 'enforceAgain' });
+    expect(accountingStep('Interim-Update', stopped, false, true)).toEqual({ kind: 'enforceAgain' });
+    expect(accountingStep('Interim-Update', stopped, true, true)).toEqual({ kind: 'reopen' });
+    expect(accountingStep('Interim-Update', expired, true, true)).toEqual({ kind: 'reopen' });
+  });
+
+  it('an ended session takes the counters of a packet that shows no progress, and of a Stop', () => {
+    const expired = { status: 'expired' };
+    expect(accountingStep('Interim-Update', expired, false, false)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Interim-Update', stopped, true, false)).toEqual({ kind: 'update', ends: false });
+    expect(accountingStep('Stop', expired, false, true)).toEqual({ kind: 'update', ends: false });
+  });
+});
+
+describe('reportsProgress and reportsLess', () => {
+  const at = (sessionTime: number | null, inputOctets: string | null = null, outputOctets: string | null = null) => ({
+    sessionTime,
+    inputOctets,
+    outputOctets,
+  });
+
+  it('a longer Acct-Session-Time is progress; the same or a shorter one is not', () => {
+    expect(reportsProgress(at(300), at(301))).toBe(true);
+    expect(reportsProgress(at(null), at(1))).toBe(true);
+    expect(reportsProgress(at(300), at(300, '999'))).toBe(false);
+    expect(reportsProgress(at(300), at(100))).toBe(false);
+  });
+
+  it('without a session time, more octets in either direction is progress', () => {
+    expect(reportsProgress(at(null, '10', '10'), at(null, '11', '10'))).toBe(true);
+    expect(reportsProgress(at(null, '10', '10'), at(null, '10', '18446744073709551615'))).toBe(true);
+    expect(reportsProgress(at(null, '10', '10'), at(null, '10', '10'))).toBe(false);
+    expect(reportsProgress(at(null, '10', '10'), at(null, null, null))).toBe(false);
+  });
+
+  it('a packet is older only by a shorter session time than the stored one', () => {
+    expect(reportsLess(at(300), at(100))).toBe(true);
+    expect(reportsLess(at(300), at(300))).toBe(false);
+    expect(reportsLess(at(null), at(100))).toBe(false);
+    expect(reportsLess(at(300), at(null))).toBe(false);
   });
 });
 

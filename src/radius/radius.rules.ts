@@ -235,30 +235,63 @@ export function sessionStartedAt(now: Date, sessionTime: number | null, delay: n
   return new Date(notBefore === null ? startedAt : Math.max(startedAt, notBefore.getTime()));
 }
 
+/** What an accounting packet reports of a session's progress (or the session as stored). */
+export interface SessionProgress {
+  sessionTime: number | null;
+  inputOctets: string | null;
+  outputOctets: string | null;
+}
+
+/**
+ * Whether a packet shows a session further on than stored: a longer Acct-Session-Time, or, when it
+ * carries none, more octets. A retransmitted or reordered packet shows none.
+ */
+export function reportsProgress(stored: SessionProgress, report: SessionProgress): boolean {
+  if (report.sessionTime !== null) return stored.sessionTime === null || report.sessionTime > stored.sessionTime;
+  const more = (had: string | null, now: string | null) => now !== null && (had === null || BigInt(now) > BigInt(had));
+  return more(stored.inputOctets, report.inputOctets) || more(stored.outputOctets, report.outputOctets);
+}
+
+/** Whether a packet is older than what is stored (a shorter Acct-Session-Time): its IP address is not taken. */
+export function reportsLess(stored: SessionProgress, report: SessionProgress): boolean {
+  return report.sessionTime !== null && stored.sessionTime !== null && report.sessionTime < stored.sessionTime;
+}
+
 /** What a packet does to the session it is about, given the session as stored (or null). */
 export type AccountingStep =
   | { kind: 'ignore' }
   | { kind: 'insert'; ended: boolean }
   | { kind: 'update'; ends: boolean }
-  | { kind: 'enforce'; insert: boolean };
+  | { kind: 'enforce'; insert: boolean }
+  | { kind: 'enforceAgain' }
+  | { kind: 'reopen' };
 
 /**
  * Start, Interim-Update and Stop against the stored session. A retransmitted Start changes nothing;
- * a Stop or Interim without a Start creates the session. An ended session only takes counters. A
- * Start or Interim of a user who may not be online ends that session (enforcement) once: only while
- * it is new or still active, so a retransmission writes no second job.
+ * a Stop or Interim without a Start creates the session. A Start or Interim of a user who may not be
+ * online ends that session (enforcement) while it is new or still active.
+ *
+ * An ended session takes counters, unless an Interim-Update shows it going on (`progress`): the NAS
+ * still has it, whatever ended it here (a Disconnect that failed, the stale sweep, an Accounting-On).
+ * Then it is enforced again when the user may not be online (`enforceAgain`: a new Disconnect), and
+ * otherwise counted as online again (`reopen`), so that a later block, expiry or deletion reaches it.
  */
 export function accountingStep(
   type: 'Start' | 'Interim-Update' | 'Stop',
   session: { status: string } | null,
   userAllowed: boolean,
+  progress: boolean,
 ): AccountingStep {
   const reportsUse = type !== 'Stop';
   if (session === null) {
     if (reportsUse && !userAllowed) return { kind: 'enforce', insert: true };
     return { kind: 'insert', ended: type === 'Stop' };
   }
-  if (session.status !== 'active') return type === 'Start' ? { kind: 'ignore' } : { kind: 'update', ends: false };
+  if (session.status !== 'active') {
+    if (type === 'Start') return { kind: 'ignore' };
+    if (type === 'Interim-Update' && progress) return userAllowed ? { kind: 'reopen' } : { kind: 'enforceAgain' };
+    return { kind: 'update', ends: false };
+  }
   if (reportsUse && !userAllowed) return { kind: 'enforce', insert: false };
   if (type === 'Start') return { kind: 'ignore' };
   return { kind: 'update', ends: type === 'Stop' };

@@ -321,11 +321,13 @@ function interimAssignments(sqlite: boolean): string {
   const raised = (name: string, from = name) =>
     `${assigned}${name} = CASE WHEN r.${from} IS NOT NULL AND (s.${name} IS NULL OR s.${name} < r.${from}) THEN r.${from} ELSE s.${name} END`;
   return [
+    // First, as it reads the stored session_time (MySQL's multi-table UPDATE may show later assignments
+    // to earlier ones): a reordered packet, with a shorter time, does not bring back an older address.
+    `${assigned}ip_address = CASE WHEN r.ip IS NOT NULL AND (r.session_time IS NULL OR s.session_time IS NULL OR r.session_time >= s.session_time) THEN r.ip ELSE s.ip_address END`,
     raised('last_accounting_at', 'seen'),
     raised('input_octets'),
     raised('output_octets'),
     raised('session_time'),
-    `${assigned}ip_address = COALESCE(r.ip, s.ip_address)`,
   ].join(', ');
 }
 

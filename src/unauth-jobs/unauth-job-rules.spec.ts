@@ -1,10 +1,11 @@
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
-import type { UnauthJobEntity } from './entities/unauth-job.entity.js';
+import { UNAUTH_JOB_STATUSES, type UnauthJobEntity } from './entities/unauth-job.entity.js';
 import {
   MAX_ERROR_LENGTH,
   claimOf,
   deliveredChanges,
   failedChanges,
+  isOpenJob,
   newPendingJob,
   releasedChanges,
   type ClaimedJob,
@@ -123,5 +124,11 @@ describe('unauth job rules', () => {
       nextAttemptAt: NOW,
       updatedAt: NOW,
     });
+  });
+});
+
+describe('isOpenJob', () => {
+  it('pending and processing jobs are open; done and failed ones are not', () => {
+    expect(UNAUTH_JOB_STATUSES.filter(isOpenJob)).toEqual(['pending', 'processing']);
   });
 });

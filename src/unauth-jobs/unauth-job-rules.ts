@@ -1,5 +1,10 @@
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
-import { UnauthJobEntity, type UnauthJobSession, type UnauthReason } from './entities/unauth-job.entity.js';
+import {
+  UnauthJobEntity,
+  type UnauthJobSession,
+  type UnauthJobStatus,
+  type UnauthReason,
+} from './entities/unauth-job.entity.js';
 import { retryDelayMs } from './retry-delay.js';
 
 /** A job this worker holds: processing, with the lease it was claimed under. */
@@ -88,4 +93,9 @@ function toJobSession(session: SessionEntity): UnauthJobSession {
     nasIpAddress: session.nasIpAddress,
     nasSourceIp: session.nasSourceIp,
   };
+}
+
+/** A job the worker has still to finish: pending or processing, not done nor failed. */
+export function isOpenJob(status: UnauthJobStatus): boolean {
+  return status === 'pending' || status === 'processing';
 }

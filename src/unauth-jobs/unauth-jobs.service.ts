@@ -9,6 +9,7 @@ import {
   claimOf,
   deliveredChanges,
   failedChanges,
+  isOpenJob,
   newPendingJob,
   releasedChanges,
   type ClaimedJob,
@@ -42,6 +43,12 @@ export class UnauthJobsService {
    * Whether a job of `reason` for `userId` already names the session `sessionId`: a session that
    * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
    */
+  /** Whether a job of the user not yet done nor failed (pending, processing) lists the session. */
+  async hasOpenJobForSession(em: EntityManager, userId: string, sessionId: string): Promise<boolean> {
+    const jobs = await this.jobs.list(em, { userId });
+    return jobs.some((job) => isOpenJob(job.status) && job.sessions.some((session) => session.id === sessionId));
+  }
+
   async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
     const jobs = await this.jobs.list(em, { userId, reason });
     return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
