@@ -613,6 +613,19 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect((await jobsOf(user._id)).filter((job) => job.reason === 'enforcement')).toHaveLength(1);
     });
 
+    it('a deleted user still reported online after its enforcement job failed gets another job, once per failure', async () => {
+      const { user, interim } = await deletedUsersInterim();
+      await account(interim).expect(204);
+      const enforcement = async () =>
+        (await jobsOf(user._id)).filter((job) => job.reason === 'enforcement').map((job) => job.status);
+      await current().dataSource.query("UPDATE unauth_jobs SET status = 'failed' WHERE user_id = ?", [user._id]);
+
+      await Promise.all(Array.from({ length: 4 }, () => account(interim).expect(204)));
+      expect((await enforcement()).sort()).toEqual(['failed', 'pending']);
+      await account(interim).expect(204);
+      expect(await enforcement()).toHaveLength(2);
+    });
+
     it("a deleted user's Interim-Update retransmitted many times at once writes one enforcement job", async () => {
       const { user, interim } = await deletedUsersInterim();
       const copies = await Promise.all(Array.from({ length: 8 }, () => account(interim)));

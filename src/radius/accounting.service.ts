@@ -243,9 +243,11 @@ export class AccountingService {
 
   /**
    * A packet whose Class names a user that no longer exists (deleted): the session cannot be stored,
-   * but the network side is told once, with an id derived from the NAS and the accounting id. With
-   * no user's row to lock, copies of the packet arriving together may all find no job yet; the job's
-   * id is derived too, so only one insert succeeds and the others retry (see account) and find it.
+   * but the network side is told, with an id derived from the NAS and the accounting id. Told once,
+   * and again only after each job for it failed (the NAS still reports the session). With no user's
+   * row to lock, copies of the packet arriving together may all find the same jobs; the new job's id
+   * is derived from those too, so only one insert succeeds and the others retry (see account) and
+   * find it.
    */
   private async enforceForMissingUser(
     em: EntityManager,
@@ -257,13 +259,15 @@ export class AccountingService {
     if (report.type === 'Stop') return;
     const session = this.newSession(nas, userId, report, now, null);
     session.id = derivedId(nas.id, report.accountingUniqueId);
-    if (await this.unauthJobs.hasJobForSession(em, userId, 'enforcement', session.id)) return;
+    const earlier = await this.unauthJobs.jobStatusesForSession(em, userId, 'enforcement', session.id);
+    if (!earlier.every((status) => status === 'failed')) return;
     Object.assign(session, { status: 'expired', endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement });
+    const jobKey = `${report.accountingUniqueId}\u0000enforcement${earlier.length === 0 ? '' : `\u0000${earlier.length}`}`;
     await this.unauthJobs.enqueue(
       em,
       { userId, username: report.username, reason: 'enforcement', sessions: [session] },
       now,
-      derivedId(nas.id, `${report.accountingUniqueId}\u0000enforcement`),
+      derivedId(nas.id, jobKey),
     );
     this.logger.warn(`NAS ${nas.name} reports a session of deleted user ${userId}: unauth job written`);
   }

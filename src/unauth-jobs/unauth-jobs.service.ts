@@ -49,9 +49,15 @@ export class UnauthJobsService {
     return jobs.some((job) => isOpenJob(job.status) && job.sessions.some((session) => session.id === sessionId));
   }
 
-  async hasJobForSession(em: EntityManager, userId: string, reason: UnauthReason, sessionId: string): Promise<boolean> {
+  /** The statuses of the user's jobs of `reason` that list the session, oldest first. */
+  async jobStatusesForSession(
+    em: EntityManager,
+    userId: string,
+    reason: UnauthReason,
+    sessionId: string,
+  ): Promise<UnauthJobStatus[]> {
     const jobs = await this.jobs.list(em, { userId, reason });
-    return jobs.some((job) => job.sessions.some((session) => session.id === sessionId));
+    return jobs.filter((job) => job.sessions.some((session) => session.id === sessionId)).map((job) => job.status);
   }
 
   /**
