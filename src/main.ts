@@ -4,9 +4,11 @@ import type { Server } from 'node:http';
 import { createApp } from './app.setup.js';
 import { BootstrapTokenService } from './auth/bootstrap-token.service.js';
 import { describeDatabase, generatedTokenBanner, missingTokenMessage } from './common/logging/startup-banner.js';
+import { connectionsOf } from './common/http-connections.js';
 import { exitGracefullyOnSignals } from './common/shutdown.js';
 import { DOCS_PATH } from './common/swagger/openapi.js';
 import { readProcessConfig } from './config/environment.js';
+import { UnauthJobWorker } from './unauth-jobs/unauth-job-worker.service.js';
 
 async function main(): Promise<void> {
   const config = readProcessConfig();
@@ -15,14 +17,16 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   exitGracefullyOnSignals(
     async () => {
-      // Stop accepting and let requests under way finish; then the worker hands back or finishes
-      // its jobs (Nest's shutdown hooks) and the database closes.
+      // Stop accepting and let requests under way finish while the worker stops claiming and finishes
+      // or hands back its jobs; then the database closes (Nest's shutdown hooks).
       const server: Server = app.getHttpServer();
+      const connections = connectionsOf(server);
       const closed = new Promise((resolve) => server.close(resolve));
-      // close() drops only the connections idle at that moment; a keep-alive connection whose request
-      // was under way would stay open for keepAliveTimeout after its answer. Drop each once idle.
-      const dropIdle = setInterval(() => server.closeIdleConnections(), 100);
-      await closed.finally(() => clearInterval(dropIdle));
+      // close() waits for every open connection: drop each as soon as no request is under way on it
+      // (a keep-alive connection would otherwise stay open for keepAliveTimeout after its answer).
+      connections?.closeIdle();
+      const dropIdle = setInterval(() => connections?.closeIdle(), 100);
+      await Promise.all([closed.finally(() => clearInterval(dropIdle)), app.get(UnauthJobWorker).stop()]);
       await app.close();
     },
     config.shutdownTimeoutMs,

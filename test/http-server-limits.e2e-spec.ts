@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -59,6 +60,15 @@ function openClient(port: number): Promise<Client> {
 }
 
 /** Resolves with the time it took `promise`, or rejects when that exceeds `bound`. */
+/** An answer written for a request Node's parser refused: the status, the API's error body, a request id, closed. */
+function expectParserAnswer(received: string, status: number, reason: string): void {
+  const [head, body] = received.split('\r\n\r\n');
+  expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${reason}`);
+  expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+  expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
+  expect(JSON.parse(body)).toEqual({ success: false, message: reason });
+}
+
 async function within<T>(promise: Promise<T>, bound: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -107,7 +117,7 @@ describe('HTTP server timeouts', () => {
     } finally {
       clearInterval(trickle);
     }
-    expect(client.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expectParserAnswer(client.received(), 408, 'Request Timeout');
   });
 
   it('a client that sends the headers but stalls in the body gets 408 and is disconnected', async () => {
@@ -117,7 +127,27 @@ describe('HTTP server timeouts', () => {
         `Authorization: Bearer ${testApp.adminToken}\r\nContent-Length: 1000\r\n\r\n{"name":`,
     );
     await within(client.closed, BOUND_MS, 'disconnecting the stalled client');
-    expect(client.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expectParserAnswer(client.received(), 408, 'Request Timeout');
+  });
+
+  it.each([
+    [
+      'a header block too large',
+      `GET /api/v1 HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
+    ['an unknown method', 'FOO /api/v1 HTTP/1.1\r\nHost: localhost\r\n\r\n', 400],
+    ['a header name with a space', 'GET /api/v1 HTTP/1.1\r\nHost: localhost\r\nBad Name: 1\r\n\r\n', 400],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /api/v1 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+    ],
+  ])('%s: the parser refuses it with the API error body and an X-Request-Id', async (_what, raw, status) => {
+    const client = await openClient(port);
+    client.socket.write(raw);
+    await within(client.closed, BOUND_MS, 'closing the refused connection');
+    expectParserAnswer(client.received(), status, STATUS_CODES[status]!);
   });
 
   it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from './support/build.js';
@@ -187,6 +188,29 @@ describe('graceful shutdown of the compiled service', () => {
     } finally {
       agent.destroy();
     }
+  }, 20_000);
+
+  it("SIGTERM: connections opened ahead and never used (as FreeRADIUS's rlm_rest pool opens them) do not hold the shutdown open", async () => {
+    const service = await startMain();
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 3 },
+        () =>
+          new Promise<Socket>((done, fail) => {
+            const socket = connect(port, '127.0.0.1', () => done(socket));
+            socket.once('error', fail);
+          }),
+      ),
+    );
+    const closedByServer = sockets.map((socket) => new Promise<void>((done) => socket.once('close', () => done())));
+
+    service.child.kill('SIGTERM');
+    const { code, afterMs } = await service.exited(SHUTDOWN_TIMEOUT_SECONDS * 1000 + 2000);
+    await Promise.all(closedByServer);
+    expect(service.output()).not.toMatch(/Shutdown took longer/);
+    expect(code).toBe(0);
+    // Well before the header deadline (HTTP_HEADERS_TIMEOUT_MS, 10 s) and SHUTDOWN_TIMEOUT_SECONDS.
+    expect(afterMs).toBeLessThan(2000);
   }, 20_000);
 
   it('SIGTERM with nothing under way exits 0 promptly', async () => {

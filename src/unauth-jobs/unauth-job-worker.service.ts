@@ -31,6 +31,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   private readonly shutdownTimeoutMs: number;
   private readonly abort = new AbortController();
   private stopping = false;
+  private stopped: Promise<void> | null = null;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -55,11 +56,21 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
     this.loop = this.run();
   }
 
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
   /**
    * Stops claiming, lets deliveries under way finish for up to half the shutdown timeout, then
-   * aborts the rest, whose jobs are handed back untried for another worker.
+   * aborts the rest, whose jobs are handed back untried for another worker. Once: the service calls
+   * it when a shutdown begins, while its HTTP requests finish, before Nest's shutdown hooks call it.
    */
-  async beforeApplicationShutdown(): Promise<void> {
+  stop(): Promise<void> {
+    this.stopped ??= this.drain();
+    return this.stopped;
+  }
+
+  private async drain(): Promise<void> {
     this.stopping = true;
     this.wake?.();
     const settled = Promise.all([this.loop, ...this.inFlight]);
