@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { setMaxListeners } from 'node:events';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, UnauthJobsConfig } from '../config/configuration.js';
 import {
@@ -44,6 +45,9 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   ) {
     this.settings = config.get('unauthJobs', { infer: true });
     this.shutdownTimeoutMs = config.get('shutdownTimeoutMs', { infer: true });
+    // Every exchange under way (one per session of every job of a batch) listens to this one signal
+    // and stops listening when it ends: past ten, Node would warn of a leak on stderr.
+    setMaxListeners(0, this.abort.signal);
   }
 
   onApplicationBootstrap(): void {
