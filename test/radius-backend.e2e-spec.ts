@@ -147,6 +147,12 @@ describeEachDatabase('RADIUS back end', (current) => {
       expect(response.body).toEqual(message('Authentication method not supported: the NAS must use PAP'));
     });
 
+    it('a request without User-Name is refused as an unknown user, whatever it carries', async () => {
+      const response = await authorize({ 'User-Password': PASSWORD });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(message('Invalid username or password'));
+    });
+
     it('MAC authentication: a guest registered with the MAC, without password or with the MAC repeated', async () => {
       const { macAddress } = uniqueDevice();
       const guest = await givenGuest(current(), { macAddress });
@@ -350,6 +356,20 @@ describeEachDatabase('RADIUS back end', (current) => {
         .findOneByOrFail({ userId: user._id, macAddress });
       const [session] = await sessionsOf(user._id);
       expect(device).toMatchObject({ status: 'active', lastSeenAt: session.lastAccountingAt });
+    });
+
+    it('an address attribute that is no IP address is not kept', async () => {
+      const user = await givenUser(current());
+      await account({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Unique-Session-Id': uniqueId(),
+        'Framed-IP-Address': 'not-an-ip',
+        'NAS-IP-Address': '10.0.0.300',
+      }).expect(204);
+      expect(await sessionsOf(user._id)).toEqual([
+        expect.objectContaining({ status: 'active', ipAddress: null, nasIpAddress: null }),
+      ]);
     });
 
     it('counters beyond 2^53 come back exact, and at the 64-bit cap stay integers however often sent', async () => {

@@ -18,6 +18,7 @@ import type { RadiusAttributes } from './radius-attributes.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
 import {
   accountingStep,
+  addressOrNull,
   ACCT_STATUS_TYPES,
   clampSessionTime,
   combineOctets,
@@ -352,8 +353,8 @@ function reportOf(type: SessionReport['type'], attributes: RadiusAttributes): Se
     username,
     classUserId: userIdOfClass(attributes.strings('Class')),
     macAddress: (callingStationId === null ? null : normaliseMac(callingStationId)) ?? '',
-    ipAddress: limited(attributes.string('Framed-IP-Address'), 45),
-    nasIpAddress: limited(attributes.string('NAS-IP-Address'), 45),
+    ipAddress: addressOrNull(attributes.string('Framed-IP-Address')),
+    nasIpAddress: addressOrNull(attributes.string('NAS-IP-Address')),
     calledStationId: limited(attributes.string('Called-Station-Id'), 128),
     callingStationId: limited(callingStationId, 128),
     inputOctets: combineOctets(attributes.integer('Acct-Input-Octets'), attributes.integer('Acct-Input-Gigawords')),

@@ -70,7 +70,9 @@ export class AuthorizeService implements OnModuleInit {
     };
     const method = loginMethodOf(request, normaliseMac);
     let outcome: Outcome;
-    if (method.kind === 'unsupported') {
+    if (method.kind === 'noUsername') {
+      outcome = rejected('invalidCredentials', null);
+    } else if (method.kind === 'unsupported') {
       this.warnOnceAboutMethod(nas, attributes);
       outcome = rejected('papRequired', null);
     } else {
@@ -86,7 +88,7 @@ export class AuthorizeService implements OnModuleInit {
   /** A MAC login: the venue's guest with that MAC; else, or for PAP, the username and its password. */
   private async login(
     nas: RadiusNas,
-    method: Exclude<LoginMethodOfRequest, { kind: 'unsupported' }>,
+    method: Exclude<LoginMethodOfRequest, { kind: 'unsupported' | 'noUsername' }>,
   ): Promise<Outcome> {
     // Sessions count against the limit while their NAS reported on them within the stale window.
     const recentSince =

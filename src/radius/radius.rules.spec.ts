@@ -1,6 +1,7 @@
 import { normaliseMac } from '../common/validation/normalise.js';
 import {
   accountingStep,
+  addressOrNull,
   combineOctets,
   decideLogin,
   encodeClass,
@@ -112,7 +113,8 @@ describe('loginMethodOf', () => {
     });
     expect(method('aa-bb-cc-dd-ee-ff', null, '11:22:33:44:55:66')).toEqual({ kind: 'unsupported' });
     expect(method('alice', null, null)).toEqual({ kind: 'unsupported' });
-    expect(method(null, 'secret', null)).toEqual({ kind: 'unsupported' });
+    expect(method(null, 'secret', null)).toEqual({ kind: 'noUsername' });
+    expect(method('', null, 'AA:BB:CC:DD:EE:FF')).toEqual({ kind: 'noUsername' });
   });
 });
 
@@ -230,5 +232,13 @@ describe('sessionOwnerOf', () => {
     expect(sessionOwnerOf(null, null, 'lobby')).toBeNull();
     expect(sessionOwnerOf(null, '', 'lobby')).toBeNull();
     expect(sessionOwnerOf(null, 'x'.repeat(65), 'lobby')).toBeNull();
+  });
+});
+
+describe('addressOrNull', () => {
+  it('keeps IPv4 and IPv6 addresses, drops anything else', () => {
+    expect(addressOrNull('10.0.0.5')).toBe('10.0.0.5');
+    expect(addressOrNull('2001:db8::5')).toBe('2001:db8::5');
+    for (const value of ['not-an-ip', '10.0.0.256', '', 'x'.repeat(60), null]) expect(addressOrNull(value)).toBeNull();
   });
 });

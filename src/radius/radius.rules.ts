@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
 import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
@@ -73,20 +74,21 @@ export function sessionTimeout(expiresAt: Date | null, now: Date, maxSeconds: nu
 export type LoginMethodOfRequest =
   | { kind: 'pap'; username: string; password: string }
   | { kind: 'mac'; mac: string; username: string; password: string | null }
+  | { kind: 'noUsername' }
   | { kind: 'unsupported' };
 
 /**
  * MAC authentication is a request whose User-Name is the Calling-Station-Id's MAC (in any accepted
  * form) with no password, or with the user name repeated as the password, as many NASes send it.
  * Any other request with a User-Password is PAP; the rest (CHAP, MS-CHAP, EAP) cannot be checked
- * against argon2id hashes. `normaliseMac` gives the canonical MAC of a text, or null.
+ * against argon2id hashes. A request without User-Name names nobody, whatever its method. `normaliseMac` gives the canonical MAC of a text, or null.
  */
 export function loginMethodOf(
   request: { username: string | null; password: string | null; callingStationId: string | null },
   normaliseMac: (value: string) => string | null,
 ): LoginMethodOfRequest {
   const { username, password, callingStationId } = request;
-  if (username === null || username === '') return { kind: 'unsupported' };
+  if (username === null || username === '') return { kind: 'noUsername' };
   const mac = normaliseMac(username);
   const isMacLogin =
     mac !== null &&
@@ -216,6 +218,17 @@ export function maxCounter(a: string | null, b: string | null): string | null {
 /** The later of a stored time and a new one: a packet handled after a newer one never moves it back. */
 export function latestOf(stored: Date | null, now: Date): Date {
   return stored !== null && stored > now ? stored : now;
+}
+
+/** The longest IP address text a session keeps (a full IPv6 address with an IPv4 tail). */
+const MAX_ADDRESS_LENGTH = 45;
+
+/**
+ * An address attribute (Framed-IP-Address, NAS-IP-Address) as a session keeps it: an IPv4 or IPv6
+ * address, else nothing. FreeRADIUS sends only valid ones; the API takes any text.
+ */
+export function addressOrNull(value: string | null): string | null {
+  return value !== null && value.length <= MAX_ADDRESS_LENGTH && isIP(value) !== 0 ? value : null;
 }
 
 /** Largest Acct-Session-Time the int column keeps. */
