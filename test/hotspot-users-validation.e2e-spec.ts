@@ -288,6 +288,17 @@ describeEachDatabase('hotspot users validation', (current) => {
       expectValidation(await post(userBody({ venueIds })), [field]);
     });
 
+    it('every bad element is its own entry, a wrong type named as such', async () => {
+      const response = await post(userBody({ venueIds: ['ok-venue', 5, null, ['x'], 'bad venue'] }));
+      expectValidation(response, ['venueIds.1', 'venueIds.2', 'venueIds.3', 'venueIds.4']);
+      expect(response.body.errors).toEqual([
+        { field: 'venueIds.1', message: 'venueIds.1 must be a string' },
+        { field: 'venueIds.2', message: 'venueIds.2 must be a string' },
+        { field: 'venueIds.3', message: 'venueIds.3 must be a string' },
+        { field: 'venueIds.4', message: 'venueIds.4 must be 1-64 characters of A-Za-z0-9_.:-' },
+      ]);
+    });
+
     it('50 entries (and 64-character ids of A-Za-z0-9_.:-) are accepted', async () => {
       const venueIds = Array.from({ length: 50 }, (_, i) => `Aa0_.:-${String(i).padStart(57, '0')}`);
       expect(venueIds[0]).toHaveLength(64);

@@ -1,13 +1,14 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ApiError, type FieldError } from '../errors/api-error.js';
 import { NoQueryDto } from '../validation/no-query.dto.js';
+import { ELEMENT_SEPARATOR } from '../validation/validators.js';
 
 /** Flattens class-validator's tree into one entry per failing field, with dotted paths (`venueIds.0`). */
 export function toFieldErrors(errors: ValidationError[], parentPath = ''): FieldError[] {
   const result: FieldError[] = [];
   for (const error of errors) {
     const field = parentPath ? `${parentPath}.${error.property}` : error.property;
-    if (error.constraints) result.push(primaryError(field, error.constraints));
+    if (error.constraints) result.push(...primaryErrors(field, error.constraints));
     if (error.children && error.children.length > 0) result.push(...toFieldErrors(error.children, field));
   }
   return result;
@@ -16,14 +17,17 @@ export function toFieldErrors(errors: ValidationError[], parentPath = ''): Field
 /**
  * One entry per field: the most basic rule it breaks. class-validator runs a property's decorators
  * bottom-up, so the last constraint reported is the top-most decorator (the type check, as DTOs are
- * written). A message that starts with a nested path of the field (`venueIds.2 must …`) names that path.
+ * written). A message that starts with a nested path of the field (`venueIds.2 must …`) names that
+ * path; a list's decorator reports each failing element on a line of its own (see ELEMENT_SEPARATOR).
  */
-function primaryError(field: string, constraints: Record<string, string>): FieldError {
-  if (constraints.whitelistValidation !== undefined) return { field, message: `${field} is not an allowed field` };
+function primaryErrors(field: string, constraints: Record<string, string>): FieldError[] {
+  if (constraints.whitelistValidation !== undefined) return [{ field, message: `${field} is not an allowed field` }];
   const messages = Object.values(constraints);
-  const message = constraints.isDefined ?? messages[messages.length - 1];
-  const nested = new RegExp(`^(${escapeRegExp(field)}\\.[\\w.]+) `).exec(message);
-  return { field: nested ? nested[1] : field, message };
+  const nested = new RegExp(`^(${escapeRegExp(field)}\\.[\\w.]+) `);
+  return (constraints.isDefined ?? messages[messages.length - 1]).split(ELEMENT_SEPARATOR).map((message) => {
+    const path = nested.exec(message);
+    return { field: path ? path[1] : field, message };
+  });
 }
 
 function escapeRegExp(text: string): string {

@@ -250,17 +250,22 @@ export function IsIntegerString(min: number, max: number, options?: ValidationOp
 
 export const MAX_VENUES_PER_USER = 50;
 
-/** A non-empty array of at most 50 venue ids; a bad element is reported by its path (`venueIds.2`). */
+/** Between the messages of a list's failing elements, each its own `errors` entry (see toFieldErrors). */
+export const ELEMENT_SEPARATOR = '\n';
+
+/** A non-empty array of at most 50 venue ids; each bad element is reported by its path (`venueIds.2`). */
 export function IsVenueIdList(options?: ValidationOptions): PropertyDecorator {
   const problem = (value: unknown, property: string): string | null => {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_VENUES_PER_USER) {
       return `${property} must be a non-empty array of at most ${MAX_VENUES_PER_USER} venue ids`;
     }
-    const bad = value.findIndex((item) => typeof item !== 'string' || !VENUE_ID_PATTERN.test(item));
-    if (bad === -1) return null;
-    const item: unknown = value[bad];
-    if (typeof item === 'string' && !isSafeText(item)) return safeTextMessage(`${property}.${bad}`);
-    return `${property}.${bad} must be 1-64 characters of A-Za-z0-9_.:-`;
+    const problems = value.flatMap((item: unknown, index) => {
+      const path = `${property}.${index}`;
+      if (typeof item !== 'string') return [`${path} must be a string`];
+      if (VENUE_ID_PATTERN.test(item)) return [];
+      return [isSafeText(item) ? `${path} must be 1-64 characters of A-Za-z0-9_.:-` : safeTextMessage(path)];
+    });
+    return problems.length === 0 ? null : problems.join(ELEMENT_SEPARATOR);
   };
   return define(
     'isVenueIdList',
