@@ -183,6 +183,28 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     expect(session.endedAt).not.toBeNull();
   });
 
+  it("the Disconnect names the session as the NAS reported it: its User-Name, not the user's username now", async () => {
+    const nas = await registerNas(nasA);
+    const user = await givenUser(testApp);
+    // Usernames match whatever their case; the NAS keeps the name as the guest typed it.
+    const typed = user.username!.toUpperCase();
+    await accountingStart(nas, typed, 'acct-typed');
+    const longId = 'x'.repeat(65);
+    await accountingStart(nas, typed, longId);
+    await api(testApp)
+      .users.update(user._id, { username: `renamed-${user.username!}`, status: 'blocked' })
+      .expect(200);
+
+    expect(await worker.processBatch()).toBe(1);
+
+    const sent = nasA.received.map((request) => ({ userName: request.userName, acctSessionId: request.acctSessionId }));
+    expect(sent.sort((a, b) => String(a.acctSessionId).localeCompare(String(b.acctSessionId)))).toEqual([
+      { userName: typed, acctSessionId: 'acct-typed' },
+      // An Acct-Session-Id longer than the service keeps is not sent cut: the others identify the session.
+      { userName: typed, acctSessionId: null },
+    ]);
+  });
+
   it('NAK 503 (session already gone): done, and the session closed', async () => {
     const nas = await registerNas(nasA, { network: true });
     nasA.answer = () => ({ nak: 503 });

@@ -295,6 +295,7 @@ export class AccountingService {
       nasClientId: nas.id,
       accountingUniqueId: report.accountingUniqueId,
       acctSessionId: report.acctSessionId,
+      userName: report.username === null ? null : limited(report.username, 253),
       calledStationId: report.calledStationId,
       callingStationId: report.callingStationId,
       inputOctets: null,
@@ -333,7 +334,8 @@ function countersOf(report: SessionReport, stored: SessionEntity | null, now: Da
 }
 
 function reportOf(type: SessionReport['type'], attributes: RadiusAttributes): SessionReport | null {
-  const acctSessionId = limited(attributes.string('Acct-Session-Id'), 64);
+  const fullSessionId = attributes.string('Acct-Session-Id');
+  const acctSessionId = limited(fullSessionId, 64);
   const username = attributes.string('User-Name');
   const unique = attributes.string('Acct-Unique-Session-Id');
   const accountingUniqueId =
@@ -349,7 +351,8 @@ function reportOf(type: SessionReport['type'], attributes: RadiusAttributes): Se
   return {
     type,
     accountingUniqueId,
-    acctSessionId,
+    // Kept only whole: a Disconnect naming a cut id would not match the NAS's session.
+    acctSessionId: acctSessionId === fullSessionId ? acctSessionId : null,
     username,
     classUserId: userIdOfClass(attributes.strings('Class')),
     macAddress: (callingStationId === null ? null : normaliseMac(callingStationId)) ?? '',

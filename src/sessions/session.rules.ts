@@ -15,6 +15,7 @@ export const NO_ACCOUNTING = {
   nasClientId: null,
   accountingUniqueId: null,
   acctSessionId: null,
+  userName: null,
   calledStationId: null,
   callingStationId: null,
   inputOctets: null,

@@ -89,6 +89,7 @@ function toJobSession(session: SessionEntity): UnauthJobSession {
     nasId: session.nasId,
     nasClientId: session.nasClientId,
     acctSessionId: session.acctSessionId,
+    userName: session.userName,
     callingStationId: session.callingStationId,
     nasIpAddress: session.nasIpAddress,
     nasSourceIp: session.nasSourceIp,

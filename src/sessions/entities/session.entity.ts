@@ -60,6 +60,10 @@ export class SessionEntity {
   @Column({ name: 'acct_session_id', type: 'varchar', length: 64, nullable: true })
   acctSessionId!: string | null;
 
+  /** The User-Name the NAS reported for the session, which its Disconnect and CoA-Requests must carry. */
+  @Column({ name: 'user_name', type: 'varchar', length: 253, nullable: true })
+  userName!: string | null;
+
   @Column({ name: 'called_station_id', type: 'varchar', length: 128, nullable: true })
   calledStationId!: string | null;
 

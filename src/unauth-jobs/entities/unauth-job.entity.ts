@@ -34,6 +34,8 @@ export interface UnauthJobSession {
   /** The registered NAS (nas_clients.id). */
   nasClientId?: string | null;
   acctSessionId?: string | null;
+  /** The User-Name the NAS reported for the session (absent on jobs written before it was kept). */
+  userName?: string | null;
   callingStationId?: string | null;
   nasIpAddress?: string | null;
   nasSourceIp?: string | null;

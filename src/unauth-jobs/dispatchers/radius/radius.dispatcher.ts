@@ -78,7 +78,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
         target.name,
       );
     }
-    if (!payload.username && !session.acctSessionId) {
+    if (!userNameOf(payload, session) && !session.acctSessionId) {
       return result('failed', 'neither User-Name nor Acct-Session-Id is known to identify the session', target.name);
     }
     const coa = payload.reason === 'coa';
@@ -130,7 +130,8 @@ export class RadiusDispatcher implements UnauthDispatcher {
    */
   private attributes(payload: UnauthJobPayload, session: UnauthJobSession, target: DisconnectTarget): AttributeList {
     const attributes: Array<AttributeList[number]> = [];
-    if (payload.username) attributes.push(['User-Name', payload.username]);
+    const userName = userNameOf(payload, session);
+    if (userName) attributes.push(['User-Name', userName]);
     if (session.acctSessionId) attributes.push(['Acct-Session-Id', session.acctSessionId]);
     if (session.nasIpAddress && isIPv4(session.nasIpAddress)) attributes.push(['NAS-IP-Address', session.nasIpAddress]);
     if ((target.vendor === 'unifi' || target.vendor === 'cisco') && session.callingStationId) {
@@ -146,4 +147,12 @@ export class RadiusDispatcher implements UnauthDispatcher {
     const seconds = Math.ceil((new Date(expiresAt).getTime() - this.now().getTime()) / 1000);
     return Math.min(this.options.maxSessionSeconds, Math.max(1, seconds));
   }
+}
+
+/**
+ * The User-Name the NAS holds for the session: the one its accounting reported, else (a session
+ * recorded before that was kept) the user's username when the job was written.
+ */
+function userNameOf(payload: UnauthJobPayload, session: UnauthJobSession): string | null {
+  return session.userName ?? payload.username ?? null;
 }
