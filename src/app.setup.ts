@@ -17,9 +17,9 @@ import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
-export const MAX_BODY_SIZE = '100kb';
+const MAX_BODY_SIZE = '100kb';
 /** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** The service's logger through pino: to stdout unless told otherwise, pretty or JSON (LOG_FORMAT). */
 export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerService {

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { ApiTokenService } from './api-token.service.js';
 
-export const BOOTSTRAP_TOKEN_NAME = 'bootstrap';
+const BOOTSTRAP_TOKEN_NAME = 'bootstrap';
 
 /** What start-up found: a token was generated (its value, to show once), or none exists and none could be made. */
 export type BootstrapOutcome = { kind: 'generated'; token: string } | { kind: 'missing' } | null;

@@ -1,7 +1,7 @@
 import { SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 
-export const PUBLIC_ROUTE = 'hotspot:public-route';
+const PUBLIC_ROUTE = 'hotspot:public-route';
 
 /** A route that answers without a token and is not rate limited (health probes). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);

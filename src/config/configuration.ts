@@ -77,7 +77,7 @@ const databaseUrl = parsedBy(parseDatabaseUrl);
 
 const REQUIRED_FOR_WEBHOOK = 'is required when UNAUTH_DISPATCHER includes webhook';
 
-export const DISPATCHER_NAMES = ['log', 'webhook', 'radius'] as const;
+const DISPATCHER_NAMES = ['log', 'webhook', 'radius'] as const;
 
 /** `log, webhook` → ['log', 'webhook']: known names, each once. */
 const dispatcherList = z
@@ -302,7 +302,6 @@ export const configSchema = z
 
 export type AppConfig = z.output<typeof configSchema>;
 export type UnauthJobsConfig = AppConfig['unauthJobs'];
-export type RateLimitConfig = AppConfig['rateLimit'];
 export type HttpServerConfig = AppConfig['http'];
 export type RadiusConfig = AppConfig['radius'];
 

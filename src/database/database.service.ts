@@ -25,7 +25,7 @@ const LOCK_CONFLICT_POLICY: RetryPolicy = {
 };
 
 /** A database call outlived DB_TIMEOUT_MS; the request gets 503 rather than waiting on. */
-export class DatabaseTimeoutError extends Error {
+class DatabaseTimeoutError extends Error {
   readonly code = 'DB_TIMEOUT';
 
   constructor(ms: number) {

@@ -3,7 +3,7 @@ import { isNotSupported, isSqliteBusy } from '../common/errors/database-errors.j
 import { isSqlite } from './plain-sql.js';
 
 /** How long a process waits for another process's migrations before it gives up. */
-export const MIGRATION_LOCK_WAIT_MS = 300_000;
+const MIGRATION_LOCK_WAIT_MS = 300_000;
 
 export interface MigrationRunOptions {
   waitMs?: number;

@@ -5,7 +5,7 @@ import { API_V1 } from '../common/api-paths.js';
 import { ApiStandardErrors, MessageResponseDto } from '../common/swagger/error-response.dto.js';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 
-export const API_STATUS_MESSAGE = 'Server API aktif';
+const API_STATUS_MESSAGE = 'Server API aktif';
 
 @ApiTags('status')
 @ApiStandardErrors({ body: false })

@@ -4,12 +4,12 @@ import type { Response } from 'express';
 import { Public } from '../common/public-route.js';
 import { HealthService } from './health.service.js';
 
-export class LivenessDto {
+class LivenessDto {
   @ApiProperty({ enum: ['ok'] })
   status!: 'ok';
 }
 
-export class ReadinessDto {
+class ReadinessDto {
   @ApiProperty({ enum: ['ready', 'not ready'] })
   status!: 'ready' | 'not ready';
 

@@ -61,7 +61,7 @@ import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './ho
 import { HotspotUsersService, type ExpireResult, type Versioned } from './hotspot-users.service.js';
 import type { Precondition } from './user-access.js';
 
-export const SUCCESS_MESSAGES = {
+const SUCCESS_MESSAGES = {
   created: 'Hotspot kullanıcısı başarıyla oluşturuldu',
   updated: 'Kullanıcı başarıyla güncellendi',
   deleted: 'Kullanıcı başarıyla silindi',

@@ -153,6 +153,7 @@ describe('HotspotUsersService', () => {
           nasId: null,
           nasClientId: null,
           acctSessionId: null,
+          userName: null,
           callingStationId: null,
           nasIpAddress: null,
           nasSourceIp: null,

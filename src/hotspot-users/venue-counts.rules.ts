@@ -5,7 +5,7 @@ import type { UserStatus } from './entities/hotspot-user.entity.js';
  * and per status and hour of creation (the list's deep pages start at the hour that holds their
  * offset instead of walking the index from the newest user).
  */
-export const COUNT_BUCKET_MS = 3_600_000;
+const COUNT_BUCKET_MS = 3_600_000;
 
 /** What the counters know of a user: where it is counted. */
 export interface CountedUser {

@@ -3,8 +3,8 @@ import { isIP, SocketAddress } from 'node:net';
 /** What a NAS registration must satisfy. Pure functions: the CLI, the service and the tests share them. */
 
 /** The FreeRADIUS client shortname: it is written unquoted into clients.conf, hence the narrow charset. */
-export const NAS_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
-export const NAS_NAME_RULE = '1-64 characters of A-Za-z0-9_.-';
+const NAS_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+const NAS_NAME_RULE = '1-64 characters of A-Za-z0-9_.-';
 
 export const NAS_VENDORS = ['mikrotik', 'unifi', 'cisco', 'other'] as const;
 export type NasVendor = (typeof NAS_VENDORS)[number];
@@ -12,8 +12,8 @@ export type NasVendor = (typeof NAS_VENDORS)[number];
 /** RFC 5176's port; 0 says the NAS has no Disconnect/CoA listener. */
 export const DEFAULT_COA_PORT = 3799;
 
-export const SECRET_MAX_LENGTH = 128;
-export const SECRET_RULE = `1-${SECRET_MAX_LENGTH} printable characters without " or \\`;
+const SECRET_MAX_LENGTH = 128;
+const SECRET_RULE = `1-${SECRET_MAX_LENGTH} printable characters without " or \\`;
 
 /** The longest stored address: a full IPv6 address plus "/128". */
 export const NAS_ADDRESS_MAX_LENGTH = 49;

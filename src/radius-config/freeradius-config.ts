@@ -17,7 +17,7 @@ export const DEFAULT_ACCT_PORT = 1813;
 export const DEFAULT_REST_TIMEOUT_MS = 250;
 
 /** Marks a folder this generator wrote, so regenerating into it is allowed and a stranger's folder is not touched. */
-export const MARKER_FILE = '.hotspot-radius-config';
+const MARKER_FILE = '.hotspot-radius-config';
 
 export interface FreeRadiusClient {
   name: string;
@@ -52,7 +52,7 @@ export class FreeRadiusConfigError extends Error {
 const TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
 /** The deploy/freeradius/ folder: found from this module upwards (src/ under ts, dist/src/ once built). */
-export function templatesDir(): string {
+function templatesDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 6; depth += 1) {
     const candidate = join(dir, 'deploy', 'freeradius');

@@ -28,7 +28,7 @@ export const ANSWER_CODES: Readonly<Record<number, readonly [number, number]>> =
 export type AttributeKind = 'string' | 'integer' | 'ipaddr' | 'octets';
 
 /** The attributes this service sends or reads, from the standard dictionary. */
-export const ATTRIBUTES = {
+const ATTRIBUTES = {
   'User-Name': { type: 1, kind: 'string' },
   'NAS-IP-Address': { type: 4, kind: 'ipaddr' },
   'Framed-IP-Address': { type: 8, kind: 'ipaddr' },

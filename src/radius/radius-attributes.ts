@@ -1,7 +1,7 @@
 import type { FieldError } from '../common/errors/api-error.js';
 
 /** A RADIUS attribute holds at most 253 octets; a longer value did not come from FreeRADIUS. */
-export const MAX_ATTRIBUTE_LENGTH = 253;
+const MAX_ATTRIBUTE_LENGTH = 253;
 /** More attributes, or more values of one, than any real request carries. */
 const MAX_ATTRIBUTES = 512;
 const MAX_VALUES = 64;
@@ -112,10 +112,4 @@ export function repairUtf8(value: string): string {
 export function octets(value: string): Buffer | null {
   if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(value)) return null;
   return Buffer.from(value.slice(2), 'hex');
-}
-
-/** Characters no user name, MAC or station id holds; their presence is treated as a mismatch. */
-export function hasControlCharacters(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f]/.test(value);
 }

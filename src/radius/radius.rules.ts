@@ -163,7 +163,6 @@ export const ACCT_STATUS_TYPES = {
   'Accounting-On': 7,
   'Accounting-Off': 8,
 } as const;
-export type AcctStatusType = keyof typeof ACCT_STATUS_TYPES;
 
 /** RFC 2866 and 3580 Acct-Terminate-Cause values, stored by name. */
 export const TERMINATE_CAUSES = {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, LessThan, MoreThanOrEqual, Not, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, IsNull, LessThan, Not, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
 import { changedRows, isSqlite } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
@@ -220,11 +220,6 @@ export class SessionsRepository {
       reports.parameters,
     );
     return sessions + devices;
-  }
-
-  /** Active sessions of a user whose NAS reported on them at or after `since` (CLI sessions never count). */
-  countRecentlyActiveOfUser(em: EntityManager, userId: string, since: Date): Promise<number> {
-    return em.countBy(SessionEntity, { userId, status: 'active', lastAccountingAt: MoreThanOrEqual(since) });
   }
 
   async update(em: EntityManager, id: string, changes: Partial<SessionEntity>): Promise<void> {

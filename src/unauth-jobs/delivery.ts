@@ -63,7 +63,7 @@ export type Deliveries = Record<string, Delivery>;
 const SETTLED: readonly SessionResult[] = ['acked', 'gone', 'skipped', 'failed'];
 const DONE: readonly SessionResult[] = ['acked', 'gone', 'skipped'];
 
-export function isSettled(outcome: SessionOutcome | undefined): boolean {
+function isSettled(outcome: SessionOutcome | undefined): boolean {
   return outcome !== undefined && SETTLED.includes(outcome.result);
 }
 

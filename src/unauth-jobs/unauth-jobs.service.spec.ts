@@ -47,6 +47,17 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
   const row = (id: string) => database.run((em) => em.findOneByOrFail(UnauthJobEntity, { id }));
   const claim = (limit = 10) => jobs.claimDue(clock.now(), limit, LEASE_MS);
   const ids = (list: Array<{ id: string }>) => list.map((job) => job.id);
+  /** The worker's record of an attempt whose one delivery succeeded. */
+  const doneAttempt = (job: ClaimedJob) => jobs.recordAttempt(job, {}, 'done', clock.now(), RETRY);
+  /** The worker's record of an attempt whose one delivery failed with `error`: retried, or failed at the last. */
+  const failedAttempt = (job: ClaimedJob, error: string, retry = RETRY) =>
+    jobs.recordAttempt(
+      job,
+      { webhook: { status: 'pending', attempts: job.attempts, lastError: error, at: clock.now().toISOString() } },
+      'retry',
+      clock.now(),
+      retry,
+    );
 
   it('enqueue writes a pending job, due at once, with a copy of the sessions', async () => {
     const job = await enqueue();
@@ -148,14 +159,10 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     const done = await enqueue();
     const failed = await enqueue();
     const claimed = await claim();
-    await jobs.markDone(
-      claimed.find((job) => job.id === done.id)!,
-      clock.now(),
-    );
-    await jobs.markFailed(
+    await doneAttempt(claimed.find((job) => job.id === done.id)!);
+    await failedAttempt(
       claimed.find((job) => job.id === failed.id)!,
       'no',
-      clock.now(),
       { ...RETRY, maxAttempts: 1 },
     );
     clock.advance(365 * 24 * 3600 * 1000);
@@ -164,14 +171,14 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     expect((await row(failed.id)).status).toBe('failed');
   });
 
-  it('markDone finishes the job and clears its lease and last error', async () => {
+  it('a done attempt finishes the job and clears its lease and last error', async () => {
     const job = await enqueue();
     const [first] = await claim();
-    await jobs.markFailed(first, 'webhook answered HTTP 500', clock.now(), RETRY);
+    await failedAttempt(first, 'webhook answered HTTP 500');
     clock.advance(10_000);
     const [second] = await claim();
     clock.advance(250);
-    await jobs.markDone(second, clock.now());
+    await doneAttempt(second);
     expect(await row(job.id)).toMatchObject({
       status: 'done',
       attempts: 2,
@@ -181,13 +188,13 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     });
   });
 
-  it('markFailed schedules a retry with growing backoff, then gives up after the last attempt', async () => {
+  it('a failed attempt schedules a retry with growing backoff, then gives up after the last attempt', async () => {
     const job = await enqueue();
     const delays: number[] = [];
     for (let attempt = 1; attempt <= RETRY.maxAttempts; attempt++) {
       const [claimed] = await claim();
       expect(claimed).toMatchObject({ id: job.id, attempts: attempt });
-      await jobs.markFailed(claimed, `webhook answered HTTP 50${attempt}`, clock.now(), RETRY);
+      await failedAttempt(claimed, `webhook answered HTTP 50${attempt}`);
       const stored = await row(job.id);
       if (attempt < RETRY.maxAttempts) {
         expect(stored).toMatchObject({
@@ -219,10 +226,10 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     expect(await claim()).toEqual([]);
   });
 
-  it('markFailed keeps at most 1000 characters of the error', async () => {
+  it('a failed attempt keeps at most 1000 characters of the error', async () => {
     const job = await enqueue();
     const [claimed] = await claim();
-    await jobs.markFailed(claimed, 'x'.repeat(5000), clock.now(), RETRY);
+    await failedAttempt(claimed, 'x'.repeat(5000));
     expect((await row(job.id)).lastError).toBe('x'.repeat(1000));
   });
 
@@ -252,21 +259,21 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
       return { job, stale, current };
     }
 
-    it('markDone from the worker that lost the lease leaves the new holder in charge', async () => {
+    it('a done attempt from the worker that lost the lease leaves the new holder in charge', async () => {
       const { job, stale, current } = await lostLease();
-      await jobs.markDone(stale, clock.now());
+      await doneAttempt(stale);
       expect(await row(job.id)).toMatchObject({
         status: 'processing',
         attempts: 2,
         leaseExpiresAt: current.leaseExpiresAt,
       });
-      await jobs.markDone(current, clock.now());
+      await doneAttempt(current);
       expect((await row(job.id)).status).toBe('done');
     });
 
-    it('markFailed', async () => {
+    it('a failed attempt from the worker that lost the lease', async () => {
       const { job, stale, current } = await lostLease();
-      await jobs.markFailed(stale, 'late failure', clock.now(), RETRY);
+      await failedAttempt(stale, 'late failure');
       expect(await row(job.id)).toMatchObject({
         status: 'processing',
         attempts: 2,
@@ -288,10 +295,10 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     it('an outcome for a job already finished changes nothing', async () => {
       const job = await enqueue();
       const [claimed] = await claim();
-      await jobs.markDone(claimed, clock.now());
+      await doneAttempt(claimed);
       const before = await row(job.id);
       clock.advance(1000);
-      await jobs.markFailed(claimed, 'late', clock.now(), RETRY);
+      await failedAttempt(claimed, 'late');
       await jobs.release(claimed, clock.now());
       expect(await row(job.id)).toEqual(before);
     });
@@ -302,7 +309,7 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
     clock.advance(1);
     const b = await enqueue();
     const [claimed] = await claim(1);
-    await jobs.markDone(claimed, clock.now());
+    await doneAttempt(claimed);
     expect(ids(await jobs.list())).toEqual([a.id, b.id]);
     expect(ids(await jobs.list({ status: 'done' }))).toEqual([a.id]);
     expect(ids(await jobs.list({ status: 'pending' }))).toEqual([b.id]);

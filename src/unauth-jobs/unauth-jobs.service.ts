@@ -78,16 +78,6 @@ export class UnauthJobsService {
     });
   }
 
-  /** The job was delivered. Ignored when the lease was lost to another worker meanwhile (so are the others). */
-  async markDone(job: ClaimedJob, now: Date): Promise<void> {
-    await this.whileLeased(job, deliveredChanges(now));
-  }
-
-  /** Delivery failed: retry later with backoff, or give up after the last attempt. */
-  async markFailed(job: ClaimedJob, error: string, now: Date, retry: RetryPolicy): Promise<void> {
-    await this.whileLeased(job, failedChanges(job, error, now, retry));
-  }
-
   /**
    * Stores the deliveries of an attempt and what they make of the job: done, failed, or retried with
    * backoff (failed after the last attempt, its pending deliveries with it).

@@ -38,6 +38,7 @@ export function asJobSession(session: SessionEntity): UnauthJobSession {
     nasId: session.nasId,
     nasClientId: session.nasClientId,
     acctSessionId: session.acctSessionId,
+    userName: session.userName,
     callingStationId: session.callingStationId,
     nasIpAddress: session.nasIpAddress,
     nasSourceIp: session.nasSourceIp,

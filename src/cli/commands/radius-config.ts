@@ -26,7 +26,7 @@ export interface RadiusConfigSources {
   tokenProblem(value: string): Promise<string | null>;
 }
 
-export const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
+const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
   // ApiTokenService and its queries alone, not AuthModule (see TOKEN_SERVICE).
   providers: [NasService, NasClientsRepository, ApiTokenRepository, ApiTokenService],
   resolve: (context) => {
@@ -166,9 +166,7 @@ export const radiusConfigCommand: CliCommand = {
  * Why FreeRADIUS could not use the token (every call would be refused: logins rejected, accounting
  * lost), or null. Its value is never part of the message.
  */
-export function radiusTokenProblem(
-  token: { status: TokenStatus; permissions: readonly Permission[] } | null,
-): string | null {
+function radiusTokenProblem(token: { status: TokenStatus; permissions: readonly Permission[] } | null): string | null {
   if (token === null) return 'The --token value is not a token of this database.';
   if (token.status !== 'active') return `The --token value is a token that is ${token.status}.`;
   if (!token.permissions.includes(RADIUS_PERMISSION)) {

@@ -148,7 +148,7 @@ const TOKEN_TABLE_HEADER = [
 ];
 
 /** How `token list` shows a token, one cell per column of TOKEN_TABLE_HEADER. */
-export function tokenTableRow(token: TokenJson): string[] {
+function tokenTableRow(token: TokenJson): string[] {
   return [
     token.id,
     token.name,

@@ -23,8 +23,8 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /** Seconds a client is asked to wait (`Retry-After`) after a 503: contention clears fast, an outage does not. */
-export const RETRY_AFTER_CONTENTION_SECONDS = 1;
-export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+const RETRY_AFTER_CONTENTION_SECONDS = 1;
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 /**
  * Database contention outlasted the retries: InnoDB kept choosing the work as a deadlock victim, or

@@ -64,7 +64,7 @@ export function jsonDepth(value: unknown, limit: number): number {
  * a body, named by the top-level field holding them. They are checked here, on the parsed body,
  * because the validation pipe strips such keys silently before any rule could see them.
  */
-export function forbiddenKeyErrors(body: Record<string, unknown>): FieldError[] {
+function forbiddenKeyErrors(body: Record<string, unknown>): FieldError[] {
   const errors: FieldError[] = [];
   for (const [field, value] of Object.entries(body)) {
     if (FORBIDDEN_KEYS.has(field)) {

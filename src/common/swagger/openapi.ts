@@ -4,7 +4,7 @@ import { ErrorResponseDto, FieldErrorDto, MessageResponseDto } from './error-res
 import { completeDocument } from './openapi-completion.js';
 
 export const DOCS_PATH = 'api/docs';
-export const DOCS_TITLE = 'Hotspot User Management API';
+const DOCS_TITLE = 'Hotspot User Management API';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

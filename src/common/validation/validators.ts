@@ -19,8 +19,8 @@ import { LATEST_STORABLE_INSTANT, parseIsoDateTimeWithZone } from './iso-date-ti
 export const VENUE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@+-]{1,64}$/;
 
-export const METADATA_MAX_BYTES = 16 * 1024;
-export const METADATA_MAX_DEPTH = 8;
+const METADATA_MAX_BYTES = 16 * 1024;
+const METADATA_MAX_DEPTH = 8;
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function define(
@@ -52,7 +52,7 @@ export function isSafeText(value: string): boolean {
   return !UNSAFE_TEXT.test(value);
 }
 
-export function safeTextMessage(property: string): string {
+function safeTextMessage(property: string): string {
   return `${property} must not contain control characters or lone surrogates`;
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../common/validation/validators.js';
 import { DATE_TIME_INPUT, EMAIL, MAC_INPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
 
-export const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
+const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
 export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
 
 /** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */

@@ -6,7 +6,7 @@ import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE } from './hotspot-user
 import { PaginationDto } from './hotspot-user.response.js';
 import { DATE_TIME_OUTPUT, MAC_OUTPUT, NULLABLE, VENUE_ID_SCHEMA } from './field-schemas.js';
 
-export const SESSION_FILTERS = ['active', 'ended'] as const;
+const SESSION_FILTERS = ['active', 'ended'] as const;
 export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */

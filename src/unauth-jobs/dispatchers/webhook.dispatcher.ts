@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { UnauthDispatcher, UnauthJobPayload } from './unauth-dispatcher.js';
 
-export const SIGNATURE_HEADER = 'X-Hotspot-Signature';
-export const TIMESTAMP_HEADER = 'X-Hotspot-Timestamp';
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const SIGNATURE_HEADER = 'X-Hotspot-Signature';
+const TIMESTAMP_HEADER = 'X-Hotspot-Timestamp';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** The most of a receiver's answer that is ever read; the rest is never downloaded. */
-export const MAX_ANSWER_BYTES = 4096;
+const MAX_ANSWER_BYTES = 4096;
 /** The most of an error answer's text kept in the job's last error. */
 const MAX_ANSWER_EXCERPT_LENGTH = 200;
 

@@ -15,7 +15,7 @@ import type { UnauthDispatcher, UnauthJobPayload } from '../unauth-dispatcher.js
 import type { DisconnectTarget, NasDirectory } from './nas-directory.js';
 
 /** Error-Cause 503, Session Context Not Found: the NAS has no such session (any more). */
-export const SESSION_CONTEXT_NOT_FOUND = 503;
+const SESSION_CONTEXT_NOT_FOUND = 503;
 
 export interface RadiusDispatcherOptions {
   timeoutMs: number;
