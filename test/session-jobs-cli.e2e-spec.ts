@@ -113,6 +113,7 @@ describeEachDatabase('session and jobs CLI (in-process main(), the app services)
             nasId: null,
             nasClientId: null,
             acctSessionId: null,
+            userName: null,
             callingStationId: null,
             nasIpAddress: null,
             nasSourceIp: null,

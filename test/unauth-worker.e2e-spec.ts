@@ -23,6 +23,7 @@ const LEASE_MS = 60_000;
 const NO_RADIUS = {
   nasClientId: null,
   acctSessionId: null,
+  userName: null,
   callingStationId: null,
   nasIpAddress: null,
   nasSourceIp: null,

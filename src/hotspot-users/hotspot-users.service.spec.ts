@@ -68,7 +68,7 @@ describe('HotspotUsersService', () => {
     const users = new HotspotUsersRepository(database);
     const sessionsOnly = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
-    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
+    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
     const writer = new HotspotUserWriter(database, users);
     service = new HotspotUsersService(
       database,

@@ -39,7 +39,7 @@ describe('UserSessionsService', () => {
     const sessions = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     userSessions = new UserSessionsService(database, clock, repository, sessions);
     const writer = new HotspotUserWriter(database, repository);
-    const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
+    const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
     users = new HotspotUsersService(
       database,
       clock,

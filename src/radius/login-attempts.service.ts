@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { LessThan } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
+import { LoginAttemptsRepository } from './login-attempts.repository.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
 import { userIdOfClass } from './radius.rules.js';
@@ -19,6 +19,7 @@ export class LoginAttemptsService {
 
   constructor(
     private readonly database: DatabaseService,
+    private readonly attempts: LoginAttemptsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -35,16 +36,13 @@ export class LoginAttemptsService {
       macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
       reason: nas === null ? 'unknown NAS' : null,
     } satisfies LoginAttemptEntity);
-    await this.database.transaction((em) => em.insert(LoginAttemptEntity, attempt));
+    await this.database.transaction((em) => this.attempts.insert(em, attempt));
     this.logger.log(`RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}`);
   }
 
   /** Deletes attempts older than the retention; returns how many. */
-  async deleteOlderThan(before: Date): Promise<number> {
-    const result = await this.database.transaction((em) =>
-      em.delete(LoginAttemptEntity, { createdAt: LessThan(before) }),
-    );
-    return result.affected ?? 0;
+  deleteOlderThan(before: Date): Promise<number> {
+    return this.database.transaction((em) => this.attempts.deleteOlderThan(em, before));
   }
 }
 

@@ -1,5 +1,3 @@
-import type { AuthenticatedToken } from '../auth/authenticated-token.js';
-
 /** The registered NAS a FreeRADIUS request comes from, as the service uses it. */
 export interface RadiusNas {
   id: string;
@@ -12,8 +10,3 @@ export interface RadiusNas {
 /** The headers the shipped FreeRADIUS configuration adds to every rest call. */
 export const NAS_NAME_HEADER = 'x-radius-client';
 export const NAS_IP_HEADER = 'x-radius-client-ip';
-
-/** Whether a radius token restricted to venues may serve this NAS. */
-export function tokenServesNas(token: AuthenticatedToken, nas: RadiusNas): boolean {
-  return token.venueIds === null || token.venueIds.includes(nas.venueId);
-}

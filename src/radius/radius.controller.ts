@@ -1,14 +1,14 @@
-import { Body, Controller, Headers, HttpCode, HttpStatus, Logger, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { NasService } from '../nas/nas.service.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService, reject } from './authorize.service.js';
 import { LoginAttemptsService, RESULT_HEADER } from './login-attempts.service.js';
-import { NAS_IP_HEADER, NAS_NAME_HEADER, tokenServesNas, type RadiusNas } from './nas-identity.js';
+import { NAS_IP_HEADER, NAS_NAME_HEADER, type RadiusNas } from './nas-identity.js';
+import { RadiusNasResolver } from './radius-nas-resolver.js';
 import { RadiusAttributes } from './radius-attributes.js';
 
 /**
@@ -20,10 +20,8 @@ import { RadiusAttributes } from './radius-attributes.js';
 @RequirePermission('radius')
 @Controller('radius')
 export class RadiusController {
-  private readonly logger = new Logger('Radius');
-
   constructor(
-    private readonly nases: NasService,
+    private readonly nasResolver: RadiusNasResolver,
     private readonly authorizeService: AuthorizeService,
     private readonly accounting: AccountingService,
     private readonly loginAttempts: LoginAttemptsService,
@@ -75,21 +73,12 @@ export class RadiusController {
     await this.loginAttempts.record(nas, attributes, single(headers[RESULT_HEADER]));
   }
 
-  private async identify(
+  private identify(
     token: AuthenticatedToken,
     headers: Record<string, string | string[] | undefined>,
     section: string,
   ): Promise<RadiusNas | null> {
-    const name = single(headers[NAS_NAME_HEADER]);
-    const ip = single(headers[NAS_IP_HEADER]);
-    const nas = name === undefined || ip === undefined ? null : await this.nases.identify(name, ip);
-    if (nas !== null && tokenServesNas(token, nas))
-      return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp: ip };
-    this.logger.warn(
-      `RADIUS ${section} refused: ${nas === null ? 'no registered NAS matches' : "the token's venues do not include"}` +
-        ` client ${JSON.stringify(name?.slice(0, 64) ?? null)} from ${JSON.stringify(ip?.slice(0, 64) ?? null)}`,
-    );
-    return null;
+    return this.nasResolver.resolve(token, single(headers[NAS_NAME_HEADER]), single(headers[NAS_IP_HEADER]), section);
   }
 }
 

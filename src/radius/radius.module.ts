@@ -6,7 +6,9 @@ import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService } from './authorize.service.js';
 import { InterimUpdateBatcher } from './interim-update-batcher.js';
+import { LoginAttemptsRepository } from './login-attempts.repository.js';
 import { LoginAttemptsService } from './login-attempts.service.js';
+import { RadiusNasResolver } from './radius-nas-resolver.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
 import { RadiusController } from './radius.controller.js';
 import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
@@ -20,7 +22,9 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
     AccountingService,
     InterimUpdateBatcher,
     LoginAttemptsService,
+    LoginAttemptsRepository,
     RadiusUsersRepository,
+    RadiusNasResolver,
     PasswordHasher,
     StaleSessionsSweeper,
   ],

@@ -13,7 +13,6 @@ import {
   reportsProgress,
   sessionOwnerOf,
   sessionStartedAt,
-  sessionTimeout,
   userIdOfClass,
 } from './radius.rules.js';
 
@@ -25,15 +24,6 @@ const user = (overrides: Partial<Parameters<typeof decideLogin>[0]> = {}) => ({
   expiresAt: null,
   inVenue: true,
   ...overrides,
-});
-
-describe('sessionTimeout', () => {
-  it('is the cap without expiresAt, the seconds left (rounded up) with one, never below 1', () => {
-    expect(sessionTimeout(null, NOW, 86_400)).toBe(86_400);
-    expect(sessionTimeout(new Date(NOW.getTime() + 90_500), NOW, 86_400)).toBe(91);
-    expect(sessionTimeout(new Date(NOW.getTime() + 10 * 86_400_000), NOW, 86_400)).toBe(86_400);
-    expect(sessionTimeout(new Date(NOW.getTime() + 10), NOW, 86_400)).toBe(1);
-  });
 });
 
 describe('sessionStartedAt', () => {

@@ -3,6 +3,7 @@ import type { UserStatus } from '../hotspot-users/entities/hotspot-user.entity.j
 import { hasLapsed } from '../hotspot-users/hotspot-user.rules.js';
 import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
 import type { SessionOwner } from '../sessions/sessions.repository.js';
+import { sessionTimeout } from '../radius-packets/session-timeout.js';
 import { octets } from './radius-attributes.js';
 
 /** The rules of the FreeRADIUS back end, as pure functions: no database, no clock, no Nest. */
@@ -61,13 +62,6 @@ export function decideLogin(
     userId: user.id,
     sessionTimeout: sessionTimeout(user.expiresAt, now, limits.maxSessionSeconds),
   };
-}
-
-/** Seconds until expiresAt (rounded up, at least 1), never more than `maxSeconds`; `maxSeconds` without one. */
-export function sessionTimeout(expiresAt: Date | null, now: Date, maxSeconds: number): number {
-  if (expiresAt === null) return maxSeconds;
-  const left = Math.ceil((expiresAt.getTime() - now.getTime()) / 1000);
-  return Math.max(1, Math.min(maxSeconds, left));
 }
 
 /** How the request asks to be authenticated. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
 import { LogDispatcher } from './dispatchers/log.dispatcher.js';
 import { NAS_DIRECTORY, type NasDirectory } from './dispatchers/radius/nas-directory.js';
 import { RadiusDispatcher } from './dispatchers/radius/radius.dispatcher.js';
@@ -17,6 +18,7 @@ import { UnauthJobsService } from './unauth-jobs.service.js';
  * provides; a process without it (a CLI command) cannot send Disconnects.
  */
 @Module({
+  imports: [SessionsModule],
   providers: [
     UnauthJobsRepository,
     UnauthJobsService,

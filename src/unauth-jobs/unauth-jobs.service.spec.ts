@@ -1,3 +1,4 @@
+import { SessionsRepository } from '../sessions/sessions.repository.js';
 import type { DatabaseService } from '../database/database.service.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
@@ -19,7 +20,7 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database));
+    jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
   });
 
   afterEach(() => close());

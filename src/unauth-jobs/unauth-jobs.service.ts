@@ -23,10 +23,8 @@ export class UnauthJobsService {
   constructor(
     private readonly database: DatabaseService,
     private readonly jobs: UnauthJobsRepository,
+    private readonly sessions: SessionsRepository,
   ) {}
-
-  /** Stateless SQL on sessions (ending those a NAS confirmed over). */
-  private readonly sessions = new SessionsRepository();
 
   /**
    * Writes a pending job through the caller's transaction (an outbox row): it commits or rolls back

@@ -1,5 +1,6 @@
 import { Argument } from 'commander';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
+import { toNasJson, type NasJson } from '../../nas/nas-json.js';
 import {
   DEFAULT_COA_PORT,
   NAS_VENDORS,
@@ -147,30 +148,6 @@ function removeArgument(raw: string): string {
   return raw;
 }
 
-export interface NasJson {
-  id: string;
-  venueId: string;
-  name: string;
-  ipAddress: string;
-  coaPort: number;
-  vendor: NasVendor;
-  requireMessageAuthenticator: boolean;
-  createdAt: string;
-}
-
-function toJson(nas: NasClient): NasJson {
-  return {
-    id: nas.id,
-    venueId: nas.venueId,
-    name: nas.name,
-    ipAddress: nas.ipAddress,
-    coaPort: nas.coaPort,
-    vendor: nas.vendor,
-    requireMessageAuthenticator: nas.requireMessageAuthenticator,
-    createdAt: nas.createdAt.toISOString(),
-  };
-}
-
 async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promise<void> {
   let nas: NasClient;
   try {
@@ -190,7 +167,7 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
     }
     throw error;
   }
-  const json = toJson(nas);
+  const json = toNasJson(nas);
   if (options.json) printJson(io, json);
   else io.stdout.write(`Added NAS ${json.id} "${json.name}": ${describe(json)}.\n`);
   if (!registry.encryptsSecrets) {
@@ -210,7 +187,7 @@ function describe(nas: NasJson): string {
 const NAS_TABLE_HEADER = ['ID', 'NAME', 'VENUE', 'ADDRESS', 'COA PORT', 'VENDOR', 'MESSAGE-AUTH', 'CREATED'];
 
 async function list(registry: NasRegistry, options: { json?: true }, io: CliIo): Promise<void> {
-  const rows = (await registry.list()).map(toJson);
+  const rows = (await registry.list()).map(toNasJson);
   if (options.json) {
     printJson(io, rows);
     return;

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { exchange } from '../../../radius-packets/radius-client.js';
+import { sessionTimeout } from '../../../radius-packets/session-timeout.js';
 import {
   ANSWER_CODES,
   attributeValue,
@@ -137,15 +138,11 @@ export class RadiusDispatcher implements UnauthDispatcher {
     if ((target.vendor === 'unifi' || target.vendor === 'cisco') && session.callingStationId) {
       attributes.push(['Calling-Station-Id', session.callingStationId]);
     }
-    if (payload.reason === 'coa') attributes.push(['Session-Timeout', this.sessionTimeout(payload.expiresAt ?? null)]);
+    if (payload.reason === 'coa') {
+      const expiresAt = payload.expiresAt ? new Date(payload.expiresAt) : null;
+      attributes.push(['Session-Timeout', sessionTimeout(expiresAt, this.now(), this.options.maxSessionSeconds)]);
+    }
     return attributes;
-  }
-
-  /** Seconds from now to the new expiresAt (at least 1), capped; the cap without one. */
-  private sessionTimeout(expiresAt: string | null): number {
-    if (expiresAt === null) return this.options.maxSessionSeconds;
-    const seconds = Math.ceil((new Date(expiresAt).getTime() - this.now().getTime()) / 1000);
-    return Math.min(this.options.maxSessionSeconds, Math.max(1, seconds));
   }
 }
 
