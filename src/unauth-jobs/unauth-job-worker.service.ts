@@ -158,6 +158,9 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
         confirmed.push(...(results ?? []));
       }),
     );
+    // First, so that a job recorded done has its confirmed sessions ended here; a close that fails
+    // is logged and leaves the NAS's answers to be recorded all the same.
+    await this.closeConfirmed(job, confirmed);
     let status: UnauthJobStatus | 'released' = 'released';
     if (aborted) {
       await this.jobs.release(job, this.clock.now(), deliveries);
@@ -168,8 +171,6 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
         this.logger.warn(`Unauth job ${job.id} ${left} after attempt ${job.attempts}: ${errorOf(deliveries) ?? ''}`);
       }
     }
-    // After the record: the NAS's answers are kept whatever happens to the local close.
-    await this.closeConfirmed(job, confirmed);
     return { status, deliveries };
   }
 
