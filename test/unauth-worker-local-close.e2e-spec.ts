@@ -10,9 +10,9 @@ import { radiusCall, rlmBody } from './support/radius.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
- * After a NAS acknowledged a Disconnect, the worker records the attempt, then closes the session
- * locally (its terminate cause). When that local close fails, the NAS's answer is still recorded and
- * the job done: nothing is sent again. The close is made to fail by a row lock another transaction
+ * After a NAS acknowledged a Disconnect, the worker closes the session locally (its terminate
+ * cause), then records the attempt. When that local close fails, the NAS's answer is still recorded
+ * and the job done: nothing is sent again. The close is made to fail by a row lock another transaction
  * holds past the database deadline, which only MySQL can show (SQLite takes one writer at a time, so
  * the attempt's record would wait too).
  */
