@@ -18,7 +18,6 @@ export interface UserRecord {
   venueIds: string[];
 }
 
-/** What a user's row says about whether it may be online. */
 /** What accounting needs to know of a user: its standing, and whether it is in the NAS's venue. */
 export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt' | 'createdAt'> & {
   inVenue: boolean;

@@ -4,8 +4,8 @@ import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
 /**
- * Session starts for hotspot users, without the HTTP side: the session CLI imports this alone, and
- * so will a network-side module (RADIUS accounting) that starts sessions in its own transactions.
+ * Session starts for hotspot users, without the HTTP side: the session CLI imports this alone; the
+ * RADIUS module imports it for the user and session repositories its accounting works with.
  */
 @Module({
   imports: [SessionsModule],

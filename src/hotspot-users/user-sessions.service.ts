@@ -9,8 +9,8 @@ import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { decideSessionStart } from './session-start.rules.js';
 
 /**
- * Starting a session for a hotspot user: the network side (today the session CLI, later a RADIUS
- * accounting module above this one) asks, the user's row decides.
+ * Starting a session for a hotspot user from the session CLI (a captive portal's or a test's stand-in
+ * for the network side): it asks, the user's row decides. RADIUS accounting records its sessions itself.
  */
 @Injectable()
 export class UserSessionsService {

@@ -60,7 +60,10 @@ export class RadiusController {
     await this.accounting.account(nas, attributes);
   }
 
-  /** Always 204: a failing post-auth would turn an Accept into a Reject. */
+  /**
+   * 204 once recorded (400 for a malformed body, 503 when the database is busy): the shipped
+   * configuration lets a failing post-auth pass, since it would otherwise turn an Accept into a Reject.
+   */
   @Post('post-auth')
   @HttpCode(HttpStatus.NO_CONTENT)
   async postAuth(

@@ -5,7 +5,7 @@ export interface FieldError {
   message: string;
 }
 
-/** The spec's ErrorResponse. */
+/** The v1 API's ErrorResponse (README, "Answers and errors"). */
 export interface ErrorBody {
   success: false;
   message: string;
@@ -27,7 +27,7 @@ export const ERROR_MESSAGES = {
   internal: 'Internal server error',
 } as const;
 
-/** An error whose body is exactly the spec's ErrorResponse; the global filter writes it as it is. */
+/** An error whose body is exactly the v1 API's ErrorResponse; the global filter writes it as it is. */
 export class ApiError extends HttpException {
   constructor(status: number, message: string, errors?: FieldError[]) {
     const body: ErrorBody = { success: false, message };

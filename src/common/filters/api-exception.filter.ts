@@ -25,7 +25,7 @@ interface Answer {
 }
 
 /**
- * The one place that writes error responses: every error, whatever threw it, leaves as the spec's
+ * The one place that writes error responses: every error, whatever threw it, leaves as the v1 API's
  * ErrorResponse. Nothing internal (stack, SQL, driver text, parser messages) reaches the body.
  */
 @Catch()

@@ -9,7 +9,7 @@ export class FieldErrorDto {
   message!: string;
 }
 
-/** The spec's ErrorResponse, declared once and referenced by every operation. */
+/** The v1 API's ErrorResponse, declared once and referenced by every operation. */
 export class ErrorResponseDto {
   @ApiProperty({ enum: [false], example: false })
   success!: false;
