@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { DataSource, type MigrationInterface } from 'typeorm';
+import { type DataSource, type MigrationInterface } from 'typeorm';
 import { NasAddressUnique1796112000000 as MysqlNasAddressUnique } from '../migrations/mysql/1796112000000-NasAddressUnique.js';
 import { MYSQL_MIGRATIONS } from '../migrations/mysql/index.js';
 import { NasAddressUnique1796112000000 as SqliteNasAddressUnique } from '../migrations/sqlite/1796112000000-NasAddressUnique.js';
 import { SQLITE_MIGRATIONS } from '../migrations/sqlite/index.js';
-import { parseDatabaseUrl } from '../src/config/configuration.js';
-import { buildDataSourceOptions } from '../src/database/data-source-options.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+import { createTestDatabase, databaseKinds, openWithMigrations, type TestDatabase } from './support/databases.js';
 
 /**
  * The migration that makes a NAS's address unique: addresses stored by earlier releases in another
@@ -30,11 +28,9 @@ describe.each(databaseKinds())('migration NasAddressUnique [%s]', (kind) => {
   });
 
   async function open(migrations: Array<new () => MigrationInterface>): Promise<DataSource> {
-    const parsed = parseDatabaseUrl(database.url);
-    if ('error' in parsed) throw new Error(parsed.error);
-    const dataSource = new DataSource({ ...buildDataSourceOptions(parsed.value), migrations, logging: false });
+    const dataSource = await openWithMigrations(database, migrations);
     dataSources.push(dataSource);
-    return dataSource.initialize();
+    return dataSource;
   }
 
   /** A registry at the release before, holding NASes `name → address` as that release could store them. */

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { DataSource, type MigrationInterface } from 'typeorm';
+import { type DataSource, type MigrationInterface } from 'typeorm';
 import { MYSQL_MIGRATIONS } from '../migrations/mysql/index.js';
 import { PublicTokenPrefixes1795420800000 as MysqlPublicTokenPrefixes } from '../migrations/mysql/1795420800000-PublicTokenPrefixes.js';
 import { SQLITE_MIGRATIONS } from '../migrations/sqlite/index.js';
 import { PublicTokenPrefixes1795420800000 as SqlitePublicTokenPrefixes } from '../migrations/sqlite/1795420800000-PublicTokenPrefixes.js';
-import { parseDatabaseUrl } from '../src/config/configuration.js';
-import { buildDataSourceOptions } from '../src/database/data-source-options.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
+import { createTestDatabase, databaseKinds, openWithMigrations, type TestDatabase } from './support/databases.js';
 
 /**
  * The data migration that stops listings from showing part of a token's secret: tokens stored by
@@ -38,11 +36,9 @@ describe.each(databaseKinds())('migration PublicTokenPrefixes [%s]', (kind) => {
   });
 
   async function open(migrations: Array<new () => MigrationInterface>): Promise<DataSource> {
-    const parsed = parseDatabaseUrl(database.url);
-    if ('error' in parsed) throw new Error(parsed.error);
-    const dataSource = new DataSource({ ...buildDataSourceOptions(parsed.value), migrations, logging: false });
+    const dataSource = await openWithMigrations(database, migrations);
     dataSources.push(dataSource);
-    return dataSource.initialize();
+    return dataSource;
   }
 
   it('rewrites every stored prefix to the public prefix it starts with, or nothing', async () => {

@@ -1,27 +1,8 @@
-import type { NasVendor } from './nas-rules.js';
 import type { NasClient } from './nas.service.js';
 
-/** A NAS as the command line prints it (never its secret). */
-export interface NasJson {
-  id: string;
-  venueId: string;
-  name: string;
-  ipAddress: string;
-  coaPort: number;
-  vendor: NasVendor;
-  requireMessageAuthenticator: boolean;
-  createdAt: string;
-}
+/** A NAS as the command line prints it (never its secret): its fields, the time as ISO 8601. */
+export type NasJson = Omit<NasClient, 'createdAt'> & { createdAt: string };
 
 export function toNasJson(nas: NasClient): NasJson {
-  return {
-    id: nas.id,
-    venueId: nas.venueId,
-    name: nas.name,
-    ipAddress: nas.ipAddress,
-    coaPort: nas.coaPort,
-    vendor: nas.vendor,
-    requireMessageAuthenticator: nas.requireMessageAuthenticator,
-    createdAt: nas.createdAt.toISOString(),
-  };
+  return { ...nas, createdAt: nas.createdAt.toISOString() };
 }

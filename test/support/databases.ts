@@ -3,6 +3,9 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
+import { DataSource, type MigrationInterface } from 'typeorm';
+import { parseDatabaseUrl } from '../../src/config/configuration.js';
+import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
 
@@ -70,4 +73,17 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       }
     },
   };
+}
+
+/**
+ * A data source on `database` that knows only `migrations` (a release's set, to build the schema
+ * that release left), not yet migrated; the caller destroys it.
+ */
+export function openWithMigrations(
+  database: TestDatabase,
+  migrations: Array<new () => MigrationInterface>,
+): Promise<DataSource> {
+  const parsed = parseDatabaseUrl(database.url);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return new DataSource({ ...buildDataSourceOptions(parsed.value), migrations, logging: false }).initialize();
 }
