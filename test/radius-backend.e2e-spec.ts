@@ -485,6 +485,26 @@ describeEachDatabase('RADIUS back end', (current) => {
       );
     });
 
+    it('Accounting-On from one host of a NAS registered as a network ends only the sessions from that host', async () => {
+      const user = await givenUser(current());
+      const neighbour = { name: nas.name, ip: nas.ip.replace(/\.7$/, '.8') };
+      const start = (at: Pick<TestNas, 'name' | 'ip'>) =>
+        account(
+          { 'Acct-Status-Type': 'Start', 'User-Name': user.username!, 'Acct-Unique-Session-Id': uniqueId() },
+          at,
+        ).expect(204);
+      await start(nas);
+      await start(neighbour);
+      await account({ 'Acct-Status-Type': 'Accounting-On' }, neighbour).expect(204);
+      const sessions = await sessionsOf(user._id);
+      expect(sessions.map((s) => [s.nasSourceIp, s.status]).sort()).toEqual(
+        [
+          [nas.ip, 'active'],
+          [neighbour.ip, 'stopped'],
+        ].sort(),
+      );
+    });
+
     it("a blocked user's Interim-Update ends that session with one enforcement job, even when retransmitted", async () => {
       const user = await givenUser(current());
       const interim = {

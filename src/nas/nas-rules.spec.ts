@@ -1,4 +1,4 @@
-import { nasNameProblem, parseNasAddress, secretProblem } from './nas-rules.js';
+import { isNetwork, nasNameProblem, parseNasAddress, secretProblem } from './nas-rules.js';
 
 describe('NAS rules', () => {
   it.each(['ap-1', 'Lobby_AP.2', 'a', 'x'.repeat(64)])('accepts the name %j', (name) => {
@@ -63,4 +63,13 @@ describe('NAS rules', () => {
       expect(parseNasAddress(raw)).toEqual({ error: expect.stringMatching(/^is an IPv4-mapped IPv6 address/) });
     },
   );
+});
+
+describe('isNetwork', () => {
+  it('a registered address with a prefix is a network; a single address has none', () => {
+    expect(isNetwork('192.0.2.0/24')).toBe(true);
+    expect(isNetwork('2001:db8::/64')).toBe(true);
+    expect(isNetwork('192.0.2.10')).toBe(false);
+    expect(isNetwork('2001:db8::10')).toBe(false);
+  });
 });

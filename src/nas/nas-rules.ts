@@ -15,6 +15,11 @@ export const DEFAULT_COA_PORT = 3799;
 const SECRET_MAX_LENGTH = 128;
 const SECRET_RULE = `1-${SECRET_MAX_LENGTH} printable characters without " or \\`;
 
+/** Whether a registered address (in the registry's spelling) is a network: a single address keeps no prefix. */
+export function isNetwork(registered: string): boolean {
+  return registered.includes('/');
+}
+
 /** The longest stored address: a full IPv6 address plus "/128". */
 export const NAS_ADDRESS_MAX_LENGTH = 49;
 

@@ -28,6 +28,7 @@ import {
   type OfflineReason,
   reportsLess,
   reportsProgress,
+  restartedSource,
   SERVICE_TERMINATE_CAUSES,
   sessionOwnerOf,
   sessionStartedAt,
@@ -86,10 +87,12 @@ export class AccountingService {
     const type = attributes.enumerated('Acct-Status-Type', ACCT_STATUS_TYPES);
     if (type === 'Accounting-On' || type === 'Accounting-Off') {
       const now = this.clock.now();
+      const source = restartedSource(nas);
       const ended = await this.database.transaction((em) =>
-        this.sessions.endActiveOfNas(em, nas.id, SERVICE_TERMINATE_CAUSES.nasRestart, now),
+        this.sessions.endActiveOfNas(em, nas.id, source, SERVICE_TERMINATE_CAUSES.nasRestart, now),
       );
-      this.logger.log(`NAS ${nas.name} sent ${type}: ended its ${ended} open session(s)`);
+      const whose = source === null ? 'its' : `its (from ${source})`;
+      this.logger.log(`NAS ${nas.name} sent ${type}: ended ${whose} ${ended} open session(s)`);
       return;
     }
     if (type === null) {

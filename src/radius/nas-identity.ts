@@ -5,6 +5,8 @@ export interface RadiusNas {
   venueId: string;
   /** The packet's source address as FreeRADIUS saw it (X-Radius-Client-Ip). */
   sourceIp?: string;
+  /** Registered as a network: each address in it is a NAS of its own to Disconnect and Accounting-On. */
+  network?: boolean;
 }
 
 /** The headers the shipped FreeRADIUS configuration adds to every rest call. */

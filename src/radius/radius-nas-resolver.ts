@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
+import { isNetwork } from '../nas/nas-rules.js';
 import { NasService } from '../nas/nas.service.js';
 import type { RadiusNas } from './nas-identity.js';
 
@@ -26,7 +27,7 @@ export class RadiusNasResolver {
   ): Promise<RadiusNas | null> {
     const nas = name === undefined || sourceIp === undefined ? null : await this.nases.identify(name, sourceIp);
     if (nas !== null && this.venueScope.isInScope(token, nas.venueId))
-      return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp };
+      return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp, network: isNetwork(nas.ipAddress) };
     this.logger.warn(
       `RADIUS ${section} refused: ${nas === null ? 'no registered NAS matches' : "the token's venues do not include"}` +
         ` client ${JSON.stringify(name?.slice(0, 64) ?? null)} from ${JSON.stringify(sourceIp?.slice(0, 64) ?? null)}`,

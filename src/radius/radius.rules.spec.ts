@@ -11,6 +11,7 @@ import {
   offlineReason,
   reportsLess,
   reportsProgress,
+  restartedSource,
   sessionOwnerOf,
   sessionStartedAt,
   userIdOfClass,
@@ -230,5 +231,13 @@ describe('addressOrNull', () => {
     expect(addressOrNull('10.0.0.5')).toBe('10.0.0.5');
     expect(addressOrNull('2001:db8::5')).toBe('2001:db8::5');
     for (const value of ['not-an-ip', '10.0.0.256', '', 'x'.repeat(60), null]) expect(addressOrNull(value)).toBeNull();
+  });
+});
+
+describe('restartedSource', () => {
+  it('a NAS registered as a network restarts one host at a time; a single address, all its sessions', () => {
+    expect(restartedSource({ sourceIp: '10.0.0.8', network: true })).toBe('10.0.0.8');
+    expect(restartedSource({ sourceIp: '10.0.0.8', network: false })).toBeNull();
+    expect(restartedSource({ network: true })).toBeNull();
   });
 });

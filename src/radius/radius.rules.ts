@@ -213,6 +213,14 @@ export function latestOf(stored: Date | null, now: Date): Date {
   return stored !== null && stored > now ? stored : now;
 }
 
+/**
+ * Whose sessions an Accounting-On or -Off ends: the NAS's, or, for a NAS registered as a network,
+ * those whose accounting came from the packet's source address (the host that restarted); null: all.
+ */
+export function restartedSource(nas: { sourceIp?: string; network?: boolean }): string | null {
+  return nas.network === true && nas.sourceIp !== undefined ? nas.sourceIp.slice(0, MAX_ADDRESS_LENGTH) : null;
+}
+
 /** The longest IP address text a session keeps (a full IPv6 address with an IPv4 tail). */
 const MAX_ADDRESS_LENGTH = 45;
 

@@ -226,11 +226,20 @@ export class SessionsRepository {
     await em.update(SessionEntity, { id }, changes);
   }
 
-  /** Ends every active session of a NAS (it restarted: Accounting-On/Off). Returns how many. */
-  async endActiveOfNas(em: EntityManager, nasClientId: string, terminateCause: string, now: Date): Promise<number> {
+  /**
+   * Ends every active session of a NAS (it restarted: Accounting-On/Off), or only those whose
+   * accounting came from `sourceIp` when given. Returns how many.
+   */
+  async endActiveOfNas(
+    em: EntityManager,
+    nasClientId: string,
+    sourceIp: string | null,
+    terminateCause: string,
+    now: Date,
+  ): Promise<number> {
     const result = await em.update(
       SessionEntity,
-      { nasClientId, status: 'active' },
+      { nasClientId, status: 'active', ...(sourceIp === null ? {} : { nasSourceIp: sourceIp }) },
       { status: 'stopped', endedAt: now, terminateCause },
     );
     return result.affected ?? 0;
