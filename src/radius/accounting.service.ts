@@ -11,6 +11,7 @@ import { DevicesRepository } from '../sessions/devices.repository.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { newDevice } from '../sessions/session.rules.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { isOpenJob } from '../unauth-jobs/unauth-job-rules.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import { InterimUpdateBatcher } from './interim-update-batcher.js';
 import type { RadiusNas } from './nas-identity.js';
@@ -26,6 +27,7 @@ import {
   maxCounter,
   offlineReason,
   type OfflineReason,
+  recordedSource,
   reportsLess,
   reportsProgress,
   restartedSource,
@@ -223,7 +225,8 @@ export class AccountingService {
           // Ended here already: only its counters change, and a job is written unless one under way covers it.
           session = Object.assign(new SessionEntity(), stored, counters);
           await this.sessions.update(em, session.id, counters);
-          if (await this.unauthJobs.hasOpenJobForSession(em, userId, session.id)) return;
+          const earlier = await this.unauthJobs.jobStatusesForSession(em, userId, session.id);
+          if (earlier.some(isOpenJob)) return;
         } else if (step.insert) {
           session = Object.assign(this.newSession(nas, userId, report, now, user.createdAt), counters, ended);
           await this.sessions.insert(em, session);
@@ -263,7 +266,7 @@ export class AccountingService {
     if (report.type === 'Stop') return;
     const session = this.newSession(nas, userId, report, now, null);
     session.id = derivedId(nas.id, report.accountingUniqueId);
-    const earlier = await this.unauthJobs.jobStatusesForSession(em, userId, 'enforcement', session.id);
+    const earlier = await this.unauthJobs.jobStatusesForSession(em, userId, session.id, 'enforcement');
     if (!earlier.every((status) => status === 'failed')) return;
     Object.assign(session, { status: 'expired', endedAt: now, terminateCause: SERVICE_TERMINATE_CAUSES.enforcement });
     const jobKey = `${report.accountingUniqueId}\u0000enforcement${earlier.length === 0 ? '' : `\u0000${earlier.length}`}`;
@@ -308,7 +311,7 @@ export class AccountingService {
       terminateCause: null,
       // Where a Disconnect/CoA-Request for this session goes and how it names the NAS.
       nasIpAddress: report.nasIpAddress,
-      nasSourceIp: nas.sourceIp?.slice(0, 45) ?? null,
+      nasSourceIp: recordedSource(nas),
     } satisfies SessionEntity);
   }
 

@@ -11,6 +11,7 @@ import {
   offlineReason,
   reportsLess,
   reportsProgress,
+  recordedSource,
   restartedSource,
   sessionOwnerOf,
   sessionStartedAt,
@@ -231,6 +232,14 @@ describe('addressOrNull', () => {
     expect(addressOrNull('10.0.0.5')).toBe('10.0.0.5');
     expect(addressOrNull('2001:db8::5')).toBe('2001:db8::5');
     for (const value of ['not-an-ip', '10.0.0.256', '', 'x'.repeat(60), null]) expect(addressOrNull(value)).toBeNull();
+  });
+});
+
+describe('recordedSource', () => {
+  it('keeps the source address a session records, at most 45 characters', () => {
+    expect(recordedSource({ sourceIp: '10.0.0.8' })).toBe('10.0.0.8');
+    expect(recordedSource({ sourceIp: 'x'.repeat(60) })).toBe('x'.repeat(45));
+    expect(recordedSource({})).toBeNull();
   });
 });
 

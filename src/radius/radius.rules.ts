@@ -75,7 +75,8 @@ export type LoginMethodOfRequest =
  * MAC authentication is a request whose User-Name is the Calling-Station-Id's MAC (in any accepted
  * form) with no password, or with the user name repeated as the password, as many NASes send it.
  * Any other request with a User-Password is PAP; the rest (CHAP, MS-CHAP, EAP) cannot be checked
- * against argon2id hashes. A request without User-Name names nobody, whatever its method. `normaliseMac` gives the canonical MAC of a text, or null.
+ * against argon2id hashes. A request without User-Name names nobody, whatever its method.
+ * `normaliseMac` gives the canonical MAC of a text, or null.
  */
 export function loginMethodOf(
   request: { username: string | null; password: string | null; callingStationId: string | null },
@@ -213,16 +214,21 @@ export function latestOf(stored: Date | null, now: Date): Date {
   return stored !== null && stored > now ? stored : now;
 }
 
-/**
- * Whose sessions an Accounting-On or -Off ends: the NAS's, or, for a NAS registered as a network,
- * those whose accounting came from the packet's source address (the host that restarted); null: all.
- */
-export function restartedSource(nas: { sourceIp?: string; network?: boolean }): string | null {
-  return nas.network === true && nas.sourceIp !== undefined ? nas.sourceIp.slice(0, MAX_ADDRESS_LENGTH) : null;
-}
-
 /** The longest IP address text a session keeps (a full IPv6 address with an IPv4 tail). */
 const MAX_ADDRESS_LENGTH = 45;
+
+/** The packet's source address as a session records it (`nasSourceIp`), where a Disconnect goes. */
+export function recordedSource(nas: { sourceIp?: string }): string | null {
+  return nas.sourceIp?.slice(0, MAX_ADDRESS_LENGTH) ?? null;
+}
+
+/**
+ * Whose sessions an Accounting-On or -Off ends: the NAS's, or, for a NAS registered as a network,
+ * those recorded from the packet's source address (the host that restarted); null: all.
+ */
+export function restartedSource(nas: { sourceIp?: string; network?: boolean }): string | null {
+  return nas.network === true ? recordedSource(nas) : null;
+}
 
 /**
  * An address attribute (Framed-IP-Address, NAS-IP-Address) as a session keeps it: an IPv4 or IPv6

@@ -132,8 +132,9 @@ export class SessionsRepository {
    * For each target, its session if that is active, belongs to the target's owner (the user of that
    * id while it is in the session's venue, or the holder of that username key in that venue), and
    * its user is active with no expiresAt at or before the target's `now`: the session's id, its
-   * user's, and whether that user has the target's device. One plain read (a branch per target), which locks nothing. `index` is the
-   * target's in `targets`; targets with no such session are left out.
+   * user's, and whether that user has the target's device. One plain read (a branch per target),
+   * which locks nothing. `index` is the target's in `targets`; targets with no such session are
+   * left out.
    */
   async findStandingOfActive(
     em: EntityManager,

@@ -9,7 +9,6 @@ import {
   claimOf,
   deliveredChanges,
   failedChanges,
-  isOpenJob,
   newPendingJob,
   releasedChanges,
   type ClaimedJob,
@@ -38,21 +37,14 @@ export class UnauthJobsService {
   }
 
   /**
-   * Whether a job of `reason` for `userId` already names the session `sessionId`: a session that
-   * cannot be stored (its user is gone) is told to the network side once, not on every retransmission.
+   * The statuses of the user's jobs (of `reason`, when given) that list the session, oldest first:
+   * whether the network side was told of it already, and how that went.
    */
-  /** Whether a job of the user not yet done nor failed (pending, processing) lists the session. */
-  async hasOpenJobForSession(em: EntityManager, userId: string, sessionId: string): Promise<boolean> {
-    const jobs = await this.jobs.list(em, { userId });
-    return jobs.some((job) => isOpenJob(job.status) && job.sessions.some((session) => session.id === sessionId));
-  }
-
-  /** The statuses of the user's jobs of `reason` that list the session, oldest first. */
   async jobStatusesForSession(
     em: EntityManager,
     userId: string,
-    reason: UnauthReason,
     sessionId: string,
+    reason?: UnauthReason,
   ): Promise<UnauthJobStatus[]> {
     const jobs = await this.jobs.list(em, { userId, reason });
     return jobs.filter((job) => job.sessions.some((session) => session.id === sessionId)).map((job) => job.status);

@@ -21,7 +21,7 @@ export function toFieldErrors(errors: ValidationError[], parentPath = ''): Field
  * path; a list's decorator reports each failing element on a line of its own (see ELEMENT_SEPARATOR).
  */
 function primaryErrors(field: string, constraints: Record<string, string>): FieldError[] {
-  if (constraints.whitelistValidation !== undefined) return [{ field, message: `${field} is not an allowed field` }];
+  if (constraints.whitelistValidation !== undefined) return [notAllowed(field)];
   const messages = Object.values(constraints);
   const nested = new RegExp(`^(${escapeRegExp(field)}\\.[\\w.]+) `);
   return (constraints.isDefined ?? messages[messages.length - 1]).split(ELEMENT_SEPARATOR).map((message) => {
