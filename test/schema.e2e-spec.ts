@@ -17,6 +17,7 @@ const APP_TABLES = [
   'sessions',
   'unauth_jobs',
   'venue_user_buckets',
+  'venue_user_count_changes',
   'venue_user_counts',
 ];
 

@@ -1,16 +1,18 @@
 import type { Response } from 'supertest';
 import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.js';
 import { countBucket } from '../src/hotspot-users/venue-counts.rules.js';
+import { VenueCountsService } from '../src/hotspot-users/venue-counts.service.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
  * The list's total and deep pages come from per-venue counters (by status, and by status and hour
- * of creation) that every change keeps in its own transaction. After each round of a seeded random
- * series of concurrent creates, deletes, status moves, venue changes, POST expires and expiry
- * sweeps, the counters equal COUNT(*) over the venue rows, and every page of the list equals the
- * same page read with a plain OFFSET.
+ * of creation): every change inserts its moves in its own transaction, and a fold adds them to the
+ * counters. After each round of a seeded random series of concurrent creates, deletes, status
+ * moves, venue changes, POST expires, expiry sweeps and folds, the counters with the changes not
+ * yet folded equal COUNT(*) over the venue rows, and every page of the list equals the same page
+ * read with a plain OFFSET.
  */
 
 const USERS = '/api/v1/hotspot-users';
@@ -102,7 +104,12 @@ describe.each(databaseKinds())('venue user counters [%s]', (kind: DatabaseKind) 
 
   async function counted(): Promise<{ counters: Record<string, number>; actual: Record<string, number> }> {
     const counters = keyed(
-      await testApp.dataSource.query('SELECT venue_id, user_status, user_count AS n FROM venue_user_counts'),
+      await testApp.dataSource.query(
+        `SELECT venue_id, user_status, SUM(n) AS n FROM (
+           SELECT venue_id, user_status, user_count AS n FROM venue_user_counts
+           UNION ALL SELECT venue_id, user_status, delta FROM venue_user_count_changes
+         ) c GROUP BY venue_id, user_status`,
+      ),
       ['venue_id', 'user_status'],
     );
     const actual = keyed(
@@ -116,7 +123,12 @@ describe.each(databaseKinds())('venue user counters [%s]', (kind: DatabaseKind) 
 
   async function bucketed(): Promise<{ counters: Record<string, number>; actual: Record<string, number> }> {
     const counters = keyed(
-      await testApp.dataSource.query('SELECT venue_id, bucket, user_status, user_count AS n FROM venue_user_buckets'),
+      await testApp.dataSource.query(
+        `SELECT venue_id, bucket, user_status, SUM(n) AS n FROM (
+           SELECT venue_id, bucket, user_status, user_count AS n FROM venue_user_buckets
+           UNION ALL SELECT venue_id, bucket, user_status, delta FROM venue_user_count_changes
+         ) c GROUP BY venue_id, bucket, user_status`,
+      ),
       ['venue_id', 'bucket', 'user_status'],
     );
     const rows: Array<{ venueId: string; userStatus: string; userCreatedAt: Date }> = await testApp.dataSource
@@ -170,10 +182,20 @@ describe.each(databaseKinds())('venue user counters [%s]', (kind: DatabaseKind) 
       expect(counts.counters).toEqual(counts.actual);
       const buckets = await bucketed();
       expect(buckets.counters).toEqual(buckets.actual);
+      // Every other round, a fold moves the changes into the counters while the next round's changes run.
+      if (round % 2 === 0) await Promise.all([testApp.app.get(VenueCountsService).fold(), change(), change()]);
       // The next round's users land in other hours; earlier users' expiresAt pass.
       clock.advance(40 * MINUTE);
     }
     expect(Object.keys((await bucketed()).actual).length).toBeGreaterThan(VENUES.length * 2);
+    // Folded whole (here, or by the app's own timer), the changes are gone and the counters alone are exact.
+    await testApp.app.get(VenueCountsService).fold();
+    expect(await testApp.dataSource.query('SELECT id FROM venue_user_count_changes')).toEqual([]);
+    const folded = keyed(
+      await testApp.dataSource.query('SELECT venue_id, user_status, user_count AS n FROM venue_user_counts'),
+      ['venue_id', 'user_status'],
+    );
+    expect(folded).toEqual((await counted()).actual);
     for (const venueId of VENUES) {
       for (const status of [undefined, 'active', 'blocked', 'expired']) {
         const { api, offset } = await pages(venueId, status);

@@ -9,6 +9,7 @@ import { VenueUserCounts1795939200000 } from './1795939200000-VenueUserCounts.js
 import { UsernameKeyIndex1796025600000 } from './1796025600000-UsernameKeyIndex.js';
 import { NasAddressUnique1796112000000 } from './1796112000000-NasAddressUnique.js';
 import { SessionUserName1796198400000 } from './1796198400000-SessionUserName.js';
+import { VenueUserCountChanges1796284800000 } from './1796284800000-VenueUserCountChanges.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +23,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   UsernameKeyIndex1796025600000,
   NasAddressUnique1796112000000,
   SessionUserName1796198400000,
+  VenueUserCountChanges1796284800000,
 ];

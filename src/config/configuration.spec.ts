@@ -38,6 +38,7 @@ describe('loadConfig', () => {
         retryBaseMs: 5000,
       },
       expirySweepIntervalMs: 15_000,
+      countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 10_000,
       rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null, redisCoolDownMs: 30_000 },
       trustProxyHops: 0,
@@ -144,6 +145,7 @@ describe('loadConfig', () => {
         retryBaseMs: 100,
       },
       expirySweepIntervalMs: 0,
+      countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 3000,
       rateLimit: {
         perMinute: 0,

@@ -12,6 +12,9 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * (get one user served 15 % less on 2 cores than with 20).
  */
 export const DEFAULT_DB_POOL_SIZE = 20;
+export const DEFAULT_DB_TIMEOUT_MS = 5000;
+/** Often enough that the list reads few unfolded changes, rarely enough to cost nothing noticeable. */
+const COUNT_FOLD_INTERVAL_MS = 1000;
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string; database: string };
@@ -176,7 +179,7 @@ const jobsAndLimits = z
     RATE_LIMIT_REDIS_COOLDOWN_SECONDS: integer(1, 3600).default(30),
     TRUST_PROXY: integer(0, 10).default(0),
     CORS_ORIGINS: origins.default([]),
-    DB_TIMEOUT_MS: integer(100, 120_000).default(5000),
+    DB_TIMEOUT_MS: integer(100, 120_000).default(DEFAULT_DB_TIMEOUT_MS),
     DB_POOL_SIZE: integer(1, 1000).default(DEFAULT_DB_POOL_SIZE),
     HTTP_HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
@@ -247,6 +250,8 @@ export const configSchema = z
       },
       /** How often users whose expiresAt has passed are expired; 0 turns the sweep off. */
       expirySweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL * 1000,
+      /** How often the venue counters' pending changes are folded into them; 0 turns the fold off (CLI). */
+      countFoldIntervalMs: COUNT_FOLD_INTERVAL_MS,
       /** The longest a graceful shutdown may take before the process exits anyway. */
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
       rateLimit: {

@@ -1,8 +1,9 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MYSQL_MIGRATIONS } from '../../migrations/mysql/index.js';
 import { SQLITE_MIGRATIONS } from '../../migrations/sqlite/index.js';
-import { DEFAULT_DB_POOL_SIZE, type DatabaseConfig } from '../config/configuration.js';
+import { DEFAULT_DB_POOL_SIZE, DEFAULT_DB_TIMEOUT_MS, type DatabaseConfig } from '../config/configuration.js';
 import { ENTITIES } from './entities.js';
+import { mysqlDriverWithLimits, serverSessionLimits } from './server-session-limits.js';
 import { prepareSqliteFile } from './sqlite-file.js';
 
 /** Bounds how long a request waits when the database does not answer. */
@@ -17,7 +18,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
-  options: { migrationsRun?: boolean; poolSize?: number } = {},
+  options: { migrationsRun?: boolean; poolSize?: number; timeoutMs?: number } = {},
 ): DataSourceOptions {
   const shared = {
     entities: ENTITIES,
@@ -41,8 +42,12 @@ export function buildDataSourceOptions(
       timeout: SQLITE_BUSY_TIMEOUT_MS,
     };
   }
+  const poolSize = options.poolSize ?? DEFAULT_DB_POOL_SIZE;
+  const limits = serverSessionLimits(options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS);
   return {
     ...shared,
+    // Every connection gets the server-side lock and idle limits first (see server-session-limits.ts).
+    driver: mysqlDriverWithLimits(limits),
     // 'mariadb' only changes how TypeORM reads the schema back (migration checks); queries are the same.
     type: database.type,
     url: database.url,
@@ -53,6 +58,14 @@ export function buildDataSourceOptions(
     // trace: mysql2 would capture a stack trace for every query, to graft onto an error that may come:
     // a tenth of the CPU of a RADIUS accounting packet. Database errors never reach a response or a
     // log with their stack, so nothing is lost.
-    extra: { connectionLimit: options.poolSize ?? DEFAULT_DB_POOL_SIZE, enableKeepAlive: true, trace: false },
+    // maxIdle below the limit turns on mysql2's closing of connections idle past idleTimeout, which
+    // must come before the server's wait_timeout closes them under a request.
+    extra: {
+      connectionLimit: poolSize,
+      maxIdle: poolSize - 1,
+      idleTimeout: limits.poolIdleMs,
+      enableKeepAlive: true,
+      trace: false,
+    },
   };
 }

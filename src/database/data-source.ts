@@ -7,4 +7,9 @@ import { buildDataSourceOptions } from './data-source-options.js';
  * service is: the environment, then `.env`, with timestamps in UTC.
  */
 const config = readEnvironmentConfig();
-export default new DataSource(buildDataSourceOptions(config.database, { poolSize: config.databasePoolSize }));
+export default new DataSource(
+  buildDataSourceOptions(config.database, {
+    poolSize: config.databasePoolSize,
+    timeoutMs: config.databaseTimeoutMs,
+  }),
+);

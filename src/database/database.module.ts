@@ -17,6 +17,7 @@ const migrationLogger = new Logger('Migrations');
         ...buildDataSourceOptions(config.get('database', { infer: true }), {
           migrationsRun: config.get('migrationsRun', { infer: true }),
           poolSize: config.get('databasePoolSize', { infer: true }),
+          timeoutMs: config.get('databaseTimeoutMs', { infer: true }),
         }),
         // Fail start-up at once rather than retrying for half a minute, and without a misleading
         // "Retrying (1)..." line: the start-up error says what went wrong.

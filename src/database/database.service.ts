@@ -3,12 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { isLockConflict, isSqliteBusy } from '../common/errors/database-errors.js';
-import type { AppConfig } from '../config/configuration.js';
+import { DEFAULT_DB_TIMEOUT_MS, type AppConfig } from '../config/configuration.js';
 import { retryOnContention, type RetryPolicy } from './contention-retry.js';
 import { isSqlite } from './plain-sql.js';
-
-/** DB_TIMEOUT_MS when no configuration is given (unit tests). */
-const DEFAULT_TIMEOUT_MS = 5000;
 
 /**
  * better-sqlite3 waits for a lock synchronously, blocking the event loop (every request, /healthz
@@ -65,7 +62,7 @@ export class DatabaseService {
     this.timeoutMs = this.serialised ? null : configuredTimeoutMs;
     this.busyPolicy = {
       maxAttempts: Number.POSITIVE_INFINITY,
-      deadlineMs: configuredTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      deadlineMs: configuredTimeoutMs ?? DEFAULT_DB_TIMEOUT_MS,
       baseDelayMs: 10,
       maxDelayMs: 200,
     };

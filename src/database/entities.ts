@@ -1,7 +1,11 @@
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
-import { VenueUserBucketEntity, VenueUserCountEntity } from '../hotspot-users/entities/venue-user-count.entity.js';
+import {
+  VenueUserBucketEntity,
+  VenueUserCountChangeEntity,
+  VenueUserCountEntity,
+} from '../hotspot-users/entities/venue-user-count.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
@@ -15,6 +19,7 @@ export const ENTITIES = [
   HotspotUserVenueEntity,
   VenueUserCountEntity,
   VenueUserBucketEntity,
+  VenueUserCountChangeEntity,
   DeviceEntity,
   SessionEntity,
   UnauthJobEntity,

@@ -6,6 +6,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
+import { VenueCountsRepository } from './venue-counts.repository.js';
 import { countDeltas, type CountedUser } from './venue-counts.rules.js';
 
 /**
@@ -19,13 +20,14 @@ export class HotspotUserWriter {
   constructor(
     private readonly database: DatabaseService,
     private readonly users: HotspotUsersRepository,
+    private readonly counts: VenueCountsRepository,
   ) {}
 
   insert(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.insert(em, user);
       await this.writeVenueRows(em, user, [], venueIds);
-      await this.users.adjustCounts(em, countDeltas(null, { ...user, venueIds }));
+      await this.counts.recordChanges(em, countDeltas(null, { ...user, venueIds }));
     });
   }
 
@@ -40,7 +42,7 @@ export class HotspotUserWriter {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.update(em, user.id, changes);
       await this.writeVenueRows(em, user, stored.venueIds, venueIds);
-      await this.users.adjustCounts(em, countDeltas(counted(stored), { ...user, venueIds }));
+      await this.counts.recordChanges(em, countDeltas(counted(stored), { ...user, venueIds }));
     });
   }
 
@@ -48,13 +50,13 @@ export class HotspotUserWriter {
   async updateExpired(em: EntityManager, user: HotspotUserEntity, stored: UserRecord): Promise<void> {
     await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt, version: user.version });
     await this.writeVenueRows(em, user, stored.venueIds, stored.venueIds);
-    await this.users.adjustCounts(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
+    await this.counts.recordChanges(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
   }
 
   /** Venue rows, devices and sessions go with the user (ON DELETE CASCADE); its venues count one user less. */
   async delete(em: EntityManager, stored: UserRecord): Promise<void> {
     await this.users.delete(em, stored.user.id);
-    await this.users.adjustCounts(em, countDeltas(counted(stored), null));
+    await this.counts.recordChanges(em, countDeltas(counted(stored), null));
   }
 
   /**

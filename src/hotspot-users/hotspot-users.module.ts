@@ -9,10 +9,23 @@ import { UserAccess } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserSessionsModule } from './user-sessions.module.js';
+import { VenueCountsFolder } from './venue-counts-folder.js';
+import { VenueCountsRepository } from './venue-counts.repository.js';
+import { VenueCountsService } from './venue-counts.service.js';
 
 @Module({
   imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule],
   controllers: [HotspotUsersController],
-  providers: [HotspotUsersService, UserAccess, HotspotUserWriter, UserSessionEndings, PasswordHasher, ExpirySweeper],
+  providers: [
+    HotspotUsersService,
+    UserAccess,
+    HotspotUserWriter,
+    UserSessionEndings,
+    PasswordHasher,
+    ExpirySweeper,
+    VenueCountsRepository,
+    VenueCountsService,
+    VenueCountsFolder,
+  ],
 })
 export class HotspotUsersModule {}

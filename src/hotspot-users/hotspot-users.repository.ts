@@ -5,10 +5,9 @@ import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
-import { VenueUserBucketEntity } from './entities/venue-user-count.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
 import { pageOrder, shownRecordsOf, type PageRow, type ShownRecord, type ShownUserRow } from './user-rows.js';
-import { bucketEnd, pageStart, type CountDelta } from './venue-counts.rules.js';
+import { bucketEnd, pageStart } from './venue-counts.rules.js';
 
 export type { ShownRecord };
 
@@ -131,25 +130,6 @@ export class HotspotUsersRepository {
     return Number(rows[0].total);
   }
 
-  /** Moves the venue counters by `deltas` (in their order, which fixes the order of the row locks). */
-  async adjustCounts(em: EntityManager, deltas: readonly CountDelta[]): Promise<void> {
-    if (deltas.length === 0) return;
-    const sum = this.database.supportsRowLocks
-      ? 'user_count = user_count + VALUES(user_count)'
-      : 'user_count = user_count + excluded.user_count';
-    const upsert = this.database.supportsRowLocks ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (%KEY%) DO UPDATE SET';
-    const values = deltas.map(() => '(?, ?, ?)').join(', ');
-    await em.query(
-      `INSERT INTO venue_user_counts (venue_id, user_status, user_count) VALUES ${values} ${upsert.replace('%KEY%', 'venue_id, user_status')} ${sum}`,
-      deltas.flatMap(({ venueId, status, delta }) => [venueId, status, delta]),
-    );
-    const bucketValues = deltas.map(() => '(?, ?, ?, ?)').join(', ');
-    await em.query(
-      `INSERT INTO venue_user_buckets (venue_id, bucket, user_status, user_count) VALUES ${bucketValues} ${upsert.replace('%KEY%', 'venue_id, bucket, user_status')} ${sum}`,
-      deltas.flatMap(({ venueId, status, bucket, delta }) => [venueId, bucket, status, delta]),
-    );
-  }
-
   /** The hour that holds the `offset`-th newest user of the venue, read newest first in chunks; null past the end. */
   private async findPageStart(
     em: EntityManager,
@@ -160,17 +140,15 @@ export class HotspotUsersRepository {
     let skipped = 0;
     let below: number | null = null;
     for (;;) {
-      const query = em
-        .createQueryBuilder(VenueUserBucketEntity, 'b')
-        .select('b.bucket', 'bucket')
-        .addSelect('SUM(b.userCount)', 'count')
-        .where('b.venueId = :venueId', { venueId })
-        .groupBy('b.bucket')
-        .orderBy('b.bucket', 'DESC')
-        .limit(BUCKET_CHUNK);
-      if (status !== undefined) query.andWhere('b.userStatus = :status', { status });
-      if (below !== null) query.andWhere('b.bucket < :below', { below });
-      const rows = await query.getRawMany<{ bucket: number | string; count: number | string }>();
+      // One statement, so the counters and the changes not yet folded into them are read at one moment.
+      const rows: Array<{ bucket: number | string; count: number | string }> = await em.query(
+        `SELECT bucket, SUM(n) AS count FROM (
+           SELECT * FROM (${bucketSums('venue_user_buckets', 'user_count', status, below)}) counted
+           UNION ALL
+           SELECT * FROM (${bucketSums('venue_user_count_changes', 'delta', status, below)}) changed
+         ) b GROUP BY bucket ORDER BY bucket DESC LIMIT ?`,
+        [...bucketSumsParams(venueId, status, below), ...bucketSumsParams(venueId, status, below), BUCKET_CHUNK],
+      );
       const buckets = rows.map((row) => ({ bucket: Number(row.bucket), count: Number(row.count) }));
       const start = pageStart(buckets, offset - skipped);
       if (start !== null) return { bucket: start.bucket, skipped: skipped + start.skipped };
@@ -355,13 +333,42 @@ const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_addr
 const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
   NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at`;
 
-/** The venue's total from its counters, as a scalar subquery; its parameters are venueTotalParams'. */
+/**
+ * The venue's total from its counters and the changes not yet folded into them, as a scalar
+ * expression; its parameters are venueTotalParams'.
+ */
 function venueTotal(status: UserStatus | undefined): string {
-  return `(SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'})`;
+  const where = `WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`;
+  return `((SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts ${where}) + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes ${where}))`;
 }
 
 function venueTotalParams(venueId: string, status: UserStatus | undefined): string[] {
+  const one = venueKey(venueId, status);
+  return [...one, ...one];
+}
+
+function venueKey(venueId: string, status: UserStatus | undefined): string[] {
   return status === undefined ? [venueId] : [venueId, status];
+}
+
+/**
+ * The newest BUCKET_CHUNK hours of a venue in `table` (the hour counts, or their changes) below
+ * `below`, each with its sum, read in the order of the table's index; its parameters are
+ * bucketSumsParams'. Any hour among the newest BUCKET_CHUNK of the two tables together is among
+ * the newest of each, so summing the two reads is exact for those hours.
+ */
+function bucketSums(table: string, column: string, status: UserStatus | undefined, below: number | null): string {
+  return `SELECT bucket, SUM(${column}) AS n FROM ${table}
+     WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}${below === null ? '' : ' AND bucket < ?'}
+     GROUP BY bucket ORDER BY bucket DESC LIMIT ${BUCKET_CHUNK}`;
+}
+
+function bucketSumsParams(
+  venueId: string,
+  status: UserStatus | undefined,
+  below: number | null,
+): Array<string | number> {
+  return [...venueKey(venueId, status), ...(below === null ? [] : [below])];
 }
 
 /**
@@ -381,7 +388,7 @@ function listRangeParams(
   page: { offset: number; limit: number },
 ): Array<string | number> {
   return [
-    ...venueTotalParams(venueId, status),
+    ...venueKey(venueId, status),
     ...(start === null ? [] : [dateTimeParameter(bucketEnd(start.bucket))]),
     page.limit,
     page.offset - (start?.skipped ?? 0),

@@ -14,6 +14,7 @@ import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
+import { VenueCountsRepository } from './venue-counts.repository.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import type { PasswordHasher } from './password-hasher.js';
@@ -69,7 +70,7 @@ describe('HotspotUsersService', () => {
     const sessionsOnly = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
     jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
-    const writer = new HotspotUserWriter(database, users);
+    const writer = new HotspotUserWriter(database, users, new VenueCountsRepository(database));
     service = new HotspotUsersService(
       database,
       clock,

@@ -14,6 +14,7 @@ import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
 import { toCreateInput, toUpdateInput } from './hotspot-user.inputs.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
+import { VenueCountsRepository } from './venue-counts.repository.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import type { PasswordHasher } from './password-hasher.js';
@@ -38,7 +39,7 @@ describe('UserSessionsService', () => {
     const repository = new HotspotUsersRepository(database);
     const sessions = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
     userSessions = new UserSessionsService(database, clock, repository, sessions);
-    const writer = new HotspotUserWriter(database, repository);
+    const writer = new HotspotUserWriter(database, repository, new VenueCountsRepository(database));
     const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
     users = new HotspotUsersService(
       database,

@@ -1,4 +1,4 @@
-import { bucketEnd, countBucket, countDeltas, pageStart, type CountedUser } from './venue-counts.rules.js';
+import { bucketEnd, countBucket, countDeltas, foldCounts, pageStart, type CountedUser } from './venue-counts.rules.js';
 
 const AT = new Date('2026-11-22T10:15:00.000Z');
 const HOUR = countBucket(AT);
@@ -70,5 +70,32 @@ describe('pageStart', () => {
   it('is null past the last row', () => {
     expect(pageStart(buckets, 6)).toBeNull();
     expect(pageStart([], 0)).toBeNull();
+  });
+});
+
+describe('foldCounts', () => {
+  it('sums changes per venue and status, and per venue, status and hour, in key order without zeros', () => {
+    const folded = foldCounts([
+      { venueId: 'b', status: 'active', bucket: 7, delta: 1 },
+      { venueId: 'a', status: 'blocked', bucket: 7, delta: 1 },
+      { venueId: 'a', status: 'active', bucket: 8, delta: 1 },
+      { venueId: 'a', status: 'active', bucket: 7, delta: 1 },
+      { venueId: 'a', status: 'active', bucket: 7, delta: -1 },
+      { venueId: 'b', status: 'active', bucket: 6, delta: -1 },
+    ]);
+    expect(folded.counts).toEqual([
+      { venueId: 'a', status: 'active', delta: 1 },
+      { venueId: 'a', status: 'blocked', delta: 1 },
+    ]);
+    expect(folded.buckets).toEqual([
+      { venueId: 'a', status: 'active', bucket: 8, delta: 1 },
+      { venueId: 'a', status: 'blocked', bucket: 7, delta: 1 },
+      { venueId: 'b', status: 'active', bucket: 6, delta: -1 },
+      { venueId: 'b', status: 'active', bucket: 7, delta: 1 },
+    ]);
+  });
+
+  it('folds nothing into nothing', () => {
+    expect(foldCounts([])).toEqual({ counts: [], buckets: [] });
   });
 });

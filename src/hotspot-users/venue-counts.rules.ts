@@ -3,7 +3,8 @@ import type { UserStatus } from './entities/hotspot-user.entity.js';
 /**
  * A venue's users are counted per status (the list's exact `total` without a COUNT over the venue),
  * and per status and hour of creation (the list's deep pages start at the hour that holds their
- * offset instead of walking the index from the newest user).
+ * offset instead of walking the index from the newest user). A change of users inserts its counter
+ * moves as rows of their own; a fold later adds them to the counters (see foldCounts).
  */
 const COUNT_BUCKET_MS = 3_600_000;
 
@@ -33,8 +34,7 @@ export function bucketEnd(bucket: number): Date {
 
 /**
  * The counter moves of a change from `before` to `after` (null: the user does not exist on that
- * side), without the ones that cancel out, ordered by venue, status and hour so that every
- * transaction takes the counter rows' locks in the same order.
+ * side), without the ones that cancel out, ordered by venue, status and hour.
  */
 export function countDeltas(before: CountedUser | null, after: CountedUser | null): CountDelta[] {
   const deltas = new Map<string, CountDelta>();
@@ -74,4 +74,35 @@ export function pageStart(
     skipped += count;
   }
   return null;
+}
+
+/** What a fold adds to the counters: per venue and status, and per venue, status and hour. */
+export interface FoldedCounts {
+  counts: Array<{ venueId: string; status: UserStatus; delta: number }>;
+  buckets: CountDelta[];
+}
+
+/**
+ * The sums of `changes` for the counters, without those that cancel out, in the order of the
+ * counters' keys, so that two folds take the counter rows' locks in the same order.
+ */
+export function foldCounts(changes: readonly CountDelta[]): FoldedCounts {
+  const counts = new Map<string, { venueId: string; status: UserStatus; delta: number }>();
+  const buckets = new Map<string, CountDelta>();
+  for (const { venueId, status, bucket, delta } of changes) {
+    const countKey = JSON.stringify([venueId, status]);
+    const count = counts.get(countKey) ?? { venueId, status, delta: 0 };
+    count.delta += delta;
+    counts.set(countKey, count);
+    const bucketKey = JSON.stringify([venueId, status, bucket]);
+    const entry = buckets.get(bucketKey) ?? { venueId, status, bucket, delta: 0 };
+    entry.delta += delta;
+    buckets.set(bucketKey, entry);
+  }
+  return {
+    counts: [...counts.values()]
+      .filter(({ delta }) => delta !== 0)
+      .sort((a, b) => compareCounters({ ...a, bucket: 0 }, { ...b, bucket: 0 })),
+    buckets: [...buckets.values()].filter(({ delta }) => delta !== 0).sort(compareCounters),
+  };
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { IdColumn } from '../../database/columns.js';
 import type { UserStatus } from './hotspot-user.entity.js';
 
 /**
@@ -36,4 +37,30 @@ export class VenueUserBucketEntity {
 
   @Column({ name: 'user_count', type: 'int' })
   userCount!: number;
+}
+
+/**
+ * One change of the counts above, as the transaction that moved users inserted it: writers only
+ * insert here, so no counter row is locked by every write of a venue (a transaction left open by an
+ * instance cut off from the database would otherwise hold up the whole venue). The counts are the
+ * sums of both tables; VenueCountsFolder moves these rows into the two tables above.
+ */
+@Entity('venue_user_count_changes')
+@Index('idx_venue_user_count_changes_by_venue', ['venueId', 'userStatus', 'bucket', 'delta'])
+export class VenueUserCountChangeEntity {
+  /** Time-ordered (newId), so the fold takes the oldest changes first. */
+  @IdColumn()
+  id!: string;
+
+  @Column({ name: 'venue_id', type: 'varchar', length: 64 })
+  venueId!: string;
+
+  @Column({ name: 'user_status', type: 'varchar', length: 16 })
+  userStatus!: UserStatus;
+
+  @Column({ type: 'int' })
+  bucket!: number;
+
+  @Column({ type: 'int' })
+  delta!: number;
 }

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService } from '../database/database.service.js';
+import { VenueCountsRepository } from './venue-counts.repository.js';
+import { foldCounts } from './venue-counts.rules.js';
+
+/** Counter changes folded per transaction. */
+const FOLD_BATCH_SIZE = 1000;
+
+@Injectable()
+export class VenueCountsService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly counts: VenueCountsRepository,
+  ) {}
+
+  /**
+   * Adds the committed counter changes to the venue counters and deletes them, a batch per
+   * transaction, until none is left; returns how many it folded. It waits for nobody: on MySQL
+   * another process's fold makes this one return at once, and changes of transactions still open
+   * are left for a later fold. The list reads the same totals before and after.
+   */
+  async fold(): Promise<number> {
+    let folded = 0;
+    for (;;) {
+      const batch = await this.database.transaction(
+        async (em) => {
+          if (!(await this.counts.tryFoldLock(em))) return 0;
+          try {
+            const changes = await this.counts.lockChanges(em, FOLD_BATCH_SIZE);
+            await this.counts.addToCounters(em, foldCounts(changes));
+            await this.counts.deleteChanges(
+              em,
+              changes.map((change) => change.id),
+            );
+            return changes.length;
+          } finally {
+            await this.counts.releaseFoldLock(em);
+          }
+        },
+        { readCommitted: true },
+      );
+      folded += batch;
+      if (batch < FOLD_BATCH_SIZE) return folded;
+    }
+  }
+}
