@@ -81,6 +81,7 @@ function countStatements(dialect, hasCounts) {
       ? "TIMESTAMPDIFF(HOUR, '1970-01-01 00:00:00', user_created_at)"
       : "CAST(strftime('%s', user_created_at) AS integer) / 3600";
   return [
+    'DELETE FROM venue_user_count_changes',
     'DELETE FROM venue_user_counts',
     `INSERT INTO venue_user_counts (venue_id, user_status, user_count)
      SELECT venue_id, user_status, COUNT(*) FROM hotspot_user_venues GROUP BY venue_id, user_status`,

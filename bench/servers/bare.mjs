@@ -104,7 +104,9 @@ async function list(query) {
   const limit = Number(query.get('limit') ?? 20);
   const byStatus = status === null ? '' : ' AND user_status = ?';
   const params = status === null ? [venueId] : [venueId, status];
-  const total = `(SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus})`;
+  // The counters and the changes not yet folded into them, as the service sums them.
+  const total = `((SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts WHERE venue_id = ?${byStatus})
+    + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes WHERE venue_id = ?${byStatus}))`;
   const pagination = (count) => ({ page, limit, total: count, pages: Math.ceil(count / limit) });
   const offset = (page - 1) * limit;
   if (offset === 0) {
@@ -116,7 +118,7 @@ async function list(query) {
        LEFT JOIN hotspot_user_venues v ON v.user_id = u.id
        UNION ALL
        SELECT ${DEVICE_ROW_COLUMNS}, NULL, NULL FROM (SELECT user_id ${range}) p JOIN devices d ON d.user_id = p.user_id`,
-      [...params, ...params, limit, ...params, limit],
+      [...params, ...params, ...params, limit, ...params, limit],
     );
     const keys = new Map(rows.filter((row) => row.page_key !== null).map((row) => [row.id, String(row.page_key)]));
     const ids = [...keys].sort(([a, aKey], [b, bKey]) => (aKey === bKey ? (a < b ? 1 : -1) : aKey < bKey ? 1 : -1));
@@ -127,9 +129,11 @@ async function list(query) {
     return { success: true, data, pagination: pagination(Number(rows.find((row) => row.total !== null)?.total ?? 0)) };
   }
   const buckets = await db.all(
-    `SELECT bucket, SUM(user_count) AS n FROM venue_user_buckets WHERE venue_id = ?${byStatus}
-     GROUP BY bucket ORDER BY bucket DESC`,
-    params,
+    `SELECT bucket, SUM(n) AS n FROM (
+       SELECT bucket, user_count AS n FROM venue_user_buckets WHERE venue_id = ?${byStatus}
+       UNION ALL SELECT bucket, delta FROM venue_user_count_changes WHERE venue_id = ?${byStatus}
+     ) b GROUP BY bucket ORDER BY bucket DESC`,
+    [...params, ...params],
   );
   let skipped = 0;
   let before = null;
@@ -144,6 +148,7 @@ async function list(query) {
     `SELECT user_id, ${total} AS total FROM hotspot_user_venues WHERE venue_id = ?${byStatus} AND user_created_at < ?
      ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
     [
+      ...params,
       ...params,
       ...params,
       (before ?? new Date(0)).toISOString().slice(0, 23).replace('T', ' '),
