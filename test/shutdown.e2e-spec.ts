@@ -4,19 +4,22 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from './support/build.js';
+import { createUser, startSession } from './support/factories.js';
 import { freePort, startService, type Service } from './support/service-process.js';
-import { ADMIN_TOKEN } from './support/test-app.js';
+import { ADMIN_TOKEN, startTestApp } from './support/test-app.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
 /**
  * Graceful shutdown of the real, compiled processes (`node dist/src/main.js`, `node dist/src/worker.js`)
  * on a temporary SQLite file and a free loopback port: SIGTERM lets a request under way finish,
- * refuses new connections, and exits 0 within SHUTDOWN_TIMEOUT_SECONDS; a shutdown that cannot
- * finish in time exits 1 at the timeout.
+ * refuses new connections, and exits 0 within SHUTDOWN_TIMEOUT_SECONDS; a signal repeated meanwhile
+ * changes nothing; a shutdown that cannot finish in time exits 1 at the timeout.
  */
 
 const MAIN = join(ROOT, 'dist/src/main.js');
 const WORKER = join(ROOT, 'dist/src/worker.js');
 const SHUTDOWN_TIMEOUT_SECONDS = 3;
+const WEBHOOK_SECRET = 'e2e-webhook-secret-0123456789abcdef';
 
 /** A JSON request with a body that is sent only when `send()` is called; `Expect: 100-continue` tells when the server took the headers. */
 function heldRequest(
@@ -267,4 +270,63 @@ describe('graceful shutdown of the compiled service', () => {
       msg: 'Stopped',
     });
   }, 20_000);
+
+  it('a second SIGTERM and a SIGINT during the shutdown are logged and change nothing: the job under way is handed back, then Stopped', async () => {
+    const receiver = await WebhookReceiver.start(WEBHOOK_SECRET);
+    try {
+      receiver.reply = () => 'hang';
+      // A job to deliver: a blocked user's session, written by the app in-process on the same file.
+      const database = { kind: 'sqlite' as const, url: env.DATABASE_URL, drop: () => Promise.resolve() };
+      const writer = await startTestApp('sqlite', { LOG_LEVEL: 'fatal' }, { database });
+      try {
+        const user = await createUser(writer);
+        await startSession(writer, { userId: user._id });
+        await writer.http
+          .put(`/api/v1/hotspot-users/${user._id}`)
+          .set('Authorization', `Bearer ${writer.adminToken}`)
+          .send({ status: 'blocked' })
+          .expect(200);
+      } finally {
+        await writer.close();
+      }
+      const worker = startService(
+        WORKER,
+        {
+          ...env,
+          UNAUTH_DISPATCHER: 'webhook',
+          UNAUTH_WEBHOOK_URL: receiver.url,
+          UNAUTH_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          // Half of SHUTDOWN_TIMEOUT_SECONDS, as the defaults are (5 s of 10 s): the delivery times out
+          // within the shutdown's grace, and is handed back all the same.
+          UNAUTH_WEBHOOK_TIMEOUT_MS: String((SHUTDOWN_TIMEOUT_SECONDS * 1000) / 2),
+        },
+        dir,
+      );
+      services.push(worker);
+      await receiver.waitForDeliveries(1, 10_000);
+      worker.child.kill('SIGTERM');
+      await worker.waitForOutput(/SIGTERM received: shutting down/, 5000);
+      worker.child.kill('SIGTERM');
+      worker.child.kill('SIGINT');
+      await worker.waitForOutput(/SIGINT received again/, 5000);
+
+      const { code, signal } = await worker.exited(SHUTDOWN_TIMEOUT_SECONDS * 1000 + 2000);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(worker.output()).toMatch(/SIGTERM received again: the shutdown under way goes on/);
+      expect(JSON.parse(worker.output().trimEnd().split('\n').at(-1) ?? '')).toMatchObject({
+        context: 'Worker',
+        msg: 'Stopped',
+      });
+      const reader = await startTestApp('sqlite', { LOG_LEVEL: 'fatal' }, { database });
+      try {
+        expect(
+          await reader.dataSource.query('SELECT status, attempts, last_error AS lastError FROM unauth_jobs'),
+        ).toEqual([{ status: 'pending', attempts: 0, lastError: null }]);
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 });

@@ -2,13 +2,18 @@ import type { LoggerService } from '@nestjs/common';
 
 /**
  * On SIGTERM or SIGINT runs `shutdown` once, then exits; if it takes longer than `timeoutMs` the
- * process exits anyway with code 1, so an orchestrator never waits on a stuck shutdown. The last
+ * process exits anyway with code 1, so an orchestrator never waits on a stuck shutdown. A signal
+ * repeated meanwhile (an impatient orchestrator, a second Ctrl-C) is logged and changes nothing: the
+ * handlers stay in place, so Node's default (exit at once) never cuts the shutdown short. The last
  * log line says the process stopped, and how.
  */
 export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs: number, logger: LoggerService): void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (started) return;
+    if (started) {
+      logger.log(`${signal} received again: the shutdown under way goes on`);
+      return;
+    }
     started = true;
     logger.log(`${signal} received: shutting down (at most ${timeoutMs} ms)`);
     const stopped = (code: 0 | 1): never => {
@@ -28,6 +33,6 @@ export function exitGracefullyOnSignals(shutdown: () => Promise<void>, timeoutMs
       },
     );
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }

@@ -15,7 +15,12 @@ import {
   type Deliveries,
   type SessionDispatchResult,
 } from './delivery.js';
-import { UNAUTH_DISPATCHERS, type UnauthDispatcher, type UnauthJobPayload } from './dispatchers/unauth-dispatcher.js';
+import {
+  DeliveryTimeoutError,
+  UNAUTH_DISPATCHERS,
+  type UnauthDispatcher,
+  type UnauthJobPayload,
+} from './dispatchers/unauth-dispatcher.js';
 import type { UnauthJobStatus } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
@@ -66,7 +71,8 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
 
   /**
    * Stops claiming, lets deliveries under way finish for up to half the shutdown timeout, then
-   * aborts the rest, whose jobs are handed back untried for another worker. Once: the service calls
+   * aborts the rest, whose jobs are handed back untried for another worker; so is a job whose
+   * delivery times out meanwhile, so that a receiver slow at the moment of a shutdown costs no attempt. Once: the service calls
    * it when a shutdown begins, while its HTTP requests finish, before Nest's shutdown hooks call it.
    */
   stop(): Promise<void> {
@@ -143,7 +149,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
         try {
           results = (await dispatcher.dispatch({ ...payload, sessions }, this.abort.signal)) ?? null;
         } catch (error) {
-          if (this.abort.signal.aborted) {
+          if (this.abort.signal.aborted || (this.stopping && error instanceof DeliveryTimeoutError)) {
             aborted = true;
             return;
           }

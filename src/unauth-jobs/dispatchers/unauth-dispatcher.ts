@@ -31,5 +31,17 @@ export interface UnauthDispatcher {
   dispatch(payload: UnauthJobPayload, signal: AbortSignal): Promise<void | SessionDispatchResult[]>;
 }
 
+/**
+ * A whole-job delivery that got no answer within its dispatcher's timeout. Once a shutdown has
+ * begun, the worker hands such a job back uncounted, as it does a delivery the shutdown aborts: the
+ * receiver may only have been slow, and the next worker tries again.
+ */
+export class DeliveryTimeoutError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'DeliveryTimeoutError';
+  }
+}
+
 /** The configured dispatchers, in order (UnauthDispatcher[]). */
 export const UNAUTH_DISPATCHERS = Symbol('UNAUTH_DISPATCHERS');

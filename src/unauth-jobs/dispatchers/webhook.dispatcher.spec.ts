@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { UnauthJobPayload } from './unauth-dispatcher.js';
+import { DeliveryTimeoutError, type UnauthJobPayload } from './unauth-dispatcher.js';
 import { WebhookDispatcher, webhookSignature } from './webhook.dispatcher.js';
 
 const SECRET = 'unit-test-webhook-secret-0123456789';
@@ -237,7 +237,10 @@ describe('WebhookDispatcher (against a real local HTTP server)', () => {
   it('rejects with "webhook timed out" when the receiver does not answer in time', async () => {
     receiver.reply = () => undefined; // holds the request
     const started = Date.now();
-    await expect(dispatcher(150).dispatch(payload, never)).rejects.toThrow('webhook timed out after 150 ms');
+    const delivery = dispatcher(150).dispatch(payload, never);
+    await expect(delivery).rejects.toThrow('webhook timed out after 150 ms');
+    // The worker tells a timeout from other failures by its class: at shutdown it hands the job back.
+    await expect(delivery).rejects.toBeInstanceOf(DeliveryTimeoutError);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(140);
     expect(elapsed).toBeLessThan(2000);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { UnauthDispatcher, UnauthJobPayload } from './unauth-dispatcher.js';
+import { DeliveryTimeoutError, type UnauthDispatcher, type UnauthJobPayload } from './unauth-dispatcher.js';
 
 const SIGNATURE_HEADER = 'X-Hotspot-Signature';
 const TIMESTAMP_HEADER = 'X-Hotspot-Timestamp';
@@ -48,7 +48,7 @@ export class WebhookDispatcher implements UnauthDispatcher {
     } catch (error) {
       const name = (error as { name?: string }).name;
       if (name === 'TimeoutError') {
-        throw new Error(`webhook timed out after ${this.options.timeoutMs} ms`, { cause: error });
+        throw new DeliveryTimeoutError(`webhook timed out after ${this.options.timeoutMs} ms`, { cause: error });
       }
       if (name === 'AbortError') throw error;
       const cause = (error as { cause?: { code?: string } }).cause?.code;
