@@ -9,7 +9,15 @@ import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { runPendingMigrations } from '../src/database/migrations.js';
 import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, spawnCli, type CliRun } from './support/cli-io.js';
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './support/databases.js';
+import { MYSQL_MIGRATIONS } from '../migrations/mysql/index.js';
+import { SQLITE_MIGRATIONS } from '../migrations/sqlite/index.js';
+import {
+  createTestDatabase,
+  databaseKinds,
+  openWithMigrations,
+  type DatabaseKind,
+  type TestDatabase,
+} from './support/databases.js';
 import { sleep } from './support/expected.js';
 import { holdWriteLock } from './support/sqlite-lock-holder.js';
 
@@ -93,9 +101,14 @@ describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
     expect(names).toHaveLength(known);
   }, 30_000);
 
-  it('a process waits while another holds the migration lock, says so on stderr, then finds nothing pending', async () => {
-    // The schema is migrated first, so what the waiting process does after the lock is plain to see.
-    expect((await cli('token', 'list', '--json')).code).toBe(0);
+  it('a process with a migration pending waits while another holds the migration lock, says so on stderr, then runs it', async () => {
+    // The schema of the release before this one: the newest migration is pending.
+    const previous = await openWithMigrations(
+      database,
+      (kind === 'sqlite' ? SQLITE_MIGRATIONS : MYSQL_MIGRATIONS).slice(0, -1),
+    );
+    await previous.runMigrations({ transaction: 'each' });
+    await previous.destroy();
     const release = await holdMigrationLock(kind, database.url);
 
     const child = spawn(process.execPath, [CLI_MAIN, 'token', 'list', '--json'], {
@@ -119,6 +132,22 @@ describe.each(databaseKinds())('migrations under a lock [%s]', (kind) => {
     await release();
     expect(await exited).toBe(0);
     expect(stdout).toBe('[]\n');
+    const { names, known } = await recordedMigrations(database.url);
+    expect(names).toHaveLength(known);
+  });
+
+  it('a process on an up-to-date schema does not wait for the migration lock', async () => {
+    expect((await cli('token', 'list', '--json')).code).toBe(0);
+    const release = await holdMigrationLock(kind, database.url);
+    try {
+      const runs = await Promise.all(Array.from({ length: 3 }, () => cli('token', 'list', '--json')));
+      for (const run of runs) {
+        expect(run).toMatchObject({ code: 0, stdout: '[]\n' });
+        expect(run.stderr).not.toContain('Another process');
+      }
+    } finally {
+      await release();
+    }
   });
 
   it('gives up with a clear error when another process keeps the lock past the wait', async () => {

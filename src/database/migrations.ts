@@ -13,7 +13,9 @@ export interface MigrationRunOptions {
 
 /**
  * Connects a data source. When its options ask for the migrations to run (`migrationsRun`), they run
- * through runPendingMigrations rather than TypeORM's own run, which takes no lock.
+ * through runPendingMigrations rather than TypeORM's own run, which takes no lock; on a schema
+ * already up to date (every start but the first after an upgrade) no lock is taken, so a process
+ * never waits for another that is starting, or for a migration it does not need.
  */
 export async function initializeDataSource(
   options: DataSourceOptions,
@@ -22,12 +24,30 @@ export async function initializeDataSource(
   const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
   if (!options.migrationsRun) return dataSource;
   try {
+    if (await isUpToDate(dataSource)) return dataSource;
     await runPendingMigrations(dataSource, migrationOptions);
     return dataSource;
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
+}
+
+/**
+ * Whether every migration this build knows is recorded as run: one plain read. Any doubt (no
+ * migrations table yet, a read that fails) answers no, and the caller takes the path that locks.
+ */
+async function isUpToDate(dataSource: DataSource): Promise<boolean> {
+  let rows: Array<{ name: string }>;
+  try {
+    rows = await dataSource.query<Array<{ name: string }>>(
+      `SELECT name FROM ${dataSource.options.migrationsTableName ?? 'migrations'}`,
+    );
+  } catch {
+    return false;
+  }
+  const applied = new Set(rows.map((row) => row.name));
+  return dataSource.migrations.every((migration) => migration.name !== undefined && applied.has(migration.name));
 }
 
 /**
