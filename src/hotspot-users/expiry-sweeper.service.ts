@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { PeriodicTask } from '../common/periodic-task.js';
 import type { AppConfig } from '../config/configuration.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
@@ -17,8 +18,7 @@ const KEY_SWEEP_BATCH_SIZE = 500;
 export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ExpirySweeper.name);
   private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly users: HotspotUsersService,
@@ -26,34 +26,20 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
     config: ConfigService<AppConfig, true>,
   ) {
     this.intervalMs = config.get('expirySweepIntervalMs', { infer: true });
+    this.task = new PeriodicTask('Expiry sweep', () => this.sweep(), this.logger);
   }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    this.timer.unref();
+    this.task.start(this.intervalMs);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
-  /** One sweep; a tick while the previous one still runs is skipped. */
-  private async tick(): Promise<void> {
-    if (this.running !== null) return;
-    this.running = this.users
-      .expireDue(SWEEP_BATCH_SIZE)
-      .then(async (count) => {
-        if (count > 0) this.logger.log(`Expired ${count} user(s) whose expiresAt had passed`);
-        await this.idempotency.forgetExpired(KEY_SWEEP_BATCH_SIZE);
-      })
-      .catch((error: unknown) =>
-        this.logger.warn(`Expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => {
-        this.running = null;
-      });
-    await this.running;
+  private async sweep(): Promise<void> {
+    const count = await this.users.expireDue(SWEEP_BATCH_SIZE);
+    if (count > 0) this.logger.log(`Expired ${count} user(s) whose expiresAt had passed`);
+    await this.idempotency.forgetExpired(KEY_SWEEP_BATCH_SIZE);
   }
 }

@@ -30,6 +30,12 @@ export class VenueCountsRepository {
     );
   }
 
+  /** Whether any change waits to be folded: one indexed read, so an idle fold opens no transaction. */
+  async hasChanges(em: EntityManager): Promise<boolean> {
+    const rows = await em.query<unknown[]>('SELECT id FROM venue_user_count_changes LIMIT 1');
+    return rows.length > 0;
+  }
+
   /**
    * MySQL: the fold's lock if no other process holds it, without waiting (true where the server has
    * no named locks, a Galera cluster: the folds then meet only on the counter rows, briefly).

@@ -17,9 +17,11 @@ export class VenueCountsService {
    * Adds the committed counter changes to the venue counters and deletes them, a batch per
    * transaction, until none is left; returns how many it folded. It waits for nobody: on MySQL
    * another process's fold makes this one return at once, and changes of transactions still open
-   * are left for a later fold. The list reads the same totals before and after.
+   * are left for a later fold. With nothing to fold it opens no transaction (on SQLite, where a
+   * transaction takes the file's write lock). The list reads the same totals before and after.
    */
   async fold(): Promise<number> {
+    if (!(await this.database.run((em) => this.counts.hasChanges(em)))) return 0;
     let folded = 0;
     for (;;) {
       const batch = await this.database.transaction(

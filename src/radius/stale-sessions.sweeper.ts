@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
+import { PeriodicTask } from '../common/periodic-task.js';
 import type { AppConfig, RadiusConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
@@ -16,8 +17,7 @@ import { SERVICE_TERMINATE_CAUSES } from './radius.rules.js';
 export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StaleSessionsSweeper.name);
   private readonly config: RadiusConfig;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly database: DatabaseService,
@@ -27,17 +27,22 @@ export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeAppli
     config: ConfigService<AppConfig, true>,
   ) {
     this.config = config.get('radius', { infer: true });
+    this.task = new PeriodicTask(
+      'Stale session sweep',
+      async () => {
+        const count = await this.sweep();
+        if (count > 0) this.logger.log(`Ended ${count} stale RADIUS session(s) with no accounting update`);
+      },
+      this.logger,
+    );
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.staleSweepIntervalMs <= 0) return;
-    this.timer = setInterval(() => void this.tick(), this.config.staleSweepIntervalMs);
-    this.timer.unref();
+    this.task.start(this.config.staleSweepIntervalMs);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One sweep: the sessions it ended. Safe with several instances (one conditional UPDATE). */
@@ -49,21 +54,5 @@ export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeAppli
     );
     await this.loginAttempts.deleteOlderThan(new Date(now.getTime() - this.config.loginAttemptsRetentionMs));
     return ended;
-  }
-
-  /** A tick while the previous one still runs is skipped. */
-  private async tick(): Promise<void> {
-    if (this.running !== null) return;
-    this.running = this.sweep()
-      .then((count) => {
-        if (count > 0) this.logger.log(`Ended ${count} stale RADIUS session(s) with no accounting update`);
-      })
-      .catch((error: unknown) =>
-        this.logger.warn(`Stale session sweep failed: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => {
-        this.running = null;
-      });
-    await this.running;
   }
 }
