@@ -166,8 +166,10 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
       acctSessionId: acctIds[0],
       nasIp: '192.0.2.10',
     });
-    // Identification only: User-Name, Acct-Session-Id, NAS-IP-Address and the Message-Authenticator.
-    expect(request.packet?.attributes.map((attribute) => attribute.type)).toEqual([1, 44, 4, 80]);
+    // Identification only (User-Name, Acct-Session-Id, NAS-IP-Address), the Event-Timestamp (the
+    // worker's clock, in seconds) and the Message-Authenticator.
+    expect(request.packet?.attributes.map((attribute) => attribute.type)).toEqual([1, 44, 4, 55, 80]);
+    expect(request.eventTimestamp).toBe(Math.floor(clock.now().getTime() / 1000));
 
     const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
     expect(row).toMatchObject({ status: 'done', attempts: 1, lastError: null });

@@ -21,6 +21,8 @@ export interface ReceivedRequest {
   acctSessionId: string | null;
   nasIpAddress: string | null;
   sessionTimeout: number | null;
+  /** Event-Timestamp (seconds since 1970), when sent. */
+  eventTimestamp: number | null;
 }
 
 /** What to do with a verified request: ACK, NAK with an Error-Cause, or stay silent. */
@@ -93,6 +95,7 @@ export class NasSimulator {
       acctSessionId: text('Acct-Session-Id'),
       nasIpAddress: text('NAS-IP-Address'),
       sessionTimeout: packet === null ? null : ((attributeValue(packet, 'Session-Timeout') as number | null) ?? null),
+      eventTimestamp: packet === null ? null : ((attributeValue(packet, 'Event-Timestamp') as number | null) ?? null),
     };
     this.received.push(request);
     if (!verified || packet === null) return;

@@ -126,7 +126,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
 
   /**
    * Identification attributes only (anything else makes a NAS answer NAK 401), each only when known:
-   * every one sent must match the NAS's session. UniFi and Cisco find sessions by the client's MAC,
+   * every one sent must match the NAS's session; then the CoA's Session-Timeout and the Event-Timestamp. UniFi and Cisco find sessions by the client's MAC,
    * so they get Calling-Station-Id too.
    */
   private attributes(payload: UnauthJobPayload, session: UnauthJobSession, target: DisconnectTarget): AttributeList {
@@ -138,10 +138,15 @@ export class RadiusDispatcher implements UnauthDispatcher {
     if ((target.vendor === 'unifi' || target.vendor === 'cisco') && session.callingStationId) {
       attributes.push(['Calling-Station-Id', session.callingStationId]);
     }
+    const now = this.now();
     if (payload.reason === 'coa') {
       const expiresAt = payload.expiresAt ? new Date(payload.expiresAt) : null;
-      attributes.push(['Session-Timeout', sessionTimeout(expiresAt, this.now(), this.options.maxSessionSeconds)]);
+      attributes.push(['Session-Timeout', sessionTimeout(expiresAt, now, this.options.maxSessionSeconds)]);
     }
+    // Against replays (RFC 5176 §3.5): a NAS set to require it (hostapd's
+    // radius_das_require_event_timestamp) drops a request without it. Set once per request, so the
+    // retransmissions stay byte-identical; each attempt of the job sends the time of its own.
+    attributes.push(['Event-Timestamp', Math.floor(now.getTime() / 1000)]);
     return attributes;
   }
 }
