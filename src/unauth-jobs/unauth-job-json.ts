@@ -1,4 +1,5 @@
 import { deliverySummary, type Deliveries } from './delivery.js';
+import { isOpenJob } from './unauth-job-rules.js';
 import type { UnauthJobEntity, UnauthJobSession, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 
 /** An unauth job as the command line prints it (the lease is the worker's business). */
@@ -16,7 +17,8 @@ export interface UnauthJobJson {
   /** For a `coa` job: the user's new expiresAt. */
   expiresAt: string | null;
   attempts: number;
-  nextAttemptAt: string;
+  /** When the worker tries again; null once the job is done or failed (nothing more will be tried). */
+  nextAttemptAt: string | null;
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
@@ -34,7 +36,7 @@ export function toUnauthJobJson(job: UnauthJobEntity): UnauthJobJson {
     deliverySummary: deliverySummary(job.deliveries),
     expiresAt: job.expiresAt?.toISOString() ?? null,
     attempts: job.attempts,
-    nextAttemptAt: job.nextAttemptAt.toISOString(),
+    nextAttemptAt: isOpenJob(job.status) ? job.nextAttemptAt.toISOString() : null,
     lastError: job.lastError,
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),

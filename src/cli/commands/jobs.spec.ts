@@ -129,6 +129,8 @@ describe('hotspot jobs', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^job-1\s+failed/);
+    // A failed job is tried no more: it shows no next attempt.
+    expect(lines[1]).toBe('  no further attempt  updated 2030-01-01T00:00:00.000Z');
     expect(lines).toContain(
       '  radius: failed, 1 attempt(s), at 2030-01-01T00:00:02.000Z - session s-2: NAS nas-b answered Disconnect-NAK with Error-Cause 404',
     );
@@ -144,6 +146,7 @@ describe('hotspot jobs', () => {
     const shown = JSON.parse((await run('show', 'job-1', '--json')).stdout);
     expect(shown.deliveries.radius.sessions['s-2']).toMatchObject({ result: 'failed', errorCause: 404, nas: 'nas-b' });
     expect(shown.deliverySummary).toBe('radius failed (acked 1, failed 1), webhook failed');
+    expect(shown.nextAttemptAt).toBeNull();
   });
 
   it('show of an unknown id exits 1 saying so', async () => {

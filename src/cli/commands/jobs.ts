@@ -68,7 +68,7 @@ async function show(service: JobsService, id: string, options: { json?: true }, 
   }
   const lines = [
     jobLine(job),
-    `  next attempt ${job.nextAttemptAt}  updated ${job.updatedAt}`,
+    `  ${job.nextAttemptAt === null ? 'no further attempt' : `next attempt ${job.nextAttemptAt}`}  updated ${job.updatedAt}`,
     ...(job.expiresAt === null ? [] : [`  new expiresAt ${job.expiresAt}`]),
     ...(job.lastError === null ? [] : [`  last error: ${job.lastError}`]),
   ];
