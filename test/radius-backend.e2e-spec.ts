@@ -853,3 +853,70 @@ describe.each(databaseKinds())('RADIUS session limit [%s]', (kind: DatabaseKind)
     }
   });
 });
+
+describe.each(databaseKinds())('RADIUS login log line [%s]', (kind: DatabaseKind) => {
+  const lines: string[] = [];
+  let testApp: TestApp;
+  let token: string;
+  let nas: TestNas;
+
+  beforeAll(async () => {
+    testApp = await startTestApp(
+      kind,
+      { LOG_LEVEL: 'info' },
+      { logDestination: { write: (line) => void lines.push(line) } },
+    );
+    token = await testApp.createToken({ permissions: ['radius'] });
+    nas = await givenNas(testApp, 'venue-a');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const loginLines = () =>
+    lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => line.msg.startsWith('RADIUS login'));
+
+  it('names the username as sent and the reason (and the user once accepted), never the password', async () => {
+    const user = await givenUser(testApp);
+    const wrong = 'not-the-password-4711';
+    await radiusCall(
+      testApp,
+      token,
+      'authorize',
+      nas,
+      rlmBody({ 'User-Name': user.username!, 'User-Password': wrong }),
+    ).expect(401);
+    await radiusCall(
+      testApp,
+      token,
+      'authorize',
+      nas,
+      rlmBody({ 'User-Name': user.username!, 'User-Password': PASSWORD }),
+    ).expect(200);
+    const [refused, accepted] = loginLines().slice(-2);
+    expect(refused.msg).toBe(
+      `RADIUS login rejected at NAS ${nas.name} (venue venue-a) for username "${user.username}": invalidCredentials`,
+    );
+    expect(accepted.msg).toBe(
+      `RADIUS login accepted at NAS ${nas.name} (venue venue-a) for username "${user.username}": accepted, user ${user._id}`,
+    );
+    expect(lines.join('\n')).not.toContain(wrong);
+    expect(lines.join('\n')).not.toContain(PASSWORD);
+  });
+
+  it('quotes a hostile username and cuts it short', async () => {
+    // As long as RADIUS allows (253 octets), with quotes and a backslash; control characters never get this far.
+    const hostile = `evil", "forged\\${'x'.repeat(238)}`;
+    await radiusCall(
+      testApp,
+      token,
+      'authorize',
+      nas,
+      rlmBody({ 'User-Name': hostile, 'User-Password': 'whatever' }),
+    ).expect(401);
+    const [line] = loginLines().slice(-1);
+    expect(line.msg).toContain(`for username ${JSON.stringify(hostile.slice(0, 128))}:`);
+    expect(line.msg).not.toContain('x'.repeat(129));
+  });
+});

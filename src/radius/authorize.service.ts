@@ -19,6 +19,9 @@ import {
 } from './radius.rules.js';
 import { VerifiedPasswords } from './verified-passwords.js';
 
+/** The most of a username a login's log line repeats (a hostile NAS may send kilobytes). */
+const LOGGED_USERNAME_LENGTH = 128;
+
 /** An answer for rlm_rest: 200 with reply and control attributes, or 401 with a Reply-Message. */
 export type AuthorizeAnswer = { status: 200 | 401; body: Record<string, unknown> };
 
@@ -78,8 +81,14 @@ export class AuthorizeService implements OnModuleInit {
     } else {
       outcome = await this.login(nas, method);
     }
+    // The username as the NAS sent it (quoted, cut to a bounded length), so "why was this guest
+    // refused" can be answered from the log; never the password.
+    const username =
+      request.username === null
+        ? ''
+        : ` for username ${JSON.stringify(request.username.slice(0, LOGGED_USERNAME_LENGTH))}`;
     this.logger.log(
-      `RADIUS login ${outcome.answer.status === 200 ? 'accepted' : 'rejected'} at NAS ${nas.name} (venue ${nas.venueId}):` +
+      `RADIUS login ${outcome.answer.status === 200 ? 'accepted' : 'rejected'} at NAS ${nas.name} (venue ${nas.venueId})${username}:` +
         ` ${outcome.reason}${outcome.userId === null ? '' : `, user ${outcome.userId}`}`,
     );
     return outcome.answer;
