@@ -368,4 +368,75 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     await worker.processBatch();
     await testApp.http.get('/readyz').expect(200);
   });
+
+  /** An accounting packet of one session from `nas`, as FreeRADIUS passes it on. */
+  async function accountingOf(
+    nas: { name: string; source: string },
+    type: 'Start' | 'Stop',
+    session: { username: string; acctSessionId: string; uniqueId: string },
+  ) {
+    await radiusCall(
+      testApp,
+      radiusToken,
+      'accounting',
+      { name: nas.name, ip: nas.source },
+      rlmBody({
+        'Acct-Status-Type': type,
+        'User-Name': session.username,
+        'Acct-Session-Id': session.acctSessionId,
+        'Acct-Unique-Session-Id': session.uniqueId,
+        'Calling-Station-Id': 'AA-BB-CC-00-00-01',
+        'NAS-IP-Address': '192.0.2.10',
+      }),
+    ).expect(204);
+  }
+
+  /** A blocked user whose one session's Disconnect went unanswered: its job, pending a retry. */
+  async function unansweredDisconnect(nas: { name: string; source: string }) {
+    nasA.answer = () => 'silent';
+    const user = await givenUser(testApp);
+    const session = { username: user.username!, acctSessionId: unique('acct'), uniqueId: unique('unique') };
+    await accountingOf(nas, 'Start', session);
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+    const [job] = await jobsOf(user._id);
+    expect(await worker.processBatch()).toBe(1);
+    const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
+    expect(row.status).toBe('pending');
+    expect(row.nextAttemptAt.getTime()).toBeGreaterThan(clock.now().getTime());
+    return { user, session, job: row, sent: nasA.received.length };
+  }
+
+  async function expectSettledByAccounting(job: UnauthJobEntity, sent: number): Promise<void> {
+    // Due at once, rather than at its backoff.
+    const due = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
+    expect(due.nextAttemptAt.getTime()).toBe(clock.now().getTime());
+    expect(await worker.processBatch()).toBe(1);
+    const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
+    expect(row).toMatchObject({ status: 'done', attempts: 2 });
+    expect(Object.values(row.deliveries!.radius.sessions!).map((outcome) => outcome.result)).toEqual(['stopped']);
+    // Nothing more was sent to the NAS.
+    expect(nasA.received).toHaveLength(sent);
+    const [session] = await sessionsOf(job.userId);
+    expect(session.nasStoppedAt).not.toBeNull();
+  }
+
+  it('an Accounting-Stop settles a Disconnect the NAS never answered: the job is due at once, done, and sends nothing more', async () => {
+    const nas = await registerNas(nasA);
+    const { session, job, sent } = await unansweredDisconnect(nas);
+    await accountingOf(nas, 'Stop', session);
+    await expectSettledByAccounting(job, sent);
+  });
+
+  it('an Accounting-On of the NAS settles the Disconnects still owed for its sessions', async () => {
+    const nas = await registerNas(nasA);
+    const { job, sent } = await unansweredDisconnect(nas);
+    await radiusCall(
+      testApp,
+      radiusToken,
+      'accounting',
+      { name: nas.name, ip: nas.source },
+      rlmBody({ 'Acct-Status-Type': 'Accounting-On', 'NAS-IP-Address': '192.0.2.10', 'Acct-Session-Id': '0' }),
+    ).expect(204);
+    await expectSettledByAccounting(job, sent);
+  });
 });

@@ -10,6 +10,7 @@ import { UsernameKeyIndex1796025600000 } from './1796025600000-UsernameKeyIndex.
 import { NasAddressUnique1796112000000 } from './1796112000000-NasAddressUnique.js';
 import { SessionUserName1796198400000 } from './1796198400000-SessionUserName.js';
 import { VenueUserCountChanges1796284800000 } from './1796284800000-VenueUserCountChanges.js';
+import { SessionNasStopped1796371200000 } from './1796371200000-SessionNasStopped.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -24,4 +25,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   NasAddressUnique1796112000000,
   SessionUserName1796198400000,
   VenueUserCountChanges1796284800000,
+  SessionNasStopped1796371200000,
 ];

@@ -90,9 +90,12 @@ export class AccountingService {
     if (type === 'Accounting-On' || type === 'Accounting-Off') {
       const now = this.clock.now();
       const source = restartedSource(nas);
-      const ended = await this.database.transaction((em) =>
-        this.sessions.endActiveOfNas(em, nas.id, source, SERVICE_TERMINATE_CAUSES.nasRestart, now),
-      );
+      const ended = await this.database.transaction(async (em) => {
+        const count = await this.sessions.endActiveOfNas(em, nas.id, source, SERVICE_TERMINATE_CAUSES.nasRestart, now);
+        // Sessions ended here before (a block) that a job still has to disconnect: the NAS has none now.
+        await this.unauthJobs.settleOpenJobSessionsOfNas(em, nas.id, source, now);
+        return count;
+      });
       const whose = source === null ? 'its' : `its (from ${source})`;
       this.logger.log(`NAS ${nas.name} sent ${type}: ended ${whose} ${ended} open session(s)`);
       return;
@@ -185,7 +188,12 @@ export class AccountingService {
         const session = this.newSession(nas, userId, report, now, user.createdAt);
         Object.assign(session, counters);
         if (step.ended)
-          Object.assign(session, { status: 'stopped', endedAt: now, terminateCause: report.terminateCause });
+          Object.assign(session, {
+            status: 'stopped',
+            endedAt: now,
+            terminateCause: report.terminateCause,
+            nasStoppedAt: now,
+          });
         await this.sessions.insert(em, session);
         await this.recordDevice(em, userId, report, now);
         return;
@@ -195,7 +203,10 @@ export class AccountingService {
         const ends = step.ends ? { status: 'stopped' as const, endedAt: now } : {};
         const cause =
           report.type === 'Stop' && current.terminateCause === null ? { terminateCause: report.terminateCause } : {};
-        await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause });
+        // The NAS says the session is over: a Disconnect still owed for it is settled, and soon.
+        const stopped = report.type === 'Stop' && current.nasStoppedAt === null ? { nasStoppedAt: now } : {};
+        await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause, ...stopped });
+        if (report.type === 'Stop') await this.unauthJobs.hurryJobsOfSessions(em, userId, [current.id], now);
         if (current.status === 'active') await this.recordDevice(em, userId, report, now);
         return;
       }
@@ -312,6 +323,7 @@ export class AccountingService {
       // Where a Disconnect/CoA-Request for this session goes and how it names the NAS.
       nasIpAddress: report.nasIpAddress,
       nasSourceIp: recordedSource(nas),
+      nasStoppedAt: null,
     } satisfies SessionEntity);
   }
 

@@ -25,6 +25,7 @@ export const NO_ACCOUNTING = {
   terminateCause: null,
   nasIpAddress: null,
   nasSourceIp: null,
+  nasStoppedAt: null,
 } satisfies Partial<SessionEntity>;
 
 export function newSession(opening: SessionOpening, id: string, now: Date): SessionEntity {

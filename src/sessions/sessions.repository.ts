@@ -241,9 +241,25 @@ export class SessionsRepository {
     const result = await em.update(
       SessionEntity,
       { nasClientId, status: 'active', ...(sourceIp === null ? {} : { nasSourceIp: sourceIp }) },
-      { status: 'stopped', endedAt: now, terminateCause },
+      { status: 'stopped', endedAt: now, terminateCause, nasStoppedAt: now },
     );
     return result.affected ?? 0;
+  }
+
+  /** Records that the NAS said these sessions are over (an Accounting-On/Off), where it had not said so yet. */
+  async markStoppedByNas(em: EntityManager, ids: readonly string[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await em.update(SessionEntity, { id: In([...ids]), nasStoppedAt: IsNull() }, { nasStoppedAt: now });
+  }
+
+  /** Of `ids`, the sessions the NAS said are over. */
+  async findStoppedByNas(em: EntityManager, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await em.find(SessionEntity, {
+      select: { id: true },
+      where: { id: In([...ids]), nasStoppedAt: Not(IsNull()) },
+    });
+    return rows.map((row) => row.id);
   }
 
   /**

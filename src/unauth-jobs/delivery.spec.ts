@@ -90,6 +90,14 @@ describe('delivery rules', () => {
     expect(second.lastError).toBe('session s1: failed detail');
   });
 
+  it('a session the NAS reported stopped (accounting) is settled and done, never resent', () => {
+    const first = deliveryAfter(undefined, { results: [result('s1', 'retry'), result('s2', 'acked')] }, T1);
+    const second = deliveryAfter(first, { results: [result('s1', 'stopped')] }, T2);
+    expect(second.status).toBe('done');
+    expect(second.lastError).toBeNull();
+    expect(unsettledSessions([session('s1'), session('s2')], second)).toEqual([]);
+  });
+
   it('the job: retried while a delivery is pending, then failed if one failed, else done', () => {
     const done: Delivery = { status: 'done', attempts: 1, lastError: null, at: '' };
     const pending: Delivery = { status: 'pending', attempts: 1, lastError: 'x', at: '' };
@@ -110,7 +118,9 @@ describe('delivery rules', () => {
   it('a session the NAS confirmed over ends with a cause; other results end nothing', () => {
     expect(confirmedEndCause('acked')).toBe('disconnected');
     expect(confirmedEndCause('gone')).toBe('disconnect-not-found');
-    for (const result of ['skipped', 'failed', 'retry'] as const) expect(confirmedEndCause(result)).toBeNull();
+    // A stopped session was ended by the NAS's accounting already.
+    for (const result of ['stopped', 'skipped', 'failed', 'retry'] as const)
+      expect(confirmedEndCause(result)).toBeNull();
   });
 
   it('summarises deliveries on one line', () => {

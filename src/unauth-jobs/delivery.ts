@@ -7,10 +7,12 @@ import type { UnauthJobSession } from './entities/unauth-job.entity.js';
 
 /**
  * `acked`: the NAS ended (or changed) the session; `gone`: NAK 503, the NAS has no such session;
- * `skipped`: nothing to send it to (no NAS, NAS without RFC 5176 listener); `failed`: NAK 401-407, a
- * configuration problem, not retried; `retry`: no answer or another NAK, sent again with the job.
+ * `stopped`: the NAS's accounting said the session is over (a Stop, or the NAS's Accounting-On/Off)
+ * before a Disconnect reached it, so none is sent; `skipped`: nothing to send it to (no NAS, NAS
+ * without RFC 5176 listener); `failed`: NAK 401-407, a configuration problem, not retried; `retry`:
+ * no answer or another NAK, sent again with the job.
  */
-export const SESSION_RESULTS = ['acked', 'gone', 'skipped', 'failed', 'retry'] as const;
+export const SESSION_RESULTS = ['acked', 'gone', 'stopped', 'skipped', 'failed', 'retry'] as const;
 export type SessionResult = (typeof SESSION_RESULTS)[number];
 
 /** What a per-session dispatcher reports for one session of one attempt. */
@@ -60,8 +62,8 @@ export interface Delivery {
 /** Dispatcher name → its delivery. */
 export type Deliveries = Record<string, Delivery>;
 
-const SETTLED: readonly SessionResult[] = ['acked', 'gone', 'skipped', 'failed'];
-const DONE: readonly SessionResult[] = ['acked', 'gone', 'skipped'];
+const SETTLED: readonly SessionResult[] = ['acked', 'gone', 'stopped', 'skipped', 'failed'];
+const DONE: readonly SessionResult[] = ['acked', 'gone', 'stopped', 'skipped'];
 
 function isSettled(outcome: SessionOutcome | undefined): boolean {
   return outcome !== undefined && SETTLED.includes(outcome.result);

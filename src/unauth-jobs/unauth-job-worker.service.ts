@@ -21,7 +21,7 @@ import {
   type UnauthDispatcher,
   type UnauthJobPayload,
 } from './dispatchers/unauth-dispatcher.js';
-import type { UnauthJobStatus } from './entities/unauth-job.entity.js';
+import type { UnauthJobSession, UnauthJobStatus } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
 
@@ -129,12 +129,14 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
   /**
    * Runs every dispatcher whose delivery of the job is still open (in parallel), then records the
    * outcome. Per-session dispatchers get only the sessions not settled by earlier attempts, so a
-   * failing webhook never resends an acknowledged Disconnect, nor the other way round.
+   * failing webhook never resends an acknowledged Disconnect, nor the other way round; a session
+   * the NAS's accounting said is over is settled as `stopped` instead of being sent.
    */
   private async deliver(job: ClaimedJob): Promise<{ status: UnauthJobStatus | 'released'; deliveries: Deliveries }> {
     const deliveries: Deliveries = { ...(job.deliveries ?? {}) };
     const payload = toPayload(job);
     const confirmed: SessionDispatchResult[] = [];
+    const stopped = await this.stoppedByNas(job);
     let aborted = false;
     await Promise.all(
       this.dispatchers.map(async (dispatcher) => {
@@ -144,10 +146,16 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
           deliveries[dispatcher.name] = skippedDelivery('coa jobs are delivered by radius only', this.clock.now());
           return;
         }
-        const sessions = dispatcher.perSession ? unsettledSessions(job.sessions, previous) : job.sessions;
+        const open = dispatcher.perSession ? unsettledSessions(job.sessions, previous) : job.sessions;
+        const settled = dispatcher.perSession ? open.filter((session) => stopped.has(session.id)) : [];
+        const sessions = open.filter((session) => !settled.includes(session));
         let results: SessionDispatchResult[] | null;
         try {
-          results = (await dispatcher.dispatch({ ...payload, sessions }, this.abort.signal)) ?? null;
+          results =
+            settled.length > 0 && sessions.length === 0
+              ? []
+              : ((await dispatcher.dispatch({ ...payload, sessions }, this.abort.signal)) ?? null);
+          if (settled.length > 0) results = [...settled.map(stoppedResult), ...(results ?? [])];
         } catch (error) {
           if (this.abort.signal.aborted || (this.stopping && error instanceof DeliveryTimeoutError)) {
             aborted = true;
@@ -198,6 +206,20 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
+  /**
+   * The job's sessions the NAS said are over. When that cannot be read, none: the Disconnects are sent
+   * as before, and a NAS without the session answers NAK 503.
+   */
+  private async stoppedByNas(job: ClaimedJob): Promise<Set<string>> {
+    if (!this.dispatchers.some((dispatcher) => dispatcher.perSession)) return new Set();
+    try {
+      return new Set(await this.jobs.stoppedByNas(job.sessions.map((session) => session.id)));
+    } catch (error) {
+      this.logger.warn(`Unauth job ${job.id}: could not read which sessions the NAS stopped: ${describe(error)}`);
+      return new Set();
+    }
+  }
+
   private track(delivery: Promise<void>): Promise<void> {
     const tracked = delivery.catch((error: unknown) =>
       this.logger.error(`Could not record an unauth job outcome: ${describe(error)}`),
@@ -233,4 +255,15 @@ function toPayload(job: ClaimedJob): UnauthJobPayload {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A session the NAS's accounting said is over: settled without a request. */
+function stoppedResult(session: UnauthJobSession): SessionDispatchResult {
+  return {
+    sessionId: session.id,
+    result: 'stopped',
+    errorCause: null,
+    detail: 'the NAS reported the session over (accounting) before a request reached it',
+    nas: session.nasId,
+  };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, FindOptionsWhere } from 'typeorm';
+import { MoreThan, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
 import { UnauthJobEntity, type UnauthJobStatus, type UnauthReason } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
@@ -50,6 +50,11 @@ export class UnauthJobsRepository {
   /** Applies `changes` only while the job is still held under the lease it was claimed with. */
   async updateWhileLeased(em: EntityManager, job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
     await em.update(UnauthJobEntity, { id: job.id, status: 'processing', leaseExpiresAt: job.leaseExpiresAt }, changes);
+  }
+
+  /** Makes a pending job due at `now`, if it is still pending and due later. */
+  async hurry(em: EntityManager, id: string, now: Date): Promise<void> {
+    await em.update(UnauthJobEntity, { id, status: 'pending', nextAttemptAt: MoreThan(now) }, { nextAttemptAt: now });
   }
 
   findById(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
+import type { UnauthJobEntity, UnauthJobSession, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 import { errorOf, exhausted, type Deliveries, type JobVerdict } from './delivery.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import {
@@ -99,6 +99,53 @@ export class UnauthJobsService {
    */
   async closeDisconnected(sessionId: string, terminateCause: string, now: Date): Promise<void> {
     await this.database.transaction((em) => this.sessions.endConfirmed(em, sessionId, terminateCause, now));
+  }
+
+  /**
+   * The NAS reported these sessions of the user stopped: the user's pending jobs that list one are
+   * due at once, so the worker settles them now rather than at their next backoff.
+   */
+  async hurryJobsOfSessions(
+    em: EntityManager,
+    userId: string,
+    sessionIds: readonly string[],
+    now: Date,
+  ): Promise<void> {
+    const jobs = await this.jobs.list(em, { userId, status: 'pending' });
+    for (const job of jobs) {
+      if (job.nextAttemptAt > now && job.sessions.some((session) => sessionIds.includes(session.id)))
+        await this.jobs.hurry(em, job.id, now);
+    }
+  }
+
+  /**
+   * A NAS restarted (Accounting-On/Off; from `sourceIp` only, when given): the sessions that open
+   * jobs still have to disconnect there are over, whatever their state here; their pending jobs are
+   * due at once.
+   */
+  async settleOpenJobSessionsOfNas(
+    em: EntityManager,
+    nasClientId: string,
+    sourceIp: string | null,
+    now: Date,
+  ): Promise<void> {
+    const open = [
+      ...(await this.jobs.list(em, { status: 'pending' })),
+      ...(await this.jobs.list(em, { status: 'processing' })),
+    ];
+    const onNas = (session: UnauthJobSession) =>
+      session.nasClientId === nasClientId && (sourceIp === null || session.nasSourceIp === sourceIp);
+    const ids = open.flatMap((job) => job.sessions.filter(onNas).map((session) => session.id));
+    await this.sessions.markStoppedByNas(em, ids, now);
+    for (const job of open) {
+      if (job.status === 'pending' && job.nextAttemptAt > now && job.sessions.some(onNas))
+        await this.jobs.hurry(em, job.id, now);
+    }
+  }
+
+  /** Of `sessionIds`, those the NAS said are over: a Disconnect owed for them is settled without being sent. */
+  stoppedByNas(sessionIds: readonly string[]): Promise<string[]> {
+    return this.database.run((em) => this.sessions.findStoppedByNas(em, sessionIds));
   }
 
   /** Hands a claimed job back untried (shutdown): due at once, and the attempt does not count. */

@@ -47,6 +47,13 @@ export class SessionEntity {
   @DateTimeColumn('ended_at', { nullable: true })
   endedAt!: Date | null;
 
+  /**
+   * When the NAS said the session is over (its Accounting-Stop, or an Accounting-On/Off of the
+   * NAS); null while it has not. A Disconnect still owed for the session is settled by it.
+   */
+  @DateTimeColumn('nas_stopped_at', { nullable: true })
+  nasStoppedAt!: Date | null;
+
   // RADIUS accounting. Every column below is null for sessions the CLI starts.
 
   /** The registered NAS (nas_clients.id) that reported the session; `nasId` then holds its name. */
