@@ -37,24 +37,26 @@ export class VenueCountsRepository {
   }
 
   /**
-   * MySQL: the fold's lock if no other process holds it, without waiting (true where the server has
-   * no named locks, a Galera cluster: the folds then meet only on the counter rows, briefly).
+   * MySQL: the fold's lock, if no other process holds it, without waiting: `held` (release it with
+   * releaseFoldLock), `busy`, or `none` where there is no such lock to take (SQLite, whose write lock
+   * the transaction holds; a Galera cluster, which has no named locks: its folds meet only on the
+   * counter rows, briefly).
    */
-  async tryFoldLock(em: EntityManager): Promise<boolean> {
-    if (!this.database.supportsRowLocks) return true;
+  async tryFoldLock(em: EntityManager): Promise<'held' | 'busy' | 'none'> {
+    if (!this.database.supportsRowLocks) return 'none';
     try {
       const [row] = await em.query<Array<{ acquired: number | string | null }>>(
         `SELECT GET_LOCK(${FOLD_LOCK_NAME}, 0) AS acquired`,
       );
-      return Number(row?.acquired) === 1;
+      return Number(row?.acquired) === 1 ? 'held' : 'busy';
     } catch (error) {
-      if (isNotSupported(error)) return true;
+      if (isNotSupported(error)) return 'none';
       throw error;
     }
   }
 
   async releaseFoldLock(em: EntityManager): Promise<void> {
-    if (this.database.supportsRowLocks) await em.query(`DO RELEASE_LOCK(${FOLD_LOCK_NAME})`);
+    await em.query(`DO RELEASE_LOCK(${FOLD_LOCK_NAME})`);
   }
 
   /**

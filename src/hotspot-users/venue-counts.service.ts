@@ -26,7 +26,8 @@ export class VenueCountsService {
     for (;;) {
       const batch = await this.database.transaction(
         async (em) => {
-          if (!(await this.counts.tryFoldLock(em))) return 0;
+          const lock = await this.counts.tryFoldLock(em);
+          if (lock === 'busy') return 0;
           try {
             const changes = await this.counts.lockChanges(em, FOLD_BATCH_SIZE);
             await this.counts.addToCounters(em, foldCounts(changes));
@@ -36,7 +37,7 @@ export class VenueCountsService {
             );
             return changes.length;
           } finally {
-            await this.counts.releaseFoldLock(em);
+            if (lock === 'held') await this.counts.releaseFoldLock(em);
           }
         },
         { readCommitted: true },
