@@ -372,8 +372,9 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
   /** An accounting packet of one session from `nas`, as FreeRADIUS passes it on. */
   async function accountingOf(
     nas: { name: string; source: string },
-    type: 'Start' | 'Stop',
+    type: 'Start' | 'Interim-Update' | 'Stop',
     session: { username: string; acctSessionId: string; uniqueId: string },
+    sessionTime = 0,
   ) {
     await radiusCall(
       testApp,
@@ -387,6 +388,7 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
         'Acct-Unique-Session-Id': session.uniqueId,
         'Calling-Station-Id': 'AA-BB-CC-00-00-01',
         'NAS-IP-Address': '192.0.2.10',
+        'Acct-Session-Time': sessionTime,
       }),
     ).expect(204);
   }
@@ -422,9 +424,21 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
 
   it('an Accounting-Stop settles a Disconnect the NAS never answered: the job is due at once, done, and sends nothing more', async () => {
     const nas = await registerNas(nasA);
-    const { session, job, sent } = await unansweredDisconnect(nas);
-    await accountingOf(nas, 'Stop', session);
+    const { user, session, job, sent } = await unansweredDisconnect(nas);
+    await accountingOf(nas, 'Stop', session, 60);
     await expectSettledByAccounting(job, sent);
+
+    // The NAS reports the session going on after all: what it said of its end no longer holds, and
+    // the new job's Disconnect is sent, not settled.
+    nasA.answer = () => 'ack';
+    await accountingOf(nas, 'Interim-Update', session, 120);
+    const [, again] = await jobsOf(user._id);
+    expect(again).toMatchObject({ reason: 'enforcement', status: 'pending' });
+    expect(await worker.processBatch()).toBe(1);
+    expect(nasA.received).toHaveLength(sent + 1);
+    const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: again.id });
+    expect(row.status).toBe('done');
+    expect(Object.values(row.deliveries!.radius.sessions!).map((outcome) => outcome.result)).toEqual(['acked']);
   });
 
   it('an Accounting-On of the NAS settles the Disconnects still owed for its sessions', async () => {

@@ -212,11 +212,13 @@ export class AccountingService {
       }
       case 'reopen': {
         const current = stored as SessionEntity;
+        // The NAS reports it going on, so whatever it said of its end before no longer holds.
         await this.sessions.update(em, current.id, {
           ...counters,
           status: 'active',
           endedAt: null,
           terminateCause: null,
+          nasStoppedAt: null,
         });
         await this.recordDevice(em, userId, report, now);
         this.logger.warn(
@@ -234,8 +236,9 @@ export class AccountingService {
         let session: SessionEntity;
         if (step.kind === 'enforceAgain') {
           // Ended here already: only its counters change, and a job is written unless one under way covers it.
-          session = Object.assign(new SessionEntity(), stored, counters);
-          await this.sessions.update(em, session.id, counters);
+          // The NAS reports it going on: a Disconnect owed for it must be sent, not settled as stopped.
+          session = Object.assign(new SessionEntity(), stored, counters, { nasStoppedAt: null });
+          await this.sessions.update(em, session.id, { ...counters, nasStoppedAt: null });
           const earlier = await this.unauthJobs.jobStatusesForSession(em, userId, session.id);
           if (earlier.some(isOpenJob)) return;
         } else if (step.insert) {
