@@ -112,21 +112,7 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
 
   /** An accounting Start from `nas`, as FreeRADIUS passes it on. */
   async function accountingStart(nas: { name: string; source: string }, username: string, acctSessionId: string) {
-    await radiusCall(
-      testApp,
-      radiusToken,
-      'accounting',
-      { name: nas.name, ip: nas.source },
-      rlmBody({
-        'Acct-Status-Type': 'Start',
-        'User-Name': username,
-        'Acct-Session-Id': acctSessionId,
-        'Acct-Unique-Session-Id': unique('unique'),
-        'Calling-Station-Id': 'AA-BB-CC-00-00-01',
-        'Framed-IP-Address': '10.0.0.5',
-        'NAS-IP-Address': '192.0.2.10',
-      }),
-    ).expect(204);
+    await accountingOf(nas, 'Start', { username, acctSessionId, uniqueId: unique('unique') });
   }
 
   const sessionsOf = (userId: string) => testApp.dataSource.getRepository(SessionEntity).findBy({ userId });
@@ -387,6 +373,7 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
         'Acct-Session-Id': session.acctSessionId,
         'Acct-Unique-Session-Id': session.uniqueId,
         'Calling-Station-Id': 'AA-BB-CC-00-00-01',
+        'Framed-IP-Address': '10.0.0.5',
         'NAS-IP-Address': '192.0.2.10',
         'Acct-Session-Time': sessionTime,
       }),
