@@ -37,20 +37,24 @@ export function bucketEnd(bucket: number): Date {
  * side), without the ones that cancel out, ordered by venue, status and hour.
  */
 export function countDeltas(before: CountedUser | null, after: CountedUser | null): CountDelta[] {
-  const deltas = new Map<string, CountDelta>();
-  const add = (user: CountedUser | null, delta: number) => {
-    if (user === null) return;
+  const moves = (user: CountedUser | null, delta: number): CountDelta[] => {
+    if (user === null) return [];
     const bucket = countBucket(user.createdAt);
-    for (const venueId of new Set(user.venueIds)) {
-      const key = JSON.stringify([venueId, user.status, bucket]);
-      const entry = deltas.get(key) ?? { venueId, status: user.status, bucket, delta: 0 };
-      entry.delta += delta;
-      deltas.set(key, entry);
-    }
+    return [...new Set(user.venueIds)].map((venueId) => ({ venueId, status: user.status, bucket, delta }));
   };
-  add(before, -1);
-  add(after, 1);
-  return [...deltas.values()].filter(({ delta }) => delta !== 0).sort(compareCounters);
+  return summed([...moves(before, -1), ...moves(after, 1)]);
+}
+
+/** `deltas` summed per venue, status and hour, without the sums that cancel out, in that key order. */
+function summed(deltas: readonly CountDelta[]): CountDelta[] {
+  const sums = new Map<string, CountDelta>();
+  for (const { venueId, status, bucket, delta } of deltas) {
+    const key = JSON.stringify([venueId, status, bucket]);
+    const entry = sums.get(key) ?? { venueId, status, bucket, delta: 0 };
+    entry.delta += delta;
+    sums.set(key, entry);
+  }
+  return [...sums.values()].filter(({ delta }) => delta !== 0).sort(compareCounters);
 }
 
 function compareCounters(a: CountDelta, b: CountDelta): number {
@@ -87,22 +91,10 @@ export interface FoldedCounts {
  * counters' keys, so that two folds take the counter rows' locks in the same order.
  */
 export function foldCounts(changes: readonly CountDelta[]): FoldedCounts {
-  const counts = new Map<string, { venueId: string; status: UserStatus; delta: number }>();
-  const buckets = new Map<string, CountDelta>();
-  for (const { venueId, status, bucket, delta } of changes) {
-    const countKey = JSON.stringify([venueId, status]);
-    const count = counts.get(countKey) ?? { venueId, status, delta: 0 };
-    count.delta += delta;
-    counts.set(countKey, count);
-    const bucketKey = JSON.stringify([venueId, status, bucket]);
-    const entry = buckets.get(bucketKey) ?? { venueId, status, bucket, delta: 0 };
-    entry.delta += delta;
-    buckets.set(bucketKey, entry);
-  }
+  // The per-status counts are the same sums with the hour left out.
+  const counts = summed(changes.map((change) => ({ ...change, bucket: 0 })));
   return {
-    counts: [...counts.values()]
-      .filter(({ delta }) => delta !== 0)
-      .sort((a, b) => compareCounters({ ...a, bucket: 0 }, { ...b, bucket: 0 })),
-    buckets: [...buckets.values()].filter(({ delta }) => delta !== 0).sort(compareCounters),
+    counts: counts.map(({ venueId, status, delta }) => ({ venueId, status, delta })),
+    buckets: summed(changes),
   };
 }

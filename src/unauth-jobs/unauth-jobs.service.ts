@@ -47,7 +47,7 @@ export class UnauthJobsService {
     reason?: UnauthReason,
   ): Promise<UnauthJobStatus[]> {
     const jobs = await this.jobs.list(em, { userId, reason });
-    return jobs.filter((job) => job.sessions.some((session) => session.id === sessionId)).map((job) => job.status);
+    return jobs.filter((job) => lists(job, (session) => session.id === sessionId)).map((job) => job.status);
   }
 
   /**
@@ -111,11 +111,8 @@ export class UnauthJobsService {
     sessionIds: readonly string[],
     now: Date,
   ): Promise<void> {
-    const jobs = await this.jobs.list(em, { userId, status: 'pending' });
-    for (const job of jobs) {
-      if (job.nextAttemptAt > now && job.sessions.some((session) => sessionIds.includes(session.id)))
-        await this.jobs.hurry(em, job.id, now);
-    }
+    const pending = await this.jobs.list(em, { userId, status: 'pending' });
+    await this.hurryListing(em, pending, (session) => sessionIds.includes(session.id), now);
   }
 
   /**
@@ -137,8 +134,18 @@ export class UnauthJobsService {
       session.nasClientId === nasClientId && (sourceIp === null || session.nasSourceIp === sourceIp);
     const ids = open.flatMap((job) => job.sessions.filter(onNas).map((session) => session.id));
     await this.sessions.markStoppedByNas(em, ids, now);
-    for (const job of open) {
-      if (job.status === 'pending' && job.nextAttemptAt > now && job.sessions.some(onNas))
+    await this.hurryListing(em, open, onNas, now);
+  }
+
+  /** Of `jobs`, the pending ones due later that list a session `matches`: due at `now`. */
+  private async hurryListing(
+    em: EntityManager,
+    jobs: readonly UnauthJobEntity[],
+    matches: (session: UnauthJobSession) => boolean,
+    now: Date,
+  ): Promise<void> {
+    for (const job of jobs) {
+      if (job.status === 'pending' && job.nextAttemptAt > now && lists(job, matches))
         await this.jobs.hurry(em, job.id, now);
     }
   }
@@ -164,4 +171,9 @@ export class UnauthJobsService {
   private whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
     return this.database.run((em) => this.jobs.updateWhileLeased(em, job, changes));
   }
+}
+
+/** Whether the job lists a session that `matches`. */
+function lists(job: UnauthJobEntity, matches: (session: UnauthJobSession) => boolean): boolean {
+  return job.sessions.some(matches);
 }
