@@ -111,6 +111,17 @@ for (const kind of databaseKinds()) {
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout).map((nas: { name: string }) => nas.name)).toEqual(['lobby-ap']);
       expect(list.stdout).not.toContain(SECRET);
+
+      // Whether it takes CoA-Requests: shown in the list, changed with set.
+      const marked = await cli('nas', 'set', 'lobby-ap', '--no-coa', '--json');
+      expect(marked.code).toBe(0);
+      expect(JSON.parse(marked.stdout)).toMatchObject({ name: 'lobby-ap', acceptsCoa: false });
+      expect((await cli('nas', 'list')).stdout).toMatch(/^\S+\s+lobby-ap\s+lobby\s+192\.0\.2\.0\/24\s+3799\s+no\s/m);
+      expect((await cli('nas', 'set', 'lobby-ap', '--coa')).stdout).toContain('accepts CoA');
+      expect(JSON.parse((await cli('nas', 'list', '--json')).stdout)).toEqual([
+        expect.objectContaining({ name: 'lobby-ap', acceptsCoa: true }),
+      ]);
+      expect(await cli('nas', 'set', 'no-such-nas', '--coa')).toMatchObject({ code: 1, stdout: '' });
     });
 
     it('radius-config writes the secret into clients.conf only, and fails clearly without the key', async () => {

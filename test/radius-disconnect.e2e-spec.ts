@@ -347,6 +347,98 @@ describe.each(databaseKinds())('RFC 5176 Disconnect and CoA through the worker [
     expect(await jobsOf(user._id)).toHaveLength(1);
   });
 
+  it.each([401, 405, 406])(
+    'a CoA-NAK with Error-Cause %i marks the NAS as not accepting CoA: later expiry changes write no CoA job',
+    async (cause) => {
+      const nas = await registerNas(nasA);
+      const user = await givenUser(testApp, { expiresAt: new Date(clock.now().getTime() + 3_600_000).toISOString() });
+      await accountingStart(nas, user.username!, unique('acct'));
+      nasA.answer = () => ({ nak: cause });
+
+      await api(testApp).users.update(user._id, {
+        expiresAt: new Date(clock.now().getTime() + 7_200_000).toISOString(),
+      });
+      await worker.processBatch();
+
+      const [job] = await jobsOf(user._id);
+      expect(job.status).toBe('failed');
+      expect(Object.values(job.deliveries!.radius.sessions!)).toEqual([
+        expect.objectContaining({
+          result: 'failed',
+          errorCause: cause,
+          detail: `NAS ${nas.name} answered CoA-NAK with Error-Cause ${cause}: it does not accept CoA (marked so)`,
+        }),
+      ]);
+      const registry = testApp.app.get(NasService);
+      expect((await registry.list()).find((entry) => entry.id === nas.id)?.acceptsCoa).toBe(false);
+
+      nasA.received.length = 0;
+      await api(testApp)
+        .users.update(user._id, { expiresAt: new Date(clock.now().getTime() + 10_800_000).toISOString() })
+        .expect(200);
+      expect(await jobsOf(user._id)).toHaveLength(1);
+
+      // Set to accept CoA again, the NAS gets the next change.
+      await registry.update(nas.id, { acceptsCoa: true });
+      nasA.answer = () => 'ack';
+      await api(testApp)
+        .users.update(user._id, { expiresAt: new Date(clock.now().getTime() + 14_400_000).toISOString() })
+        .expect(200);
+      await worker.processBatch();
+      expect((await jobsOf(user._id)).map((entry) => entry.status)).toEqual(['failed', 'done']);
+      expect(nasA.verified.map((request) => request.packet?.code)).toEqual([RADIUS_CODES.coaRequest]);
+    },
+  );
+
+  it('a CoA-NAK 404 and a Disconnect-NAK 401 leave the NAS accepting CoA', async () => {
+    const nas = await registerNas(nasA);
+    nasA.answer = () => ({ nak: 401 });
+    await blockedWithSessions(nas);
+    const user = await givenUser(testApp, { expiresAt: new Date(clock.now().getTime() + 3_600_000).toISOString() });
+    await accountingStart(nas, user.username!, unique('acct'));
+    nasA.answer = () => ({ nak: 404 });
+    await api(testApp).users.update(user._id, { expiresAt: new Date(clock.now().getTime() + 7_200_000).toISOString() });
+    await worker.processBatch();
+    await worker.processBatch();
+    expect(nasA.verified.map((request) => request.packet?.code).sort()).toEqual(
+      [RADIUS_CODES.disconnectRequest, RADIUS_CODES.coaRequest].sort(),
+    );
+    expect((await testApp.app.get(NasService).list()).find((entry) => entry.id === nas.id)?.acceptsCoa).toBe(true);
+  });
+
+  it('a CoA job is not sent to a NAS marked as refusing CoA, nor once its expiresAt has passed', async () => {
+    const refusing = await registerNas(nasA);
+    const accepting = await registerNas(nasB);
+    const user = await givenUser(testApp, { expiresAt: new Date(clock.now().getTime() + 3_600_000).toISOString() });
+    await accountingStart(refusing, user.username!, unique('acct'));
+    await accountingStart(accepting, user.username!, unique('acct'));
+    const soon = new Date(clock.now().getTime() + 60_000);
+    await api(testApp).users.update(user._id, { expiresAt: soon.toISOString() }).expect(200);
+    const [job] = await jobsOf(user._id);
+    expect(job.sessions).toHaveLength(2);
+    // Marked after the job was written (by another job's NAK, or by an operator).
+    await testApp.app.get(NasService).update(refusing.id, { acceptsCoa: false });
+    clock.advance(61_000);
+
+    await worker.processBatch();
+
+    const row = await testApp.dataSource.getRepository(UnauthJobEntity).findOneByOrFail({ id: job.id });
+    expect(row.status).toBe('done');
+    expect(nasA.received).toHaveLength(0);
+    expect(nasB.received).toHaveLength(0);
+    expect(
+      Object.values(row.deliveries!.radius.sessions!)
+        .map((outcome) => [outcome.result, outcome.detail])
+        .sort(),
+    ).toEqual([
+      [
+        'skipped',
+        `NAS ${refusing.name} does not accept CoA-Requests: the session ends at the user's expiresAt through the expiry sweep`,
+      ],
+      ['skipped', "the new expiresAt has passed: the user's expiry ends the session with a Disconnect-Request"],
+    ]);
+  });
+
   it('jobs that fail leave /readyz green', async () => {
     const nas = await registerNas(nasA);
     nasA.answer = () => ({ nak: 402 });

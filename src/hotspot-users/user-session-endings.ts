@@ -72,7 +72,10 @@ export class UserSessionEndings {
     await this.unauthJobs.enqueue(em, job, now);
   }
 
-  /** A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's transaction. */
+  /**
+   * A changed expiresAt reaches the user's RADIUS sessions as a CoA job, written in the PUT's
+   * transaction; sessions of NASes that refuse CoA get none (they end at expiresAt through the sweep).
+   */
   async followExpiry(em: EntityManager, before: HotspotUserEntity, after: HotspotUserEntity, now: Date) {
     const sessions = await this.sessions.activeRadiusOfUser(em, after.id);
     if (!rules.callsForCoa(before, after, sessions.length, now)) return;
@@ -83,6 +86,6 @@ export class UserSessionEndings {
       sessions,
       expiresAt: after.expiresAt,
     };
-    await this.unauthJobs.enqueue(em, job, now);
+    await this.unauthJobs.enqueueCoa(em, job, now);
   }
 }

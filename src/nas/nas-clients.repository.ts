@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 
 /** The SQL of the NAS registry; every method runs on the caller's EntityManager. */
@@ -24,6 +24,29 @@ export class NasClientsRepository {
 
   async insert(em: EntityManager, record: NasClientEntity): Promise<void> {
     await em.insert(NasClientEntity, record);
+  }
+
+  async update(
+    em: EntityManager,
+    id: string,
+    changes: Partial<Pick<NasClientEntity, 'coaPort' | 'vendor' | 'requireMessageAuthenticator' | 'acceptsCoa'>>,
+  ): Promise<void> {
+    await em.update(NasClientEntity, { id }, changes);
+  }
+
+  /** Marks the NAS as not accepting CoA; true when it was marked as accepting until now. */
+  async markRefusingCoa(em: EntityManager, id: string): Promise<boolean> {
+    const result = await em.update(NasClientEntity, { id, acceptsCoa: true }, { acceptsCoa: false });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Of `ids`, those of NASes marked as not accepting CoA. */
+  async findIdsRefusingCoa(em: EntityManager, ids: readonly string[]): Promise<string[]> {
+    const rows = await em.find(NasClientEntity, {
+      select: { id: true },
+      where: { id: In([...ids]), acceptsCoa: false },
+    });
+    return rows.map((row) => row.id);
   }
 
   async delete(em: EntityManager, id: string): Promise<void> {

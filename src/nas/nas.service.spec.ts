@@ -52,6 +52,7 @@ describe('NasService', () => {
       coaPort: 3799,
       vendor: 'other',
       requireMessageAuthenticator: false,
+      acceptsCoa: true,
       createdAt: new Date('2026-11-22T10:00:00.000Z'),
     });
     expect(JSON.stringify(await service().list())).not.toContain('shared-secret-1');
@@ -134,6 +135,42 @@ describe('NasService', () => {
     expect(await service().remove('bar-ap')).toEqual(second);
     expect(await service().remove('bar-ap')).toBeNull();
     expect(await service().list()).toEqual([]);
+  });
+
+  it('changes a NAS by id or name, checks the values, and says null when nothing matches', async () => {
+    const nas = await service().add(INPUT);
+    expect(await service().update('lobby-ap', { acceptsCoa: false, coaPort: 1700, vendor: 'mikrotik' })).toMatchObject({
+      id: nas.id,
+      acceptsCoa: false,
+      coaPort: 1700,
+      vendor: 'mikrotik',
+      requireMessageAuthenticator: false,
+    });
+    expect(await service().update(nas.id, { requireMessageAuthenticator: true })).toMatchObject({
+      acceptsCoa: false,
+      requireMessageAuthenticator: true,
+    });
+    expect((await service().list())[0]).toMatchObject({ acceptsCoa: false, coaPort: 1700, vendor: 'mikrotik' });
+    await expect(service().update(nas.id, { coaPort: 70000 })).rejects.toThrow(NasValidationError);
+    await expect(service().update(nas.id, { vendor: 'juniper' as never })).rejects.toThrow(NasValidationError);
+    expect(await service().update('gone', { acceptsCoa: true })).toBeNull();
+  });
+
+  it('marks a NAS as refusing CoA once, which its Disconnect target and refusingCoa then show', async () => {
+    const nases = service();
+    const lobby = await nases.add(INPUT);
+    const other = await nases.add({ ...INPUT, name: 'other-ap', ipAddress: '192.0.2.11', acceptsCoa: false });
+    const recorded = { nasSourceIp: null, nasIpAddress: null };
+    expect(await nases.disconnectTarget(lobby.id, recorded)).toMatchObject({ acceptsCoa: true });
+    expect(await nases.markRefusingCoa(lobby.id)).toBe(true);
+    expect(await nases.markRefusingCoa(lobby.id)).toBe(false);
+    expect(await nases.markRefusingCoa('no-such-nas')).toBe(false);
+    expect(await nases.disconnectTarget(lobby.id, recorded)).toMatchObject({ acceptsCoa: false });
+    const refusing = await database.run((em) => nases.refusingCoa(em, [lobby.id, other.id, 'no-such-nas']));
+    expect([...refusing].sort()).toEqual([lobby.id, other.id].sort());
+    expect(await database.run((em) => nases.refusingCoa(em, []))).toEqual(new Set());
+    await nases.update(lobby.id, { acceptsCoa: true });
+    expect([...(await database.run((em) => nases.refusingCoa(em, [lobby.id, other.id])))]).toEqual([other.id]);
   });
 
   it('identifies a NAS by shortname and a source address inside its address or network', async () => {

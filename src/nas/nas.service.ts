@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { BlockList, isIPv4 } from 'node:net';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
@@ -34,6 +35,8 @@ export interface NasClient {
   coaPort: number;
   vendor: NasVendor;
   requireMessageAuthenticator: boolean;
+  /** False once it refused a CoA-Request as unsupported, or when set so: expiry changes then write no CoA job. */
+  acceptsCoa: boolean;
   createdAt: Date;
 }
 
@@ -50,7 +53,13 @@ export interface AddNasInput {
   coaPort?: number;
   vendor?: NasVendor;
   requireMessageAuthenticator?: boolean;
+  acceptsCoa?: boolean;
 }
+
+/** What `nas set` changes of a registered NAS; absent fields stay. */
+export type NasChanges = Partial<
+  Pick<AddNasInput, 'coaPort' | 'vendor' | 'requireMessageAuthenticator' | 'acceptsCoa'>
+>;
 
 /** An input the registry refuses; `field` names the input, the message never holds the secret. */
 export class NasValidationError extends Error {
@@ -149,10 +158,9 @@ export class NasService implements NasDirectory {
     record.ipAddress = address.text;
     const secret = check('secret', input.secret, secretProblem);
     record.coaPort = check('coaPort', input.coaPort ?? DEFAULT_COA_PORT, coaPortProblem);
-    record.vendor = check('vendor', input.vendor ?? 'other', (v) =>
-      (NAS_VENDORS as readonly string[]).includes(v) ? null : `must be one of ${NAS_VENDORS.join(', ')}`,
-    );
+    record.vendor = check('vendor', input.vendor ?? 'other', vendorProblem);
     record.requireMessageAuthenticator = input.requireMessageAuthenticator ?? false;
+    record.acceptsCoa = input.acceptsCoa ?? true;
     record.storedSecret = sealSecret(secret, record.id, this.key);
     record.createdAt = this.clock.now();
     try {
@@ -195,11 +203,7 @@ export class NasService implements NasDirectory {
   async remove(idOrName: string): Promise<NasClient | null> {
     try {
       return await this.database.transaction(async (em) => {
-        const byId = await this.nasClients.findById(em, idOrName);
-        const byName = await this.nasClients.findByName(em, idOrName);
-        // A name may look like an id: never guess which of two NASes was meant.
-        if (byId !== null && byName !== null && byId.id !== byName.id) throw new NasAmbiguousError(idOrName, byId.name);
-        const record = byId ?? byName;
+        const record = await this.findByIdOrName(em, idOrName);
         if (record === null) return null;
         await this.nasClients.delete(em, record.id);
         return view(record);
@@ -207,6 +211,36 @@ export class NasService implements NasDirectory {
     } finally {
       this.forgetLookups();
     }
+  }
+
+  /** Changes a NAS found by id or name; returns it as changed, or null when none matches. */
+  async update(idOrName: string, changes: NasChanges): Promise<NasClient | null> {
+    const checked: NasChanges = {};
+    if (changes.coaPort !== undefined) checked.coaPort = check('coaPort', changes.coaPort, coaPortProblem);
+    if (changes.vendor !== undefined) checked.vendor = check('vendor', changes.vendor, vendorProblem);
+    if (changes.requireMessageAuthenticator !== undefined) {
+      checked.requireMessageAuthenticator = changes.requireMessageAuthenticator;
+    }
+    if (changes.acceptsCoa !== undefined) checked.acceptsCoa = changes.acceptsCoa;
+    try {
+      return await this.database.transaction(async (em) => {
+        const record = await this.findByIdOrName(em, idOrName);
+        if (record === null) return null;
+        if (Object.keys(checked).length > 0) await this.nasClients.update(em, record.id, checked);
+        return view(Object.assign(record, checked));
+      });
+    } finally {
+      this.forgetLookups();
+    }
+  }
+
+  /** The NAS whose id or name is `idOrName`; NasAmbiguousError when it is one's id and another's name. */
+  private async findByIdOrName(em: EntityManager, idOrName: string): Promise<NasClientEntity | null> {
+    const byId = await this.nasClients.findById(em, idOrName);
+    const byName = await this.nasClients.findByName(em, idOrName);
+    // A name may look like an id: never guess which of two NASes was meant.
+    if (byId !== null && byName !== null && byId.id !== byName.id) throw new NasAmbiguousError(idOrName, byId.name);
+    return byId ?? byName;
   }
 
   /**
@@ -241,9 +275,24 @@ export class NasService implements NasDirectory {
       name,
       vendor,
       coaPort,
+      acceptsCoa: Boolean(record.acceptsCoa),
       host: host?.replace(/^::ffff:(?=\d+\.)/i, '') ?? null,
       secret: this.withSecret(record).secret,
     };
+  }
+
+  /**
+   * The NAS refused a CoA-Request as unsupported: it is marked as not accepting CoA. True when this
+   * call changed the mark (so the caller says so once), false when it was marked already or is gone.
+   */
+  async markRefusingCoa(id: string): Promise<boolean> {
+    return this.database.transaction((em) => this.nasClients.markRefusingCoa(em, id));
+  }
+
+  /** Of the NASes `ids`, those marked as not accepting CoA, read through the caller's transaction. */
+  async refusingCoa(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    return new Set(await this.nasClients.findIdsRefusingCoa(em, ids));
   }
 
   /** How the stored secrets stand against the current SECRETS_KEY, for the start-up warning. */
@@ -294,6 +343,10 @@ export class NasService implements NasDirectory {
   }
 }
 
+function vendorProblem(vendor: string): string | null {
+  return (NAS_VENDORS as readonly string[]).includes(vendor) ? null : `must be one of ${NAS_VENDORS.join(', ')}`;
+}
+
 function check<T>(field: keyof AddNasInput, value: T, problem: (value: T) => string | null): T {
   const message = problem(value);
   if (message !== null) throw new NasValidationError(field, message);
@@ -309,6 +362,7 @@ function view(record: NasClientEntity): NasClient {
     coaPort: record.coaPort,
     vendor: record.vendor,
     requireMessageAuthenticator: Boolean(record.requireMessageAuthenticator),
+    acceptsCoa: Boolean(record.acceptsCoa),
     createdAt: record.createdAt,
   };
 }

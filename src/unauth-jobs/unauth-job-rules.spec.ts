@@ -6,8 +6,10 @@ import {
   deliveredChanges,
   failedChanges,
   isOpenJob,
+  nasClientIdsOf,
   newPendingJob,
   releasedChanges,
+  sessionsTakingCoa,
   type ClaimedJob,
 } from './unauth-job-rules.js';
 
@@ -130,5 +132,21 @@ describe('unauth job rules', () => {
 describe('isOpenJob', () => {
   it('pending and processing jobs are open; done and failed ones are not', () => {
     expect(UNAUTH_JOB_STATUSES.filter(isOpenJob)).toEqual(['pending', 'processing']);
+  });
+});
+
+describe('sessions of a CoA job', () => {
+  const on = (id: string, nasClientId: string | null) => ({ ...session(id), nasClientId });
+  const sessions = [on('s1', 'nas-a'), on('s2', 'nas-b'), on('s3', null), on('s4', 'nas-a')];
+
+  it('keeps the sessions whose NAS is not known to refuse CoA, and those without a registered NAS', () => {
+    expect(sessionsTakingCoa(sessions, new Set(['nas-a'])).map((entry) => entry.id)).toEqual(['s2', 's3']);
+    expect(sessionsTakingCoa(sessions, new Set())).toEqual(sessions);
+    expect(sessionsTakingCoa([on('s1', 'nas-a')], new Set(['nas-a']))).toEqual([]);
+  });
+
+  it('names each registered NAS once', () => {
+    expect(nasClientIdsOf(sessions)).toEqual(['nas-a', 'nas-b']);
+    expect(nasClientIdsOf([])).toEqual([]);
   });
 });

@@ -22,6 +22,22 @@ export interface UnauthJobRequest {
   expiresAt?: Date | null;
 }
 
+/**
+ * The sessions a CoA job is written for: those whose NAS is not known to refuse CoA-Requests
+ * (sessions without a registered NAS stay, and are skipped when the job is sent).
+ */
+export function sessionsTakingCoa(
+  sessions: readonly SessionEntity[],
+  nasesRefusingCoa: ReadonlySet<string>,
+): SessionEntity[] {
+  return sessions.filter((session) => session.nasClientId === null || !nasesRefusingCoa.has(session.nasClientId));
+}
+
+/** The registered NASes of `sessions`, each once. */
+export function nasClientIdsOf(sessions: readonly SessionEntity[]): string[] {
+  return [...new Set(sessions.flatMap((session) => (session.nasClientId === null ? [] : [session.nasClientId])))];
+}
+
 export interface RetryPolicy {
   maxAttempts: number;
   retryBaseMs: number;

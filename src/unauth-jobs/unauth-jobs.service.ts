@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -9,13 +9,16 @@ import {
   claimOf,
   deliveredChanges,
   failedChanges,
+  nasClientIdsOf,
   newPendingJob,
   releasedChanges,
+  sessionsTakingCoa,
   type ClaimedJob,
   type RetryPolicy,
   type UnauthJobRequest,
 } from './unauth-job-rules.js';
 import { UnauthJobsRepository } from './unauth-jobs.repository.js';
+import { NAS_DIRECTORY, type NasDirectory } from './dispatchers/radius/nas-directory.js';
 
 @Injectable()
 export class UnauthJobsService {
@@ -23,6 +26,7 @@ export class UnauthJobsService {
     private readonly database: DatabaseService,
     private readonly jobs: UnauthJobsRepository,
     private readonly sessions: SessionsRepository,
+    @Optional() @Inject(NAS_DIRECTORY) private readonly nases: NasDirectory | null = null,
   ) {}
 
   /**
@@ -34,6 +38,19 @@ export class UnauthJobsService {
     const job = newPendingJob(id, request, now);
     await this.jobs.insert(em, job);
     return job;
+  }
+
+  /**
+   * Writes a `coa` job, like enqueue, for the sessions whose NAS takes CoA-Requests; none (null) when
+   * no such session is left. A NAS marked as refusing CoA ends its sessions at expiresAt through the
+   * expiry sweep instead.
+   */
+  async enqueueCoa(em: EntityManager, request: UnauthJobRequest, now: Date): Promise<UnauthJobEntity | null> {
+    const refusing =
+      this.nases === null ? new Set<string>() : await this.nases.refusingCoa(em, nasClientIdsOf(request.sessions));
+    const sessions = sessionsTakingCoa(request.sessions, refusing);
+    if (sessions.length === 0) return null;
+    return this.enqueue(em, { ...request, sessions }, now);
   }
 
   /**

@@ -1,4 +1,11 @@
-import { NasNameTakenError, NasValidationError, type AddNasInput, type NasClient } from '../../nas/nas.service.js';
+import {
+  NasAmbiguousError,
+  NasNameTakenError,
+  NasValidationError,
+  type AddNasInput,
+  type NasChanges,
+  type NasClient,
+} from '../../nas/nas.service.js';
 import { FakeRuntime, runCli } from '../../testing/cli.js';
 import { NAS_SERVICE, type NasRegistry } from './nas.js';
 
@@ -13,6 +20,7 @@ function nasClient(overrides: Partial<NasClient> = {}): NasClient {
     coaPort: 3799,
     vendor: 'other',
     requireMessageAuthenticator: false,
+    acceptsCoa: true,
     createdAt: new Date('2030-01-01T00:00:00.000Z'),
     ...overrides,
   };
@@ -22,6 +30,7 @@ function nasClient(overrides: Partial<NasClient> = {}): NasClient {
 class FakeRegistry implements NasRegistry {
   added: AddNasInput[] = [];
   removed: string[] = [];
+  updated: Array<[string, NasChanges]> = [];
   nases: NasClient[] = [];
   failure: Error | null = null;
   encryptsSecrets = true;
@@ -35,7 +44,16 @@ class FakeRegistry implements NasRegistry {
       ipAddress: input.ipAddress,
       coaPort: input.coaPort ?? 3799,
       vendor: input.vendor ?? 'other',
+      acceptsCoa: input.acceptsCoa ?? true,
     });
+  }
+  async update(idOrName: string, changes: NasChanges) {
+    this.updated.push([idOrName, changes]);
+    if (this.failure) throw this.failure;
+    const nas = this.nases.find((candidate) => candidate.id === idOrName || candidate.name === idOrName);
+    return nas === undefined
+      ? null
+      : { ...nas, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   }
   async list() {
     return this.nases;
@@ -78,11 +96,12 @@ describe('hotspot nas', () => {
           coaPort: 1700,
           vendor: 'mikrotik',
           requireMessageAuthenticator: true,
+          acceptsCoa: true,
         },
       ]);
       expect(result.stdout).toBe(
         'Added NAS 0190d5a0-0000-7000-8000-000000000001 "lobby-ap": venue lobby, address 192.0.2.10, CoA port 1700, ' +
-          'vendor mikrotik, Message-Authenticator required.\n',
+          'vendor mikrotik, Message-Authenticator required, accepts CoA.\n',
       );
       expect(result.stdout + result.stderr).not.toContain(SECRET);
       expect(result.stderr).toContain('regenerate its configuration');
@@ -101,6 +120,7 @@ describe('hotspot nas', () => {
         coaPort: 3799,
         vendor: 'other',
         requireMessageAuthenticator: false,
+        acceptsCoa: true,
         createdAt: '2030-01-01T00:00:00.000Z',
       });
       expect(result.stderr).toContain('SECRETS_KEY is not set, so the shared secret is stored in clear');
@@ -110,6 +130,13 @@ describe('hotspot nas', () => {
         vendor: undefined,
         requireMessageAuthenticator: false,
       });
+    });
+
+    it('--no-coa registers a NAS that accepts no CoA-Requests', async () => {
+      const result = await run('add', ...REQUIRED, '--no-coa');
+      expect(result.code).toBe(0);
+      expect(registry.added[0].acceptsCoa).toBe(false);
+      expect(result.stdout).toContain('does not accept CoA');
     });
 
     it('normalises the address: a network keeps its prefix, a single address loses /32', async () => {
@@ -151,7 +178,14 @@ describe('hotspot nas', () => {
   describe('list', () => {
     const nases = [
       nasClient(),
-      nasClient({ id: 'id-2', name: 'gw', ipAddress: '10.0.0.0/8', coaPort: 0, requireMessageAuthenticator: true }),
+      nasClient({
+        id: 'id-2',
+        name: 'gw',
+        ipAddress: '10.0.0.0/8',
+        coaPort: 0,
+        requireMessageAuthenticator: true,
+        acceptsCoa: false,
+      }),
     ];
 
     it('prints a table without secrets', async () => {
@@ -159,7 +193,7 @@ describe('hotspot nas', () => {
       const result = await run('list');
       expect(result.code).toBe(0);
       const [header, ...rows] = result.stdout.trimEnd().split('\n');
-      expect(header).toMatch(/^ID\s+NAME\s+VENUE\s+ADDRESS\s+COA PORT\s+VENDOR\s+MESSAGE-AUTH\s+CREATED$/);
+      expect(header).toMatch(/^ID\s+NAME\s+VENUE\s+ADDRESS\s+COA PORT\s+COA\s+VENDOR\s+MESSAGE-AUTH\s+CREATED$/);
       expect(rows).toHaveLength(2);
       expect(rows[1].split(/\s{2,}/)).toEqual([
         'id-2',
@@ -167,6 +201,7 @@ describe('hotspot nas', () => {
         'lobby',
         '10.0.0.0/8',
         '-',
+        'no',
         'other',
         'required',
         '2030-01-01T00:00:00.000Z',
@@ -181,6 +216,72 @@ describe('hotspot nas', () => {
       const empty = await run('list');
       expect(empty).toMatchObject({ code: 0, stdout: '' });
       expect(empty.stderr).toContain('No NASes');
+    });
+  });
+
+  describe('set', () => {
+    beforeEach(() => {
+      registry.nases = [nasClient({ acceptsCoa: false })];
+    });
+
+    it('--coa clears the mark and prints the NAS as changed', async () => {
+      const result = await run('set', 'lobby-ap', '--coa');
+      expect(result.code).toBe(0);
+      expect(registry.updated).toEqual([
+        [
+          'lobby-ap',
+          { coaPort: undefined, vendor: undefined, requireMessageAuthenticator: undefined, acceptsCoa: true },
+        ],
+      ]);
+      expect(result.stdout).toBe(
+        'Changed NAS 0190d5a0-0000-7000-8000-000000000001 "lobby-ap": venue lobby, address 192.0.2.10, CoA port 3799, ' +
+          'vendor other, Message-Authenticator not required, accepts CoA.\n',
+      );
+      expect(result.stderr).toBe('');
+    });
+
+    it('hands every given change over; a Message-Authenticator change asks for a regenerated configuration', async () => {
+      const result = await run(
+        'set',
+        'lobby-ap',
+        '--no-coa',
+        '--coa-port',
+        '1700',
+        '--vendor',
+        'mikrotik',
+        '--no-require-message-authenticator',
+        '--json',
+      );
+      expect(result.code).toBe(0);
+      expect(registry.updated[0][1]).toEqual({
+        coaPort: 1700,
+        vendor: 'mikrotik',
+        requireMessageAuthenticator: false,
+        acceptsCoa: false,
+      });
+      expect(JSON.parse(result.stdout)).toMatchObject({ coaPort: 1700, vendor: 'mikrotik', acceptsCoa: false });
+      expect(result.stderr).toContain('regenerate its configuration');
+    });
+
+    it.each([
+      ['no change', ['lobby-ap']],
+      ['--coa and --no-coa', ['lobby-ap', '--coa', '--no-coa']],
+      ['a bad port', ['lobby-ap', '--coa-port', 'x']],
+      ['a bad argument', ['lobby ap', '--coa']],
+    ])('is a usage error (exit 2, nothing changed) for %s', async (_case, argv) => {
+      const result = await run('set', ...argv);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(registry.updated).toEqual([]);
+    });
+
+    it('exit 1 when no NAS matches, or the value is one NAS id and another name', async () => {
+      const missing = await run('set', 'gone', '--coa');
+      expect(missing).toMatchObject({ code: 1, stdout: '' });
+      expect(missing.stderr).toContain('No NAS has the id or name "gone".');
+      registry.failure = new NasAmbiguousError('lobby-ap', 'other-ap');
+      const ambiguous = await run('set', 'lobby-ap', '--coa');
+      expect(ambiguous).toMatchObject({ code: 1, stdout: '' });
+      expect(ambiguous.stderr).toContain('nothing was changed. Change "other-ap" by its name');
     });
   });
 
@@ -214,6 +315,7 @@ describe('hotspot nas', () => {
       '--coa-port',
       '--vendor',
       '--require-message-authenticator',
+      '--no-coa',
       '--json',
     ]) {
       expect(help.stdout).toContain(option);

@@ -1,4 +1,4 @@
-import { Argument } from 'commander';
+import { Argument, Option } from 'commander';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { toNasJson, type NasJson } from '../../nas/nas-json.js';
 import {
@@ -15,14 +15,15 @@ import {
   NasNameTakenError,
   NasService,
   NasValidationError,
+  type NasChanges,
   type NasClient,
 } from '../../nas/nas.service.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { choiceOption, flagOption, printable, valueOption, venueId } from '../option-values.js';
 
-/** `hotspot nas add|list|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
+/** `hotspot nas add|list|set|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
 
-export type NasRegistry = Pick<NasService, 'add' | 'list' | 'remove' | 'encryptsSecrets'>;
+export type NasRegistry = Pick<NasService, 'add' | 'list' | 'update' | 'remove' | 'encryptsSecrets'>;
 
 export const NAS_SERVICE: ServiceNeed<NasRegistry> = {
   // NasService alone, not NasModule: its start-up check is the service's business, not a command's.
@@ -41,8 +42,20 @@ interface AddOptions {
   coaPort?: number;
   vendor?: NasVendor;
   requireMessageAuthenticator?: true;
+  /** false with --no-coa. */
+  coa?: boolean;
   json?: true;
 }
+
+interface SetOptions {
+  coaPort?: number;
+  vendor?: NasVendor;
+  requireMessageAuthenticator?: boolean;
+  coa?: boolean;
+  json?: true;
+}
+
+const NO_COA_HELP = 'it takes Disconnect-Requests but no CoA-Requests: expiry changes then send it no CoA';
 
 function checked(problem: (raw: string) => string | null): (raw: string) => string {
   return (raw) => {
@@ -69,13 +82,16 @@ export const nasCommand: CliCommand = {
   register(program, { io, runtime }) {
     const nas = program
       .command('nas')
-      .description('Register, list and remove NASes: the access points and gateways FreeRADIUS accepts requests from.')
+      .description(
+        'Register, list, change and remove NASes: the access points and gateways FreeRADIUS accepts requests from.',
+      )
       .addHelpText(
         'after',
         '\nExamples:\n' +
           '  hotspot nas add --venue lobby --name lobby-ap --ip 192.0.2.10 --secret S [--coa-port 3799] [--vendor mikrotik]\n' +
           '  hotspot nas add --venue campus --name campus-gw --ip 10.20.0.0/16 --secret S --require-message-authenticator\n' +
           '  hotspot nas list --json\n' +
+          '  hotspot nas set lobby-ap --no-coa\n' +
           '  hotspot nas remove lobby-ap\n',
       );
 
@@ -117,13 +133,35 @@ export const nasCommand: CliCommand = {
       .addOption(
         flagOption('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator'),
       )
+      // Alone, a --no- option defaults to true, which flagOption would read as given twice.
+      .addOption(new Option('--no-coa', NO_COA_HELP))
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {id, venueId, name, ipAddress, coaPort, vendor, requireMessageAuthenticator, createdAt}',
+          'print one JSON object {id, venueId, name, ipAddress, coaPort, vendor, requireMessageAuthenticator, acceptsCoa, createdAt}',
         ),
       )
       .action((options: AddOptions) => runtime.use(NAS_SERVICE, (registry) => add(registry, options, io)));
+
+    nas
+      .command('set')
+      .description(
+        'Change a registered NAS: its CoA port, vendor, Message-Authenticator rule, or whether it accepts CoA. ' +
+          'Exit code 1 when none matches.',
+      )
+      .addArgument(new Argument('<id-or-name>', 'the NAS id or name').argParser(idOrNameArgument))
+      .addOption(valueOption('--coa-port <port>', 'its Disconnect/CoA port (RFC 5176); 0: none', port))
+      .addOption(choiceOption('--vendor <vendor>', 'vendor hint', NAS_VENDORS))
+      .addOption(
+        flagOption('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator'),
+      )
+      .addOption(flagOption('--no-require-message-authenticator', 'accept its Access-Requests without one'))
+      .addOption(flagOption('--coa', 'it accepts CoA-Requests (clears the mark a refused CoA-Request set)'))
+      .addOption(flagOption('--no-coa', NO_COA_HELP))
+      .addOption(flagOption('--json', 'print the NAS as one JSON object'))
+      .action((idOrName: string, options: SetOptions) =>
+        runtime.use(NAS_SERVICE, (registry) => set(registry, idOrName, options, io)),
+      );
 
     nas
       .command('list')
@@ -134,7 +172,7 @@ export const nasCommand: CliCommand = {
     nas
       .command('remove')
       .description('Remove a NAS. Exit code 1 when none matches.')
-      .addArgument(new Argument('<id-or-name>', 'the NAS id or name').argParser(removeArgument))
+      .addArgument(new Argument('<id-or-name>', 'the NAS id or name').argParser(idOrNameArgument))
       .addOption(flagOption('--json', 'print one JSON object {id, name}'))
       .action((idOrName: string, options: { json?: true }) =>
         runtime.use(NAS_SERVICE, (registry) => remove(registry, idOrName, options, io)),
@@ -142,9 +180,8 @@ export const nasCommand: CliCommand = {
   },
 };
 
-function removeArgument(raw: string): string {
-  if (raw === '' || raw.length > 64 || /\s/.test(raw))
-    throw new UsageError('the argument of remove is not a NAS id or name');
+function idOrNameArgument(raw: string): string {
+  if (raw === '' || raw.length > 64 || /\s/.test(raw)) throw new UsageError('the argument is not a NAS id or name');
   return raw;
 }
 
@@ -159,6 +196,7 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
       coaPort: options.coaPort,
       vendor: options.vendor,
       requireMessageAuthenticator: options.requireMessageAuthenticator === true,
+      acceptsCoa: options.coa !== false,
     });
   } catch (error) {
     if (error instanceof NasValidationError) throw new UsageError(error.message);
@@ -180,11 +218,47 @@ function describe(nas: NasJson): string {
   return (
     `venue ${nas.venueId}, address ${nas.ipAddress}, ` +
     `${nas.coaPort === 0 ? 'no CoA listener' : `CoA port ${nas.coaPort}`}, vendor ${nas.vendor}, ` +
-    `Message-Authenticator ${nas.requireMessageAuthenticator ? 'required' : 'not required'}`
+    `Message-Authenticator ${nas.requireMessageAuthenticator ? 'required' : 'not required'}, ` +
+    `${nas.acceptsCoa ? 'accepts CoA' : 'does not accept CoA'}`
   );
 }
 
-const NAS_TABLE_HEADER = ['ID', 'NAME', 'VENUE', 'ADDRESS', 'COA PORT', 'VENDOR', 'MESSAGE-AUTH', 'CREATED'];
+async function set(registry: NasRegistry, idOrName: string, options: SetOptions, io: CliIo): Promise<void> {
+  const changes: NasChanges = {
+    coaPort: options.coaPort,
+    vendor: options.vendor,
+    requireMessageAuthenticator: options.requireMessageAuthenticator,
+    acceptsCoa: options.coa,
+  };
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new UsageError(
+      'nothing to change: give --coa-port, --vendor, --[no-]require-message-authenticator or --[no-]coa',
+    );
+  }
+  let changed: NasClient | null;
+  try {
+    changed = await registry.update(idOrName, changes);
+  } catch (error) {
+    if (error instanceof NasValidationError) throw new UsageError(error.message);
+    if (error instanceof NasAmbiguousError) throw new CommandFailure(ambiguity(error, 'changed'));
+    throw error;
+  }
+  if (changed === null) throw new CommandFailure(`No NAS has the id or name "${printable(idOrName)}".`);
+  const json = toNasJson(changed);
+  if (options.json) printJson(io, json);
+  else io.stdout.write(`Changed NAS ${json.id} "${json.name}": ${describe(json)}.\n`);
+  if (changes.requireMessageAuthenticator !== undefined) io.stderr.write(REGENERATE_HINT);
+}
+
+function ambiguity(error: NasAmbiguousError, what: 'changed' | 'removed'): string {
+  const verb = what === 'changed' ? 'Change' : 'Remove';
+  return (
+    `"${printable(error.idOrName)}" is the id of NAS "${error.byIdName}" and the name of another NAS: nothing ` +
+    `was ${what}. ${verb} "${error.byIdName}" by its name, the other by its id.`
+  );
+}
+
+const NAS_TABLE_HEADER = ['ID', 'NAME', 'VENUE', 'ADDRESS', 'COA PORT', 'COA', 'VENDOR', 'MESSAGE-AUTH', 'CREATED'];
 
 async function list(registry: NasRegistry, options: { json?: true }, io: CliIo): Promise<void> {
   const rows = (await registry.list()).map(toNasJson);
@@ -202,6 +276,7 @@ async function list(registry: NasRegistry, options: { json?: true }, io: CliIo):
     nas.venueId,
     nas.ipAddress,
     nas.coaPort === 0 ? '-' : String(nas.coaPort),
+    nas.acceptsCoa ? 'yes' : 'no',
     nas.vendor,
     nas.requireMessageAuthenticator ? 'required' : '-',
     nas.createdAt,
@@ -223,12 +298,7 @@ async function remove(registry: NasRegistry, idOrName: string, options: { json?:
   try {
     removed = await registry.remove(idOrName);
   } catch (error) {
-    if (error instanceof NasAmbiguousError) {
-      throw new CommandFailure(
-        `"${printable(error.idOrName)}" is the id of NAS "${error.byIdName}" and the name of another NAS: nothing ` +
-          `was removed. Remove "${error.byIdName}" by its name, the other by its id.`,
-      );
-    }
+    if (error instanceof NasAmbiguousError) throw new CommandFailure(ambiguity(error, 'removed'));
     throw error;
   }
   if (removed === null) throw new CommandFailure(`No NAS has the id or name "${printable(idOrName)}".`);

@@ -38,6 +38,13 @@ export class NasClientEntity {
   @Column({ name: 'require_message_authenticator', type: 'boolean' })
   requireMessageAuthenticator!: boolean;
 
+  /**
+   * Whether the NAS takes CoA-Requests: false once it refused one as unsupported (CoA-NAK with
+   * Error-Cause 401, 405 or 406) or when an operator said so; expiry changes then write no CoA job.
+   */
+  @Column({ name: 'accepts_coa', type: 'boolean', default: true })
+  acceptsCoa!: boolean;
+
   @DateTimeColumn('created_at')
   createdAt!: Date;
 }

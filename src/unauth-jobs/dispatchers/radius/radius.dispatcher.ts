@@ -18,6 +18,12 @@ import type { DisconnectTarget, NasDirectory } from './nas-directory.js';
 /** Error-Cause 503, Session Context Not Found: the NAS has no such session (any more). */
 const SESSION_CONTEXT_NOT_FOUND = 503;
 
+/**
+ * The Error-Causes of a CoA-NAK that say the NAS does not do CoA (hostapd answers 401 to a
+ * Session-Timeout change): Unsupported-Attribute, Unsupported-Service, Unsupported-Extension.
+ */
+export const COA_UNSUPPORTED_CAUSES: readonly number[] = [401, 405, 406];
+
 export interface RadiusDispatcherOptions {
   timeoutMs: number;
   retries: number;
@@ -83,6 +89,20 @@ export class RadiusDispatcher implements UnauthDispatcher {
       return result('failed', 'neither User-Name nor Acct-Session-Id is known to identify the session', target.name);
     }
     const coa = payload.reason === 'coa';
+    if (coa && !target.acceptsCoa) {
+      return result(
+        'skipped',
+        `NAS ${target.name} does not accept CoA-Requests: the session ends at the user's expiresAt through the expiry sweep`,
+        target.name,
+      );
+    }
+    if (coa && payload.expiresAt && new Date(payload.expiresAt) <= this.now()) {
+      return result(
+        'skipped',
+        "the new expiresAt has passed: the user's expiry ends the session with a Disconnect-Request",
+        target.name,
+      );
+    }
     const code = coa ? RADIUS_CODES.coaRequest : RADIUS_CODES.disconnectRequest;
     let request: Buffer;
     try {
@@ -117,6 +137,16 @@ export class RadiusDispatcher implements UnauthDispatcher {
     if (answer.response.code === ANSWER_CODES[code][0]) return result('acked', null, target.name, cause);
     if (cause === SESSION_CONTEXT_NOT_FOUND) return result('gone', null, target.name, cause);
     const detail = `NAS ${target.name} answered ${what}-NAK${cause === null ? '' : ` with Error-Cause ${cause}`}`;
+    if (coa && cause !== null && COA_UNSUPPORTED_CAUSES.includes(cause)) {
+      if (await directory.markRefusingCoa(session.nasClientId)) {
+        this.logger.warn(
+          `${detail}: it does not support CoA, so it is now marked as not accepting CoA. Changes of expiresAt no ` +
+            `longer send it CoA-Requests; its sessions end at expiresAt through the expiry sweep's Disconnect ` +
+            `(hotspot nas set ${target.name} --coa undoes the mark).`,
+        );
+      }
+      return result('failed', `${detail}: it does not accept CoA (marked so)`, target.name, cause);
+    }
     if (cause !== null && cause >= 401 && cause <= 407) {
       this.logger.warn(`${detail} for session ${session.id} of job ${payload.jobId}: check the NAS's RFC 5176 set-up`);
       return result('failed', detail, target.name, cause);
