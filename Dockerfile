@@ -39,6 +39,10 @@ ENV NODE_ENV=production \
     TZ=UTC \
     HOST=0.0.0.0 \
     PORT=3000
+# The commit the image is built from, which the service shows (hotspot --version, /healthz,
+# X-Service-Version): docker build --build-arg SERVICE_COMMIT=$(git rev-parse HEAD) .
+ARG SERVICE_COMMIT=
+ENV SERVICE_COMMIT=${SERVICE_COMMIT}
 WORKDIR /app
 # Code and dependencies stay owned by root (read-only for the app); only the data folder is writable.
 COPY --from=build /app/package.json ./package.json

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBuildInfo } from './build-info.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = ['dist/src/main.js', 'dist/src/worker.js', 'dist/src/cli/main.js'].map((entry) => join(ROOT, entry));
@@ -67,6 +68,7 @@ if (runAsScript) {
         stdio: 'inherit',
       },
     );
+    if (tsc.status === 0) writeBuildInfo();
     process.exit(tsc.status ?? 1);
   }
 } else {

@@ -13,6 +13,7 @@ import { requestLogMiddleware } from './common/logging/request-log.middleware.js
 import { bodyChecks, requireUtf8Body } from './common/middleware/body-shape.middleware.js';
 import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/request-id.middleware.js';
 import { securityHeaders } from './common/middleware/security-headers.js';
+import { SERVICE_VERSION_HEADER, serviceVersion, versionLine } from './common/service-version.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
@@ -69,6 +70,7 @@ export async function createApp(
     },
   });
   const logRequest = requestLogMiddleware(pino);
+  const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
   const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
   // What every request goes through before routing, in one Express layer (each layer is a router
@@ -79,6 +81,7 @@ export async function createApp(
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
         applySecurityHeaders(res);
+        res.setHeader(SERVICE_VERSION_HEADER, version);
         // Caches must keep encoded and plain answers apart, whether or not this one gets encoded.
         res.setHeader('Vary', 'Accept-Encoding');
         if (req.headers['accept-encoding'] === undefined) next();
@@ -93,6 +96,7 @@ export async function createApp(
       allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
       exposedHeaders: [
         REQUEST_ID_HEADER,
+        SERVICE_VERSION_HEADER,
         'Retry-After',
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

@@ -6,6 +6,7 @@ import { BootstrapTokenService } from './auth/bootstrap-token.service.js';
 import { describeDatabase, generatedTokenBanner, missingTokenMessage } from './common/logging/startup-banner.js';
 import { connectionsOf } from './common/http-connections.js';
 import { exitGracefullyOnSignals } from './common/shutdown.js';
+import { serviceVersion, versionLine } from './common/service-version.js';
 import { DOCS_PATH } from './common/swagger/openapi.js';
 import { readProcessConfig } from './config/environment.js';
 import { UnauthJobWorker } from './unauth-jobs/unauth-job-worker.service.js';
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
     config.host === '0.0.0.0' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const origin = `http://${shownHost}:${config.port}`;
   const database = describeDatabase(config.database);
-  logger.log(`Hotspot API listening on ${origin}/api/v1 (docs: /${DOCS_PATH}, database: ${database})`);
+  logger.log(
+    `Hotspot API listening on ${origin}/api/v1 (version ${versionLine(serviceVersion())}, docs: /${DOCS_PATH}, database: ${database})`,
+  );
 
   // Last, so that it is what a first start leaves on the screen.
   const outcome = app.get(BootstrapTokenService).takeOutcome();

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliRuntime } from '../src/cli/command.js';
 import { buildProgram } from '../src/cli/program.js';
-import { ROOT } from './support/build.js';
+import { checkoutCommit, ensureBuilt, ROOT } from './support/build.js';
 
 /**
  * The command line runs from the build: the npm scripts start the compiled code without compiling
@@ -57,6 +57,37 @@ describe('every command of hotspot', () => {
   );
 });
 
+describe('hotspot --version', () => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+  it('prints the package version and the commit the build was made from', () => {
+    ensureBuilt([join(ROOT, 'dist/src/cli/main.js')]);
+    for (const flag of ['--version', '-V']) {
+      const run = spawnSync(process.execPath, ['dist/src/cli/main.js', flag], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, SERVICE_COMMIT: '' },
+      });
+      expect(run.status).toBe(0);
+      const commit = checkoutCommit();
+      expect(run.stdout).toBe(`${version}${commit === null ? '' : `+${commit.slice(0, 12)}`}\n`);
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('SERVICE_COMMIT (set by the image build) names the commit; a value that is no commit hash is ignored', () => {
+    ensureBuilt([join(ROOT, 'dist/src/cli/main.js')]);
+    const run = (commit: string) =>
+      spawnSync(process.execPath, ['dist/src/cli/main.js', '--version'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, SERVICE_COMMIT: commit },
+      }).stdout;
+    expect(run('ABCDEF0123456789abcdef0123456789abcdef01')).toBe(`${version}+abcdef012345\n`);
+    expect(run('$(rm -rf /)')).toMatch(new RegExp(`^${version.replace(/\./g, '\\.')}(\\+[0-9a-f]{12})?\n$`));
+  });
+});
+
 describe('scripts/build-state.mjs', () => {
   let dir: string;
   const past = new Date(Date.now() - 60_000);
@@ -88,6 +119,7 @@ describe('scripts/build-state.mjs', () => {
     utimesSync(join(dir, 'dist/src/cli/main.js'), now, now);
     mkdirSync(join(dir, 'scripts'));
     copyFileSync(join(ROOT, 'scripts/build-state.mjs'), join(dir, 'scripts/build-state.mjs'));
+    copyFileSync(join(ROOT, 'scripts/build-info.mjs'), join(dir, 'scripts/build-info.mjs'));
   }
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -145,6 +177,8 @@ describe('scripts/build-state.mjs', () => {
     expect(first.status).toBe(0);
     expect(first.stderr).toContain('Compiling the TypeScript sources to dist/ (there is no build');
     expect(runCli().status).toBe(0);
+    // Outside a git checkout the build knows no commit.
+    expect(JSON.parse(readFileSync(join(dir, 'dist/build-info.json'), 'utf8'))).toEqual({ commit: null });
     const second = build();
     expect(second.status).toBe(0);
     expect(second.stderr).toBe('');

@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { ensureBuilt, ROOT } from './support/build.js';
+import { checkoutCommit, ensureBuilt, ROOT } from './support/build.js';
 import { CLI_MAIN } from './support/cli-io.js';
 import { createTestDatabase } from './support/databases.js';
 import { freePort, startService, type Service } from './support/service-process.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * What an operator sees when starting the compiled service (`node dist/src/main.js`) for the first
@@ -121,6 +123,11 @@ describe('first start of the compiled service', () => {
     expect(output).not.toMatch(/^\{/m);
     expect(output).toMatch(
       /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Hotspot API listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/m,
+    );
+    // The build it runs: the package version and the commit it was built from.
+    const commit = checkoutCommit();
+    expect(output).toContain(
+      `/api/v1 (version ${PACKAGE_VERSION}${commit === null ? '' : `+${commit.slice(0, 12)}`}, docs:`,
     );
     expect(output.trimEnd()).toMatch(/\n\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Main\] Stopped$/);
   }, 40_000);

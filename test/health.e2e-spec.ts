@@ -1,15 +1,27 @@
+import { readFileSync } from 'node:fs';
 import { describeEachDatabase, startTestApp } from './support/test-app.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
 describeEachDatabase('health probes', (current) => {
   it('GET /healthz is 200 {status: ok} without a token', async () => {
     const response = await current().http.get('/healthz').expect(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    // Sources run in place know no commit (only a build does).
+    expect(response.body).toEqual({ status: 'ok', version: PACKAGE_VERSION, commit: null });
+    expect(response.headers['x-service-version']).toBe(PACKAGE_VERSION);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
   });
 
   it('GET /readyz is 200 without a token while the database answers', async () => {
     const response = await current().http.get('/readyz').expect(200);
     expect(response.body).toEqual({ status: 'ready', database: 'up' });
+  });
+
+  it('every answer, of the API too, names the version in X-Service-Version', async () => {
+    for (const path of ['/api/v1', '/api/v1/hotspot-users', '/no-such-path']) {
+      const response = await current().http.get(path);
+      expect(response.headers['x-service-version']).toBe(PACKAGE_VERSION);
+    }
   });
 
   it('the probes ignore a garbage Authorization header', async () => {

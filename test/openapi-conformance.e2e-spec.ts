@@ -41,7 +41,11 @@ describe('the OpenAPI conformance hook', () => {
   };
 
   it('passes a documented answer', async () => {
-    answer = { status: 200, headers: { 'X-Request-Id': 'abc' }, body: JSON.stringify({ status: 'ok' }) };
+    answer = {
+      status: 200,
+      headers: { 'X-Request-Id': 'abc' },
+      body: JSON.stringify({ status: 'ok', version: '1.0.0', commit: null }),
+    };
     expect(await send('get', '/healthz')).toBe('');
   });
 

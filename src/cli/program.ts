@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { serviceVersion, versionLine } from '../common/service-version.js';
 import {
   CommandFailure,
   EXIT_FAILURE,
@@ -34,6 +35,11 @@ export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   const program = new Command('hotspot')
     .description(
       'Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes and the FreeRADIUS configuration.',
+    )
+    .version(
+      versionLine(serviceVersion()),
+      '-V, --version',
+      'print the version (and the commit of the build, when known)',
     )
     .exitOverride()
     .configureOutput({

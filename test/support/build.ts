@@ -43,4 +43,13 @@ export function ensureBuilt(entries: readonly string[]): void {
     },
   );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
+  // As npm run build does: the commit the build was made from, for the version the service shows.
+  const info = spawnSync(process.execPath, [join(ROOT, 'scripts/build-info.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (info.status !== 0) throw new Error(`build-info failed:\n${info.stdout}${info.stderr}`);
+}
+
+/** The commit of the checkout (git rev-parse HEAD), or null outside a git checkout. */
+export function checkoutCommit(): string | null {
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  return git.status === 0 ? git.stdout.trim() : null;
 }
