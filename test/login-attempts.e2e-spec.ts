@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { NasService } from '../src/nas/nas.service.js';
 import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
+import { encodeClass } from '../src/radius/radius.rules.js';
 import { api } from './support/api-client.js';
 import { contextRuntime, runCli } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
@@ -256,6 +257,15 @@ for (const kind of databaseKinds()) {
           ['reject', null, null],
           ['reject', null, null],
         ]);
+      });
+
+      it("a re-authentication's Class names its user, when that user is of the NAS's venue", async () => {
+        const user = await givenUser(app, { venueIds: [VENUE] });
+        const other = await givenUser(app, { venueIds: ['venue-b'] });
+        const username = `reauth-${Date.now().toString(36)}`;
+        await postAuth({ 'User-Name': username, Class: encodeClass(user._id) }, { 'X-Radius-Result': 'accept' });
+        await postAuth({ 'User-Name': username, Class: encodeClass(other._id) }, { 'X-Radius-Result': 'accept' });
+        expect((await attemptsOf(username)).map((attempt) => attempt.userId)).toEqual([user._id, null]);
       });
 
       it('an unknown NAS records unknownNas', async () => {

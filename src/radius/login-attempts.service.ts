@@ -100,7 +100,8 @@ export class LoginAttemptsService {
     );
     switch (lookup.kind) {
       case 'class':
-        return lookup.userId;
+        // The device's NAS relays Class as it got it; only a user of the NAS's venue is recorded.
+        return this.radiusUsers.findIdInVenue(em, lookup.userId, nas.venueId);
       case 'macOrUsername':
         return this.radiusUsers.findIdByMacOrUsername(em, nas.venueId, lookup.mac, lookup.username);
       case 'username':

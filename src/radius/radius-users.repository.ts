@@ -95,6 +95,15 @@ export class RadiusUsersRepository {
     return row === undefined ? null : loginUser(row, true);
   }
 
+  /** `userId` when that user belongs to `venueId`; null otherwise. One query. */
+  async findIdInVenue(em: EntityManager, userId: string, venueId: string): Promise<string | null> {
+    const [row] = await em.query<Array<{ user_id: string }>>(
+      'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND user_id = ?',
+      [venueId, userId],
+    );
+    return row?.user_id ?? null;
+  }
+
   /**
    * The user a MAC login is about, in one query: the guest findGuestLoginByMac finds, else the holder
    * of `username` (case-insensitive) in `venueId`, as authorize tries them; null when neither exists.
