@@ -12,6 +12,7 @@ import { SessionUserName1796198400000 } from './1796198400000-SessionUserName.js
 import { VenueUserCountChanges1796284800000 } from './1796284800000-VenueUserCountChanges.js';
 import { SessionNasStopped1796371200000 } from './1796371200000-SessionNasStopped.js';
 import { NasAcceptsCoa1796457600000 } from './1796457600000-NasAcceptsCoa.js';
+import { LoginAttemptsLookup1796544000000 } from './1796544000000-LoginAttemptsLookup.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -28,4 +29,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   VenueUserCountChanges1796284800000,
   SessionNasStopped1796371200000,
   NasAcceptsCoa1796457600000,
+  LoginAttemptsLookup1796544000000,
 ];

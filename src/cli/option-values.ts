@@ -120,6 +120,26 @@ export function futureDateTime(now: () => Date): (raw: string) => Date {
   };
 }
 
+/** An ISO 8601 date-time with a zone that names a real instant (no 30 February). */
+export function isoDateTime(raw: string): Date {
+  const instant = parseIsoDateTimeWithZone(raw.trim());
+  if (instant === null) {
+    throw new UsageError('must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T12:00:00Z');
+  }
+  return instant;
+}
+
+/** A whole number from `min` to `max`, in decimal digits. */
+export function integerBetween(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const value = raw.trim();
+    if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new UsageError(`must be an integer from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}
+
 /** A MAC address in one of the accepted forms, returned as AA:BB:CC:DD:EE:FF. */
 export function macAddress(raw: string): string {
   const mac = normaliseMac(raw);

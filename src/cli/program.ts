@@ -11,6 +11,7 @@ import {
   type CliRuntime,
 } from './command.js';
 import { jobsCommand } from './commands/jobs.js';
+import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
 import { radiusConfigCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CliCommand[] = [
   tokenCommand,
   sessionCommand,
   jobsCommand,
+  loginsCommand,
   nasCommand,
   radiusConfigCommand,
 ];

@@ -1,16 +1,40 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
-import { LoginAttemptsRepository } from './login-attempts.repository.js';
+import { LoginAttemptsRepository, type LoginAttemptFilter } from './login-attempts.repository.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
-import { userIdOfClass } from './radius.rules.js';
+import { RadiusUsersRepository } from './radius-users.repository.js';
+import {
+  attemptUserLookup,
+  loginMethodOf,
+  rejectReasonOfMessage,
+  userIdOfClass,
+  type RejectReason,
+} from './radius.rules.js';
 
 /** The header the shipped configuration sets in post-auth: the answer FreeRADIUS sends (Access-Accept / Access-Reject). */
 export const RESULT_HEADER = 'x-radius-result';
+/**
+ * The header the shipped configuration sets in post-auth of a reject: the Reply-Message authorize
+ * answered, which names its reason (REJECT_MESSAGES). Older configurations lack it.
+ */
+export const REPLY_MESSAGE_HEADER = 'x-radius-reply-message';
+
+/** The most of a User-Name an attempt keeps (the column's length; a hostile NAS may send more). */
+const USERNAME_COLUMN_LENGTH = 253;
+
+/** What post-auth is told besides the request's attributes: the headers of the shipped configuration. */
+export interface PostAuthResult {
+  /** X-Radius-Result: accept or reject. */
+  result: string | undefined;
+  /** X-Radius-Reply-Message: the Reply-Message of a reject; undefined from an older configuration. */
+  replyMessage: string | undefined;
+}
 
 /** The post-auth step: one row per authentication FreeRADIUS answered, kept for a bounded time. */
 @Injectable()
@@ -20,29 +44,71 @@ export class LoginAttemptsService {
   constructor(
     private readonly database: DatabaseService,
     private readonly attempts: LoginAttemptsRepository,
+    private readonly radiusUsers: RadiusUsersRepository,
     private readonly clock: Clock,
   ) {}
 
-  async record(nas: RadiusNas | null, attributes: RadiusAttributes, result: string | undefined): Promise<void> {
+  /**
+   * Records the attempt with its user, found as authorize found it in the NAS's venue (at most one
+   * query), and, for a reject, the reason authorize decided.
+   */
+  async record(nas: RadiusNas | null, attributes: RadiusAttributes, answered: PostAuthResult): Promise<void> {
+    const username = attributes.string('User-Name');
     const callingStationId = attributes.string('Calling-Station-Id');
-    const attempt = Object.assign(new LoginAttemptEntity(), {
-      id: newId(),
-      createdAt: this.clock.now(),
-      outcome: outcomeOf(result),
-      nasClientId: nas?.id ?? null,
-      venueId: nas?.venueId ?? null,
-      userId: userIdOfClass(attributes.strings('Class')),
-      username: attributes.string('User-Name')?.slice(0, 253) ?? null,
-      macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
-      reason: nas === null ? 'unknown NAS' : null,
-    } satisfies LoginAttemptEntity);
-    await this.database.transaction((em) => this.attempts.insert(em, attempt));
-    this.logger.log(`RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}`);
+    const outcome = outcomeOf(answered.result);
+    const attempt = await this.database.transaction(async (em) => {
+      const row = Object.assign(new LoginAttemptEntity(), {
+        id: newId(),
+        createdAt: this.clock.now(),
+        outcome,
+        nasClientId: nas?.id ?? null,
+        venueId: nas?.venueId ?? null,
+        userId: nas === null ? null : await this.userOf(em, nas, attributes),
+        username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
+        macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
+        reason: reasonOf(nas, outcome, answered.replyMessage),
+      } satisfies LoginAttemptEntity);
+      await this.attempts.insert(em, row);
+      return row;
+    });
+    this.logger.log(
+      `RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}` +
+        `${attempt.reason === null ? '' : ` (${attempt.reason})`}${attempt.userId === null ? '' : `, user ${attempt.userId}`}`,
+    );
+  }
+
+  /** Attempts matching `filter`, newest first. */
+  list(filter: LoginAttemptFilter): Promise<LoginAttemptEntity[]> {
+    return this.database.run((em) => this.attempts.list(em, filter));
   }
 
   /** Deletes attempts older than the retention; returns how many. */
   deleteOlderThan(before: Date): Promise<number> {
     return this.database.transaction((em) => this.attempts.deleteOlderThan(em, before));
+  }
+
+  private async userOf(em: EntityManager, nas: RadiusNas, attributes: RadiusAttributes): Promise<string | null> {
+    const request = {
+      username: attributes.string('User-Name'),
+      password: attributes.string('User-Password'),
+      callingStationId: attributes.string('Calling-Station-Id'),
+    };
+    const lookup = attemptUserLookup(
+      userIdOfClass(attributes.strings('Class')),
+      request.username,
+      loginMethodOf(request, normaliseMac),
+    );
+    switch (lookup.kind) {
+      case 'class':
+        // The device's NAS relays Class as it got it; only a user of the NAS's venue is recorded.
+        return this.radiusUsers.findIdInVenue(em, lookup.userId, nas.venueId);
+      case 'macOrUsername':
+        return this.radiusUsers.findIdByMacOrUsername(em, nas.venueId, lookup.mac, lookup.username);
+      case 'username':
+        return this.radiusUsers.findIdByUsernameInVenue(em, lookup.username, nas.venueId);
+      case 'none':
+        return null;
+    }
   }
 }
 
@@ -51,4 +117,10 @@ function outcomeOf(result: string | undefined): LoginOutcome {
   if (value === 'access-accept' || value === 'accept') return 'accept';
   if (value === 'access-reject' || value === 'reject') return 'reject';
   return 'unknown';
+}
+
+/** An accept has no reason; a reject the one authorize decided, when the configuration passes it on. */
+function reasonOf(nas: RadiusNas | null, outcome: LoginOutcome, replyMessage: string | undefined): RejectReason | null {
+  if (nas === null) return 'unknownNas';
+  return outcome === 'accept' ? null : rejectReasonOfMessage(replyMessage);
 }

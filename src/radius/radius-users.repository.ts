@@ -95,6 +95,42 @@ export class RadiusUsersRepository {
     return row === undefined ? null : loginUser(row, true);
   }
 
+  /** `userId` when that user belongs to `venueId`; null otherwise. One query. */
+  async findIdInVenue(em: EntityManager, userId: string, venueId: string): Promise<string | null> {
+    const [row] = await em.query<Array<{ user_id: string }>>(
+      'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND user_id = ?',
+      [venueId, userId],
+    );
+    return row?.user_id ?? null;
+  }
+
+  /**
+   * The user a MAC login is about, in one query: the guest findGuestLoginByMac finds, else the holder
+   * of `username` (case-insensitive) in `venueId`, as authorize tries them; null when neither exists.
+   */
+  async findIdByMacOrUsername(
+    em: EntityManager,
+    venueId: string,
+    mac: string,
+    username: string,
+  ): Promise<string | null> {
+    const key = usernameKey(username);
+    const [row] = await em.query<Array<{ id: string }>>(
+      `SELECT id FROM (
+         SELECT u.id AS id, 0 AS found_by, CASE WHEN u.status = 'active' THEN 0 ELSE 1 END AS standing, u.created_at AS created_at
+         FROM hotspot_users u JOIN hotspot_user_venues uv ON uv.user_id = u.id AND uv.venue_id = ?
+         WHERE u.login_method = 'guest'
+           AND (u.mac_address = ? OR EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.mac_address = ?))
+         UNION ALL
+         SELECT user_id, 1, 0, NULL FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?
+       ) found
+       ORDER BY found_by, standing, created_at DESC
+       LIMIT 1`,
+      [venueId, mac, mac, venueId, key.length > USERNAME_MAX_LENGTH ? '' : key],
+    );
+    return row?.id ?? null;
+  }
+
   /** The id of the guest findGuestLoginByMac finds; null when there is none. */
   async findGuestIdByMac(em: EntityManager, venueId: string, mac: string): Promise<string | null> {
     return (await this.findGuestLoginByMac(em, venueId, mac, null))?.id ?? null;

@@ -6,7 +6,7 @@ import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService, reject } from './authorize.service.js';
-import { LoginAttemptsService, RESULT_HEADER } from './login-attempts.service.js';
+import { LoginAttemptsService, REPLY_MESSAGE_HEADER, RESULT_HEADER } from './login-attempts.service.js';
 import { NAS_IP_HEADER, NAS_NAME_HEADER, type RadiusNas } from './nas-identity.js';
 import { RadiusNasResolver } from './radius-nas-resolver.js';
 import { RadiusAttributes } from './radius-attributes.js';
@@ -73,7 +73,10 @@ export class RadiusController {
   ): Promise<void> {
     const attributes = parse(body);
     const nas = await this.identify(token, headers, 'post-auth');
-    await this.loginAttempts.record(nas, attributes, single(headers[RESULT_HEADER]));
+    await this.loginAttempts.record(nas, attributes, {
+      result: single(headers[RESULT_HEADER]),
+      replyMessage: single(headers[REPLY_MESSAGE_HEADER]),
+    });
   }
 
   private identify(

@@ -6,8 +6,7 @@ import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService } from './authorize.service.js';
 import { InterimUpdateBatcher } from './interim-update-batcher.js';
-import { LoginAttemptsRepository } from './login-attempts.repository.js';
-import { LoginAttemptsService } from './login-attempts.service.js';
+import { LoginAttemptsModule } from './login-attempts.module.js';
 import { RadiusNasResolver } from './radius-nas-resolver.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
 import { RadiusController } from './radius.controller.js';
@@ -15,14 +14,12 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
 
 /** The FreeRADIUS back end: authorize, accounting and post-auth over rlm_rest, and the stale-session sweep. */
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, NasModule],
+  imports: [UserSessionsModule, UnauthJobsModule, NasModule, LoginAttemptsModule],
   controllers: [RadiusController],
   providers: [
     AuthorizeService,
     AccountingService,
     InterimUpdateBatcher,
-    LoginAttemptsService,
-    LoginAttemptsRepository,
     RadiusUsersRepository,
     RadiusNasResolver,
     PasswordHasher,

@@ -1,6 +1,9 @@
 import { normaliseMac } from '../common/validation/normalise.js';
 import {
   accountingStep,
+  attemptUserLookup,
+  REJECT_MESSAGES,
+  rejectReasonOfMessage,
   addressOrNull,
   combineOctets,
   decideLogin,
@@ -107,6 +110,61 @@ describe('loginMethodOf', () => {
     expect(method('alice', null, null)).toEqual({ kind: 'unsupported' });
     expect(method(null, 'secret', null)).toEqual({ kind: 'noUsername' });
     expect(method('', null, 'AA:BB:CC:DD:EE:FF')).toEqual({ kind: 'noUsername' });
+  });
+});
+
+describe('rejectReasonOfMessage', () => {
+  it('names the reason of each Reply-Message authorize answers', () => {
+    for (const [reason, message] of Object.entries(REJECT_MESSAGES)) {
+      expect(rejectReasonOfMessage(message)).toBe(reason);
+    }
+    expect(rejectReasonOfMessage(' Account blocked ')).toBe('blocked');
+  });
+
+  it('null for no header, an empty one (an Accept) or any other text', () => {
+    expect(rejectReasonOfMessage(undefined)).toBeNull();
+    expect(rejectReasonOfMessage(null)).toBeNull();
+    expect(rejectReasonOfMessage('')).toBeNull();
+    expect(rejectReasonOfMessage('account blocked')).toBeNull();
+    expect(rejectReasonOfMessage('blocked')).toBeNull();
+    expect(rejectReasonOfMessage('x'.repeat(100_000))).toBeNull();
+  });
+});
+
+describe('attemptUserLookup', () => {
+  const lookup = (
+    classUserId: string | null,
+    username: string | null,
+    password: string | null,
+    callingStationId: string | null = null,
+  ) => attemptUserLookup(classUserId, username, loginMethodOf({ username, password, callingStationId }, normaliseMac));
+
+  it("the Class's user first, whatever the request", () => {
+    expect(lookup('u1', 'room-1', 'pw')).toEqual({ kind: 'class', userId: 'u1' });
+    expect(lookup('u1', null, null)).toEqual({ kind: 'class', userId: 'u1' });
+  });
+
+  it('a MAC login: the guest with the MAC, then the User-Name, as authorize tries them', () => {
+    expect(lookup(null, 'aa-bb-cc-dd-ee-ff', null, 'AA:BB:CC:DD:EE:FF')).toEqual({
+      kind: 'macOrUsername',
+      mac: 'AA:BB:CC:DD:EE:FF',
+      username: 'aa-bb-cc-dd-ee-ff',
+    });
+  });
+
+  it('PAP, and a method authorize refuses (CHAP: no User-Password), by User-Name', () => {
+    expect(lookup(null, 'room-1', 'wrong')).toEqual({ kind: 'username', username: 'room-1' });
+    expect(lookup(null, 'room-1', null)).toEqual({ kind: 'username', username: 'room-1' });
+    // A MAC as User-Name from another device is a plain username.
+    expect(lookup(null, 'aa-bb-cc-dd-ee-ff', 'pw', '02:00:00:00:00:01')).toEqual({
+      kind: 'username',
+      username: 'aa-bb-cc-dd-ee-ff',
+    });
+  });
+
+  it('nobody without a User-Name', () => {
+    expect(lookup(null, null, 'pw')).toEqual({ kind: 'none' });
+    expect(lookup(null, '', 'pw')).toEqual({ kind: 'none' });
   });
 });
 

@@ -95,6 +95,44 @@ export function loginMethodOf(
   return { kind: 'unsupported' };
 }
 
+// Login attempts (post-auth)
+
+/**
+ * The reject reason whose Reply-Message is `message` (REJECT_MESSAGES texts are distinct), so
+ * post-auth records the reason in the words authorize decided it; null for no text or any other.
+ */
+export function rejectReasonOfMessage(message: string | null | undefined): RejectReason | null {
+  if (message === null || message === undefined) return null;
+  const text = message.trim();
+  for (const [reason, reasonMessage] of Object.entries(REJECT_MESSAGES)) {
+    if (reasonMessage === text) return reason as RejectReason;
+  }
+  return null;
+}
+
+/** How post-auth finds the user a login attempt is about, cheapest first. */
+export type AttemptUserLookup =
+  | { kind: 'class'; userId: string }
+  | { kind: 'username'; username: string }
+  | { kind: 'macOrUsername'; mac: string; username: string }
+  | { kind: 'none' };
+
+/**
+ * The user of an attempt: the one its Class names (a re-authentication); else, as authorize looked
+ * it up, the venue's guest with the MAC of a MAC login, then the holder of the User-Name (for a
+ * wrong password, or a method authorize refused, too). A request without User-Name names nobody.
+ */
+export function attemptUserLookup(
+  classUserId: string | null,
+  username: string | null,
+  method: LoginMethodOfRequest,
+): AttemptUserLookup {
+  if (classUserId !== null) return { kind: 'class', userId: classUserId };
+  if (method.kind === 'mac') return { kind: 'macOrUsername', mac: method.mac, username: method.username };
+  if (username === null || username === '' || method.kind === 'noUsername') return { kind: 'none' };
+  return { kind: 'username', username };
+}
+
 // Class: ties accounting back to the user exactly
 
 const CLASS_PREFIX = 'hsp:';

@@ -7,8 +7,13 @@ export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 /**
  * One RADIUS authentication as FreeRADIUS reports it in post-auth. No foreign keys: an attempt
  * outlives its user and NAS. The stale-session sweep deletes attempts older than the retention.
+ * `hotspot logins` lists them newest first, by venue, user, username or MAC (one index each).
  */
 @Entity('login_attempts')
+@Index('idx_login_attempts_venue', ['venueId', 'createdAt'])
+@Index('idx_login_attempts_user', ['userId', 'createdAt'])
+@Index('idx_login_attempts_username', ['username', 'createdAt'])
+@Index('idx_login_attempts_mac', ['macAddress', 'createdAt'])
 export class LoginAttemptEntity {
   @IdColumn()
   id!: string;
@@ -35,6 +40,7 @@ export class LoginAttemptEntity {
   @Column({ name: 'mac_address', type: 'varchar', length: 17, nullable: true })
   macAddress!: string | null;
 
+  /** Why a reject was refused: the RejectReason key authorize decided (radius.rules.ts); null for an accept. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   reason!: string | null;
 }
