@@ -93,6 +93,8 @@ export async function createApp(
       allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
       exposedHeaders: [
         REQUEST_ID_HEADER,
+        // Names the unauth jobs a change wrote, for a browser client to follow them.
+        'Link',
         'Retry-After',
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',
