@@ -97,6 +97,8 @@ export async function createApp(
       exposedHeaders: [
         REQUEST_ID_HEADER,
         SERVICE_VERSION_HEADER,
+        // Names the unauth jobs a change wrote, for a browser client to follow them.
+        'Link',
         'Retry-After',
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

@@ -59,6 +59,10 @@ const email: string | null = updated.data.email;
 const expired = await call<Json<'/api/v1/hotspot-users/{id}/expire', 'post', 200>>('POST', \`/api/v1/hotspot-users/\${id}/expire\`);
 const sessions: number = expired.data.expiredSessions;
 
+const jobs = await call<Json<'/api/v1/hotspot-users/{id}/unauth-jobs', 'get', 200>>('GET', \`/api/v1/hotspot-users/\${id}/unauth-jobs\`);
+const job = await call<Json<'/api/v1/unauth-jobs/{id}', 'get', 200>>('GET', \`/api/v1/unauth-jobs/\${jobs.data[0].id}\`);
+const causes: Array<number | undefined> = job.data.sessions.map((session) => session.errorCause?.code);
+
 const deleted = await call<Json<'/api/v1/hotspot-users/{id}', 'delete', 200>>('DELETE', \`/api/v1/hotspot-users/\${id}\`);
 
 process.stdout.write(
@@ -69,6 +73,9 @@ process.stdout.write(
     email,
     expiredStatus: expired.data.user.status,
     sessions,
+    jobs: jobs.pagination.total,
+    jobReason: job.data.reason,
+    causes,
     deleted: deleted.success,
   }),
 );
@@ -87,7 +94,7 @@ describe('a client generated from the OpenAPI document (openapi-typescript)', ()
     if (dir !== '') await rm(dir, { recursive: true, force: true });
   });
 
-  it('type-checks (strict) and creates, lists, updates, expires and deletes a user against the running service', async () => {
+  it('type-checks (strict) and creates, lists, updates, expires, follows the job of and deletes a user against the running service', async () => {
     const app = testApp!;
     const document: unknown = (await app.http.get('/api/docs-json').expect(200)).body;
     await writeFile(join(dir, 'api.ts'), astToString(await openapiTS(JSON.stringify(document))));
@@ -127,6 +134,10 @@ describe('a client generated from the OpenAPI document (openapi-typescript)', ()
       email: null,
       expiredStatus: 'expired',
       sessions: 0,
+      // The block wrote a job (without sessions: the user had none).
+      jobs: 1,
+      jobReason: 'blocked',
+      causes: [],
       deleted: true,
     });
   });

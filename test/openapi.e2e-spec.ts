@@ -62,6 +62,13 @@ describe('OpenAPI document', () => {
       ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
     ],
     [
+      'get',
+      '/api/v1/hotspot-users/{id}/unauth-jobs',
+      'read',
+      ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+    ],
+    ['get', '/api/v1/unauth-jobs/{id}', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
+    [
       'post',
       '/api/v1/hotspot-users',
       'write',
@@ -101,6 +108,35 @@ describe('OpenAPI document', () => {
       expect(document.components.schemas[success.split('/').pop()]).toBeDefined();
     },
   );
+
+  it('declares the Link header naming unauth jobs on the answers of the changes that write them', async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const changes = [
+      document.paths['/api/v1/hotspot-users/{id}'].put.responses['200'],
+      document.paths['/api/v1/hotspot-users/{id}'].delete.responses['200'],
+      document.paths['/api/v1/hotspot-users/{id}/expire'].post.responses['200'],
+    ];
+    for (const response of changes) {
+      expect(response.headers.Link.required ?? false).toBe(false);
+      expect(response.headers.Link.schema.type).toBe('string');
+      expect(response.headers.Link.description).toMatch(/rel="unauth-job"/);
+    }
+    expect(document.paths['/api/v1/hotspot-users'].post.responses['201'].headers.Link).toBeUndefined();
+  });
+
+  it("documents an unauth job's status and each session's outcome as enumerations", async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const { schemas } = document.components;
+    expect(schemas.UnauthJobDto.properties.status.enum).toEqual(['pending', 'processing', 'done', 'failed']);
+    expect(schemas.UnauthJobDto.properties.nextAttemptAt).toMatchObject({ type: 'string', nullable: true });
+    const session = schemas.UnauthJobSessionDto.properties;
+    expect(session.outcome.enum).toEqual(['waiting', 'ack', 'nak', 'no-answer', 'not-sent', 'stopped-by-nas']);
+    expect(session.state.enum).toEqual(['pending', 'done', 'failed']);
+    expect(session.errorCause).toMatchObject({ type: 'object', nullable: true, required: ['code', 'name'] });
+    expect(Object.keys(schemas.UnauthJobDto.properties)).not.toContain('leaseExpiresAt');
+    const notFound = document.paths['/api/v1/unauth-jobs/{id}'].get.responses['404'];
+    expect(notFound.content['application/json'].example.message).toBe('Unauth job not found');
+  });
 
   it('sends no ETag of its own making and never answers 304 to If-None-Match', async () => {
     const response = await current()

@@ -157,7 +157,7 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
       expectSecurityHeaders(answer);
     });
 
-    it('the listed origin can read the response, its request id and rate-limit headers', async () => {
+    it('the listed origin can read the response, its request id, rate-limit and Link headers', async () => {
       const response = await testApp.http
         .get('/api/v1')
         .set('Origin', ADMIN_ORIGIN)
@@ -168,6 +168,7 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
       expect(exposed).toContain('x-request-id');
       expect(exposed).toContain('retry-after');
       expect(exposed).toContain('x-ratelimit-remaining');
+      expect(exposed).toContain('link');
       expectSecurityHeaders(response);
       // Errors too, or a browser could not show the reason.
       const error = await testApp.http.get('/api/v1').set('Origin', ADMIN_ORIGIN).expect(401);

@@ -3,3 +3,6 @@
  * not-found and error handling cover every path, /healthz and unknown ones included.
  */
 export const API_V1 = 'api/v1';
+
+/** Where an unauth job can be read: `/${UNAUTH_JOBS_PATH}/<id>`. */
+export const UNAUTH_JOBS_PATH = `${API_V1}/unauth-jobs`;

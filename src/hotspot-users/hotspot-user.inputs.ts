@@ -1,7 +1,12 @@
 import { parseIsoDateTimeWithZone } from '../common/validation/iso-date-time.js';
 import { normaliseMac, uniqueVenueIds } from '../common/validation/normalise.js';
 import type { CreatableLoginMethod, CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, type ListHotspotUsersQueryDto } from './dto/hotspot-user-queries.dto.js';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  type ListHotspotUsersQueryDto,
+  type UserPageQueryDto,
+} from './dto/hotspot-user-queries.dto.js';
 import type { ListUserSessionsQueryDto } from './dto/hotspot-user-sessions.dto.js';
 import type { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { JsonObject, UserStatus } from './entities/hotspot-user.entity.js';
@@ -85,20 +90,27 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
 }
 
 export function toSessionsQuery(dto: ListUserSessionsQueryDto): SessionsQuery {
+  return { ...toUserPageQuery(dto), ended: dto.status === undefined ? null : dto.status === 'ended' };
+}
+
+export function toUserPageQuery(dto: UserPageQueryDto): UserPageQuery {
   return {
     venueId: dto.venueId,
-    ended: dto.status === undefined ? null : dto.status === 'ended',
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };
 }
 
-/** A user's sessions page: `ended` null lists every session. */
-export interface SessionsQuery {
+/** A page of what belongs to one user, with the venue context of a get. */
+export interface UserPageQuery {
   venueId?: string;
-  ended: boolean | null;
   page: number;
   limit: number;
+}
+
+/** A user's sessions page: `ended` null lists every session. */
+export interface SessionsQuery extends UserPageQuery {
+  ended: boolean | null;
 }
 
 function instant(isoDateTime: string): Date {

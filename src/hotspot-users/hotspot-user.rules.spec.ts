@@ -17,6 +17,7 @@ import {
   statusMove,
   updateErrors,
   venueRowChanges,
+  venuesOfJob,
   writesUnauthJob,
   type UniquenessKeys,
 } from './hotspot-user.rules.js';
@@ -291,5 +292,18 @@ describe('removedVenues', () => {
   it('writes a job only when sessions ended', () => {
     expect(writesUnauthJob(ENDINGS.removedFromVenues, 0)).toBe(false);
     expect(writesUnauthJob(ENDINGS.removedFromVenues, 2)).toBe(true);
+  });
+});
+
+describe('venuesOfJob (who may read an unauth job)', () => {
+  const sessions = [{ venueId: 'b' }, { venueId: 'c' }, { venueId: 'b' }];
+
+  it("is the user's venues while the user exists, whatever the job's sessions", () => {
+    expect(venuesOfJob(['a'], sessions)).toEqual(['a']);
+  });
+
+  it("is the venues of the job's sessions once the user is deleted; none without sessions", () => {
+    expect(venuesOfJob(null, sessions)).toEqual(['b', 'c']);
+    expect(venuesOfJob(null, [])).toEqual([]);
   });
 });

@@ -38,6 +38,15 @@ export function writesUnauthJob(ending: SessionEnding, endedSessions: number): b
 }
 
 /**
+ * The venues that decide who may read an unauth job: its user's, like the user itself; once the user
+ * is deleted (`userVenueIds` null), the venues of the sessions it ended. A job of a deleted user that
+ * lists no session belongs to no venue.
+ */
+export function venuesOfJob(userVenueIds: readonly string[] | null, jobSessions: readonly { venueId: string }[]) {
+  return userVenueIds ?? [...new Set(jobSessions.map((session) => session.venueId))];
+}
+
+/**
  * Whether a PUT's change of expiresAt calls for a CoA-Request (the new Session-Timeout) to the NASes
  * of the user's sessions: expiresAt given and different, the user active afterwards (a move into
  * blocked or expired ends the sessions instead), and the new value not lapsed. Only sessions a NAS

@@ -39,7 +39,12 @@ import {
 import { IDEMPOTENCY_MESSAGES, type HttpAnswer } from '../idempotency/idempotency.rules.js';
 import type { IdempotencyClaim, IdempotentCall } from '../idempotency/idempotency.service.js';
 import { CreateHotspotUserDto } from './dto/create-hotspot-user.dto.js';
-import { ExpireHotspotUserDto, ListHotspotUsersQueryDto, VenueContextDto } from './dto/hotspot-user-queries.dto.js';
+import {
+  ExpireHotspotUserDto,
+  ListHotspotUsersQueryDto,
+  UserPageQueryDto,
+  VenueContextDto,
+} from './dto/hotspot-user-queries.dto.js';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import {
   DeleteResponseDto,
@@ -57,9 +62,12 @@ import {
   type UserSessionDto,
 } from './dto/hotspot-user-sessions.dto.js';
 import { etagOf, IF_MATCH_PROBLEM, parseIfMatch, PRECONDITION_FAILED } from './hotspot-user.etag.js';
-import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput } from './hotspot-user.inputs.js';
-import { HotspotUsersService, type ExpireResult, type Versioned } from './hotspot-users.service.js';
+import { toCreateInput, toListQuery, toSessionsQuery, toUpdateInput, toUserPageQuery } from './hotspot-user.inputs.js';
+import { HotspotUsersService, type ExpireResult, type Versioned, type WroteJobs } from './hotspot-users.service.js';
+import { UnauthJobListResponseDto, type UnauthJobDto } from './dto/unauth-job.response.js';
+import { UNAUTH_JOB_LINK_HEADER, unauthJobLinks } from './unauth-job-link.js';
 import type { Precondition } from './user-access.js';
+import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 
 const SUCCESS_MESSAGES = {
   created: 'Hotspot kullanıcısı başarıyla oluşturuldu',
@@ -122,7 +130,10 @@ const CONFLICT_EXAMPLES = {
 @ApiStandardErrors({ body: false })
 @Controller(`${API_V1}/hotspot-users`)
 export class HotspotUsersController {
-  constructor(private readonly users: HotspotUsersService) {}
+  constructor(
+    private readonly users: HotspotUsersService,
+    private readonly unauthJobs: UserUnauthJobsService,
+  ) {}
 
   @Get()
   @RequirePermission('read')
@@ -174,6 +185,26 @@ export class HotspotUsersController {
     return { success: true, ...(await this.users.sessionsOf(token, id, toSessionsQuery(query))) };
   }
 
+  @Get(':id/unauth-jobs')
+  @RequirePermission('read')
+  @ApiOperation({
+    summary: "List a user's unauth jobs (an addition to v1)",
+    description:
+      'Newest first: what each change asked of the network side (Disconnects, CoAs) and what each NAS answered for ' +
+      'each session. Same venue rules as get; a deleted user is a 404 here, its jobs stay readable one by one.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: UnauthJobListResponseDto })
+  @ApiBadRequestResponse(VALIDATION)
+  @ApiNotFoundResponse(NOT_FOUND)
+  async unauthJobsOf(
+    @CurrentToken() token: AuthenticatedToken,
+    @Param('id') id: string,
+    @Query() query: UserPageQueryDto,
+  ): Promise<{ success: true; data: UnauthJobDto[]; pagination: PaginationDto }> {
+    return { success: true, ...(await this.unauthJobs.pageOfUser(token, id, toUserPageQuery(query))) };
+  }
+
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @ApiStandardErrors({ body: true })
@@ -213,7 +244,7 @@ export class HotspotUsersController {
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ type: HotspotUserMessageResponseDto, headers: ETAG_HEADER })
+  @ApiOkResponse({ type: HotspotUserMessageResponseDto, headers: { ...ETAG_HEADER, ...UNAUTH_JOB_LINK_HEADER } })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse({
@@ -230,9 +261,10 @@ export class HotspotUsersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    const { data, version } = await this.users.update(token, id, query, toUpdateInput(body), precondition(ifMatch));
-    response.setHeader('ETag', etagOf(version));
-    return { success: true, message: SUCCESS_MESSAGES.updated, data };
+    const updated = await this.users.update(token, id, query, toUpdateInput(body), precondition(ifMatch));
+    response.setHeader('ETag', etagOf(updated.version));
+    linkJobs(response, updated);
+    return { success: true, message: SUCCESS_MESSAGES.updated, data: updated.data };
   }
 
   @Delete(':id')
@@ -243,7 +275,7 @@ export class HotspotUsersController {
   })
   @ApiParam(ID_PARAM)
   @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ type: DeleteResponseDto })
+  @ApiOkResponse({ type: DeleteResponseDto, headers: UNAUTH_JOB_LINK_HEADER })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiPreconditionFailedResponse(PRECONDITION)
@@ -252,8 +284,9 @@ export class HotspotUsersController {
     @Param('id') id: string,
     @Query() query: VenueContextDto,
     @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string }> {
-    await this.users.remove(token, id, query, precondition(ifMatch));
+    linkJobs(response, await this.users.remove(token, id, query, precondition(ifMatch)));
     return { success: true, message: SUCCESS_MESSAGES.deleted };
   }
 
@@ -269,7 +302,10 @@ export class HotspotUsersController {
   @Idempotent()
   @ApiHeader(IF_MATCH)
   @ApiBody({ type: ExpireHotspotUserDto, required: false })
-  @ApiOkResponse({ type: ExpireResponseDto, headers: { ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER } })
+  @ApiOkResponse({
+    type: ExpireResponseDto,
+    headers: { ...ETAG_HEADER, ...UNAUTH_JOB_LINK_HEADER, ...REPLAYED_RESPONSE_HEADER },
+  })
   @ApiBadRequestResponse(VALIDATION)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse({
@@ -307,16 +343,24 @@ function createdAnswer({ data, version }: Versioned<HotspotUserDto>): RouteAnswe
   };
 }
 
-function expiredAnswer({ data, version }: Versioned<ExpireResult>): RouteAnswer<{
+/** Kept with an Idempotency-Key, Link included: a replay names the same jobs. */
+function expiredAnswer({ data, version, unauthJobIds }: Versioned<ExpireResult> & WroteJobs): RouteAnswer<{
   success: true;
   message: string;
   data: ExpireResult;
 }> {
+  const link = unauthJobLinks(unauthJobIds);
   return {
     status: HttpStatus.OK,
-    headers: { ETag: etagOf(version) },
+    headers: { ETag: etagOf(version), ...(link === null ? {} : { Link: link }) },
     body: { success: true, message: SUCCESS_MESSAGES.expired, data },
   };
+}
+
+/** Names the unauth jobs the change wrote in a Link header; none, no header. */
+function linkJobs(response: Response, { unauthJobIds }: WroteJobs): void {
+  const link = unauthJobLinks(unauthJobIds);
+  if (link !== null) response.setHeader('Link', link);
 }
 
 /** The answer's headers on the response, its body to return (the route's HTTP code is the answer's status). */

@@ -5,7 +5,9 @@ import { ExpirySweeper } from './expiry-sweeper.service.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersController } from './hotspot-users.controller.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
+import { UnauthJobsController } from './unauth-jobs.controller.js';
 import { UserAccess } from './user-access.js';
+import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserSessionsModule } from './user-sessions.module.js';
@@ -15,7 +17,7 @@ import { VenueCountsService } from './venue-counts.service.js';
 
 @Module({
   imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule],
-  controllers: [HotspotUsersController],
+  controllers: [HotspotUsersController, UnauthJobsController],
   providers: [
     HotspotUsersService,
     UserAccess,
@@ -26,6 +28,7 @@ import { VenueCountsService } from './venue-counts.service.js';
     VenueCountsRepository,
     VenueCountsService,
     VenueCountsFolder,
+    UserUnauthJobsService,
   ],
 })
 export class HotspotUsersModule {}

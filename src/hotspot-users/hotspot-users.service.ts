@@ -37,6 +37,11 @@ export interface Versioned<T> {
   version: number;
 }
 
+/** The ids of the unauth jobs a change wrote (none when it ended no session and sent no CoA). */
+export interface WroteJobs {
+  unauthJobIds: string[];
+}
+
 /**
  * The hotspot users use cases. Each change is one transaction holding the user's row, its venue
  * rows (with the uniqueness keys the database enforces), the sessions it ends and the unauth job
@@ -122,7 +127,7 @@ export class HotspotUsersService {
     context: VenueContextDto,
     input: UpdateUserInput,
     precondition: Precondition = null,
-  ): Promise<Versioned<HotspotUserDto>> {
+  ): Promise<Versioned<HotspotUserDto> & WroteJobs> {
     this.access.assertContextInScope(token, context);
     if (input.venueIds !== undefined) this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     const now = this.clock.now();
@@ -137,13 +142,17 @@ export class HotspotUsersService {
         const { user, changes } = rules.appliedUpdate(stored.user, input, now);
         const venueIds = input.venueIds ?? stored.venueIds;
         await this.writer.update(em, user, changes, stored, venueIds);
-        if (move.kind === 'moved' && move.ending !== null) await this.endings.endSessions(em, user, move.ending, now);
-        else {
-          await this.endings.leaveVenues(em, user, rules.removedVenues(stored.venueIds, venueIds), now);
-          if (input.expiresAt !== undefined) await this.endings.followExpiry(em, stored.user, user, now);
+        const unauthJobIds: string[] = [];
+        if (move.kind === 'moved' && move.ending !== null) {
+          unauthJobIds.push(...(await this.endings.endSessions(em, user, move.ending, now)).unauthJobIds);
+        } else {
+          const removed = rules.removedVenues(stored.venueIds, venueIds);
+          unauthJobIds.push(...(await this.endings.leaveVenues(em, user, removed, now)));
+          if (input.expiresAt !== undefined)
+            unauthJobIds.push(...(await this.endings.followExpiry(em, stored.user, user, now)));
         }
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
-        return { data: dto, version: user.version };
+        return { data: dto, version: user.version, unauthJobIds };
       }),
     );
   }
@@ -153,14 +162,15 @@ export class HotspotUsersService {
     id: string,
     context: VenueContextDto,
     precondition: Precondition = null,
-  ): Promise<void> {
+  ): Promise<WroteJobs> {
     this.access.assertContextInScope(token, context);
-    await this.database.transaction(async (em) => {
+    return this.database.transaction(async (em) => {
       const stored = await this.access.findChangeable(em, token, id, context, precondition);
       const now = this.clock.now();
-      await this.endings.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
+      const { unauthJobIds } = await this.endings.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
       // Venue rows, devices and sessions go with it; the job stays.
       await this.writer.delete(em, stored);
+      return { unauthJobIds };
     });
   }
 
@@ -170,20 +180,20 @@ export class HotspotUsersService {
     id: string,
     context: VenueContextDto,
     precondition: Precondition = null,
-    idempotency: IdempotentCall<Versioned<ExpireResult>> | null = null,
-  ): Promise<Versioned<ExpireResult>> {
+    idempotency: IdempotentCall<Versioned<ExpireResult> & WroteJobs> | null = null,
+  ): Promise<Versioned<ExpireResult> & WroteJobs> {
     this.access.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
       await this.idempotency.reserve(em, idempotency);
       const stored = await this.access.findChangeable(em, token, id, context, precondition);
-      const { ended, record } = await this.endings.makeExpired(
+      const { ended, unauthJobIds, record } = await this.endings.makeExpired(
         em,
         stored,
         rules.ENDINGS.expiredByRequest,
         this.clock.now(),
       );
       const [user] = await this.toDtos(em, [record]);
-      const expired = { data: { expiredSessions: ended, user }, version: record.user.version };
+      const expired = { data: { expiredSessions: ended, user }, version: record.user.version, unauthJobIds };
       await this.idempotency.complete(em, idempotency, expired);
       return expired;
     });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MoreThan, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import { ID_LENGTH } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
 import { UnauthJobEntity, type UnauthJobStatus, type UnauthReason } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
@@ -58,7 +59,24 @@ export class UnauthJobsRepository {
   }
 
   findById(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    // Ids are opaque: anything that cannot be one is simply not found.
+    if (id.length === 0 || id.length > ID_LENGTH) return Promise.resolve(null);
     return em.findOneBy(UnauthJobEntity, { id });
+  }
+
+  /** One page of the user's jobs, newest first, and how many the user has. */
+  async findPageOfUser(
+    em: EntityManager,
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; jobs: UnauthJobEntity[] }> {
+    const [jobs, total] = await em.findAndCount(UnauthJobEntity, {
+      where: { userId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+    return { total, jobs };
   }
 
   /** Jobs, oldest first, optionally of one user, for one reason and in one status. */

@@ -185,6 +185,20 @@ export class UnauthJobsService {
     return this.database.run((em) => this.jobs.findById(em, id));
   }
 
+  /** The job, read in the caller's unit of work; null when there is none. */
+  findIn(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    return this.jobs.findById(em, id);
+  }
+
+  /** One page of the user's jobs, newest first, in the caller's unit of work. */
+  pageOfUser(
+    em: EntityManager,
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; jobs: UnauthJobEntity[] }> {
+    return this.jobs.findPageOfUser(em, userId, page);
+  }
+
   private whileLeased(job: ClaimedJob, changes: Partial<UnauthJobEntity>): Promise<void> {
     return this.database.run((em) => this.jobs.updateWhileLeased(em, job, changes));
   }

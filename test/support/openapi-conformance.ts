@@ -15,7 +15,8 @@ import { UNKNOWN_ROUTE_RESPONSES } from '../../src/common/swagger/openapi-comple
 const UNDOCUMENTED = [/^\/api\/docs(?:[-/.]|$)/, /^\/radius(?:\/|$)/];
 
 /** Headers of the API's own making: a response carrying one must declare it. */
-const OWN_HEADERS = /^(?:x-request-id|x-ratelimit-.*|retry-after|www-authenticate|location|etag|idempotent-replayed)$/;
+const OWN_HEADERS =
+  /^(?:x-request-id|x-ratelimit-.*|retry-after|www-authenticate|location|etag|link|idempotent-replayed)$/;
 
 interface Exchange {
   method: string;

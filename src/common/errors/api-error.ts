@@ -17,6 +17,7 @@ export const ERROR_MESSAGES = {
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   userNotFound: 'Kullanıcı bulunamadı',
+  unauthJobNotFound: 'Unauth job not found',
   notFound: 'Not Found',
   conflict: 'Conflict',
   expiredUserNotEditable: 'Expired users cannot be edited',
@@ -53,6 +54,10 @@ export class ApiError extends HttpException {
 
   static userNotFound(): ApiError {
     return new ApiError(HttpStatus.NOT_FOUND, ERROR_MESSAGES.userNotFound);
+  }
+
+  static unauthJobNotFound(): ApiError {
+    return new ApiError(HttpStatus.NOT_FOUND, ERROR_MESSAGES.unauthJobNotFound);
   }
 
   static conflict(errors: FieldError[]): ApiError {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
+import { UNAUTH_JOBS_PATH } from '../api-paths.js';
 import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
 import { isDatabaseUnavailable, retryAfterSeconds } from '../errors/database-errors.js';
 import { BODY_NOT_UTF8 } from '../middleware/body-shape.middleware.js';
@@ -68,8 +69,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private answerForHttpException(exception: HttpException, request: ApiRequest): Answer {
     const status = exception.getStatus();
     const cause = exception.cause as { type?: unknown } | undefined;
-    // Raised by Express while decoding a path parameter such as `%ZZ`: the only parameters are user ids.
-    if (cause instanceof URIError) return plain(HttpStatus.NOT_FOUND, ERROR_MESSAGES.userNotFound);
+    // Raised by Express while decoding a path parameter such as `%ZZ`: the only parameters are user
+    // and unauth job ids.
+    if (cause instanceof URIError) {
+      const jobId = request.path.startsWith(`/${UNAUTH_JOBS_PATH}/`);
+      return plain(HttpStatus.NOT_FOUND, jobId ? ERROR_MESSAGES.unauthJobNotFound : ERROR_MESSAGES.userNotFound);
+    }
     if (status === HttpStatus.BAD_REQUEST) {
       const message =
         cause?.type === 'entity.parse.failed'

@@ -25,6 +25,29 @@ export class VenueContextDto {
   venueId?: string;
 }
 
+/** A page of what belongs to one user (its sessions, its unauth jobs), with the venue context of a get. */
+export class UserPageQueryDto {
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
+  })
+  @IsOptional()
+  @IsString({ message: 'venueId must be a single string' })
+  @IsSafeText()
+  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  venueId?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
+  @IsOptional()
+  @IsIntegerString(1, MAX_PAGE)
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
+  @IsOptional()
+  @IsIntegerString(1, MAX_LIMIT)
+  limit?: string;
+}
+
 /** The body of POST expire: the venue context, where null means unset, as on create. */
 export class ExpireHotspotUserDto extends VenueContextDto {
   @ApiPropertyOptional({

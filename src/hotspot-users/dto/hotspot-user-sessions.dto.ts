@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { IsIn, IsOptional } from 'class-validator';
 import { SESSION_STATUSES, type SessionStatus } from '../../sessions/entities/session.entity.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE } from './hotspot-user-queries.dto.js';
+import { UserPageQueryDto } from './hotspot-user-queries.dto.js';
 import { PaginationDto } from './hotspot-user.response.js';
 import { DATE_TIME_OUTPUT, MAC_OUTPUT, NULLABLE, VENUE_ID_SCHEMA } from './field-schemas.js';
 
@@ -10,31 +9,11 @@ const SESSION_FILTERS = ['active', 'ended'] as const;
 export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */
-export class ListUserSessionsQueryDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: 'venueId must be 1-64 characters of A-Za-z0-9_.:-' })
-  venueId?: string;
-
+export class ListUserSessionsQueryDto extends UserPageQueryDto {
   @ApiPropertyOptional({ enum: SESSION_FILTERS, description: '`ended`: stopped by the NAS or ended by this service' })
   @IsOptional()
   @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
   status?: SessionFilter;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
-  @IsOptional()
-  @IsIntegerString(1, MAX_PAGE)
-  page?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
-  @IsOptional()
-  @IsIntegerString(1, MAX_LIMIT)
-  limit?: string;
 }
 
 // anyOf, not oneOf: null matches both branches.
