@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
-import { hashTokenValue } from '../src/auth/token-value.js';
+import { hashTokenValue, visiblePrefix } from '../src/auth/token-value.js';
 import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, contextRuntime, runCli, spawnCli, type CliRun } from './support/cli-io.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
@@ -48,7 +48,7 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const body = JSON.parse(lines[0]);
-    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'id', 'name', 'permissions', 'token', 'venueIds']);
+    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'id', 'name', 'permissions', 'prefix', 'token', 'venueIds']);
     expect(body).toMatchObject({
       name: 'venue admin',
       permissions: ['read', 'write'],
@@ -56,6 +56,7 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
       expiresAt: '2099-06-30T12:00:00.123Z',
     });
     expect(body.token).toMatch(/^hsp_/);
+    expect(body.prefix).toBe(body.token.slice(0, 10));
     await get(body.token).expect(200);
   });
 
@@ -70,9 +71,9 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     const row = rows.find((line) => line.startsWith(created.id));
     expect(row).toBeDefined();
     expect(row).toContain('lister');
-    // The public prefix alone: nothing of the random part.
-    expect(row!.split(/\s{2,}/)[2]).toBe('hsp_…');
-    expect(text.stdout).not.toContain(created.token.slice(0, 5));
+    // The public prefix and 6 characters of the random part, to tell tokens apart: no more.
+    expect(row!.split(/\s{2,}/)[2]).toBe(`${created.token.slice(0, 10)}…`);
+    expect(text.stdout).not.toContain(created.token.slice(0, 11));
     expect(row).toContain('(all)');
     expect(row).toContain('active');
     expect(text.stdout).not.toContain(created.token);
@@ -86,7 +87,7 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     expect(entry).toEqual({
       id: created.id,
       name: 'lister',
-      prefix: 'hsp_',
+      prefix: created.token.slice(0, 10),
       permissions: ['delete'],
       venueIds: null,
       status: 'active',
@@ -97,9 +98,12 @@ describeEachDatabase('token CLI (in-process main(), the app services)', (current
     });
     expect(json.stdout).not.toContain(created.token);
     expect(json.stdout).not.toContain(hashTokenValue(created.token));
-    // The bootstrap token of the test app is listed too, by its public prefix alone.
-    expect(list.find((item: { name: string }) => item.name === 'bootstrap')).toMatchObject({ prefix: 'hsp_' });
-    expect(json.stdout).not.toContain(current().adminToken.slice(0, 5));
+    // The bootstrap token of the test app is listed too, the same way.
+    const bootstrap = current().adminToken;
+    expect(list.find((item: { name: string }) => item.name === 'bootstrap')).toMatchObject({
+      prefix: visiblePrefix(bootstrap),
+    });
+    expect(json.stdout).not.toContain(bootstrap.slice(0, visiblePrefix(bootstrap).length + 1));
   });
 
   it('revoke by id makes the token fail with 401 and shows it as revoked', async () => {

@@ -5,7 +5,7 @@ import type { TokenStatus } from './token-rules.js';
 export interface TokenJson {
   id: string;
   name: string;
-  /** The first characters of the value, enough to recognise it. */
+  /** The public prefix and the first 6 characters of the secret part (see visiblePrefix), enough to tell tokens apart. */
   prefix: string;
   permissions: string[];
   venueIds: string[] | null;

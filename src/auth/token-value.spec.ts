@@ -27,24 +27,37 @@ describe('hashTokenValue', () => {
 });
 
 describe('visiblePrefix', () => {
-  it('keeps only the hsp_ prefix of a generated token, nothing of its random part', () => {
-    for (let i = 0; i < 200; i++) expect(visiblePrefix(generateTokenValue())).toBe('hsp_');
+  it('keeps the hsp_ prefix and the first 6 characters of a generated token, nothing more', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const value = generateTokenValue();
+      expect(visiblePrefix(value)).toBe(value.slice(0, 10));
+      seen.add(visiblePrefix(value));
+    }
+    // Different tokens show differently (36 random bits each).
+    expect(seen.size).toBe(200);
   });
 
-  it('stops at the first underscore, even when the random part holds more', () => {
-    expect(visiblePrefix('hsp_ab_cd_0123456789abcdefghijklmnopqrstuvwxyz0')).toBe('hsp_');
+  it('the public prefix stops at the first underscore, even when the random part holds more', () => {
+    expect(visiblePrefix('hsp_ab_cd_0123456789abcdefghijklmnopqrstuvwxyz0')).toBe('hsp_ab_cd_');
   });
 
   it.each([
-    ['acme_', 'acme_0123456789abcdefghijklmnopqrstuvwxyz'],
-    ['ci2_', 'ci2_0123456789abcdefghijklmnopqrstuvwxyz'],
-    ['abcdefg_', 'abcdefg_0123456789abcdefghijklmnopqrstuvwxyz'],
-  ])('keeps the public prefix %j of a value chosen by an operator', (prefix, value) => {
-    expect(visiblePrefix(value)).toBe(prefix);
+    ['acme_012345', 'acme_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['ci2_012345', 'ci2_0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['abcdefg_012345', 'abcdefg_0123456789abcdefghijklmnopqrstuvwxyz'],
+  ])('shows %j of a long value chosen by an operator', (shown, value) => {
+    expect(visiblePrefix(value)).toBe(shown);
+  });
+
+  it('shows only the public prefix of a value whose secret part is shorter than 32 characters', () => {
+    expect(visiblePrefix('acme_0123456789abcdefghijklmnopqrstu')).toBe('acme_');
+    expect(visiblePrefix('acme_0123456789abcdefghijklmnopqrstuv')).toBe('acme_012345');
+    expect(visiblePrefix('hsp_short')).toBe('hsp_');
   });
 
   it.each([
-    ['no prefix at all', 'my-own-bootstrap-secret-0123456789'],
+    ['no prefix at all', 'my-own-bootstrap-secret-0123456789-0123456789'],
     ['a prefix longer than 8 characters', 'abcdefgh_0123456789abcdefghijklmnopqrstuvwxyz'],
     ['a one-character prefix', 'a_0123456789abcdefghijklmnopqrstuvwxyz'],
     ['upper case', 'HSP_0123456789abcdefghijklmnopqrstuvwxyz'],

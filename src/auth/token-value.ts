@@ -17,13 +17,21 @@ export function hashTokenValue(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
+/** Characters of the secret part a listing shows, to tell tokens apart (GitHub shows as many). */
+export const HINT_LENGTH = 6;
+/** A secret part at least this long keeps ≥ 26 random characters (156 bits) after the hint is shown. */
+const MIN_SECRET_FOR_HINT = 32;
+
 /**
- * What is stored and listed of a token to recognise its kind: its public prefix (`hsp_` for a
- * generated one), never a character of its secret part. A value chosen by an operator
- * (BOOTSTRAP_TOKEN) without such a prefix shows nothing.
+ * What is stored and listed of a token to tell it apart: its public prefix and the first
+ * HINT_LENGTH characters of its secret part (`hsp_AbC12x` for a generated token), the rest never.
+ * A value chosen by an operator (BOOTSTRAP_TOKEN) shows the hint only when its secret part is as
+ * long as a generated one's could be shortened to safely, and its public prefix alone (or nothing) otherwise.
  */
 export function visiblePrefix(value: string): string {
-  return PUBLIC_PREFIX.exec(value)?.[0] ?? '';
+  const prefix = PUBLIC_PREFIX.exec(value)?.[0] ?? '';
+  const secret = value.slice(prefix.length);
+  return prefix !== '' && secret.length >= MIN_SECRET_FOR_HINT ? prefix + secret.slice(0, HINT_LENGTH) : prefix;
 }
 
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;

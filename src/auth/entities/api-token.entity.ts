@@ -10,7 +10,10 @@ export class ApiTokenEntity {
   @Column({ type: 'varchar', length: 100 })
   name!: string;
 
-  /** The token's public prefix (`hsp_`, or empty), shown in listings; never a character of its secret. */
+  /**
+   * What listings show to tell the token apart (see visiblePrefix): its public prefix and the first
+   * 6 characters of its secret part (`hsp_AbC12x`); `hsp_` alone for tokens stored before.
+   */
   @Column({ type: 'varchar', length: 16 })
   prefix!: string;
 

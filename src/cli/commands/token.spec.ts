@@ -98,6 +98,7 @@ describe('hotspot token', () => {
         id: '0190d5a0-0000-7000-8000-000000000001',
         name: 'x',
         token: VALUE,
+        prefix: VALUE.slice(0, 12),
         permissions: ['read'],
         venueIds: ['A'],
         expiresAt: null,

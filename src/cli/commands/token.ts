@@ -109,13 +109,14 @@ async function create(tokens: TokenService, options: CreateOptions, io: CliIo): 
   });
   const created = toTokenJson(record, tokens.statusOf(record));
   if (options.json) {
-    const { id, name, permissions, venueIds, expiresAt } = created;
-    printJson(io, { id, name, token: value, permissions, venueIds, expiresAt });
+    const { id, name, prefix, permissions, venueIds, expiresAt } = created;
+    printJson(io, { id, name, token: value, prefix, permissions, venueIds, expiresAt });
     return;
   }
   io.stderr.write(
     `Created token ${created.id} "${created.name}": permissions ${created.permissions.join(',')}, ` +
-      `venues ${created.venueIds?.join(',') ?? 'all'}, expires ${created.expiresAt ?? 'never'}.\n` +
+      `venues ${created.venueIds?.join(',') ?? 'all'}, expires ${created.expiresAt ?? 'never'}; ` +
+      `listed as ${created.prefix}….\n` +
       'Its value follows; it is shown only this once. Use it as: Authorization: Bearer <token>\n',
   );
   io.stdout.write(`${value}\n`);
