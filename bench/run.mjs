@@ -339,7 +339,7 @@ async function setUpRadius(database) {
       '--ip',
       '127.0.0.0/8',
       '--secret',
-      'bench-secret',
+      'bench-shared-secret-0123',
     ]);
   }
   const created = cli(database, ['token', 'create', '--name', `bench-radius-${Date.now()}`, '--permissions', 'radius']);

@@ -1,4 +1,4 @@
-import { isNetwork, nasNameProblem, parseNasAddress, secretProblem } from './nas-rules.js';
+import { isNetwork, nasNameProblem, parseNasAddress, secretProblem, shortSecretProblem } from './nas-rules.js';
 
 describe('NAS rules', () => {
   it.each(['ap-1', 'Lobby_AP.2', 'a', 'x'.repeat(64)])('accepts the name %j', (name) => {
@@ -71,5 +71,15 @@ describe('isNetwork', () => {
     expect(isNetwork('2001:db8::/64')).toBe(true);
     expect(isNetwork('192.0.2.10')).toBe(false);
     expect(isNetwork('2001:db8::10')).toBe(false);
+  });
+});
+
+describe('shortSecretProblem', () => {
+  it('asks for 16 octets at least, counted in UTF-8', () => {
+    expect(shortSecretProblem('x'.repeat(16))).toBeNull();
+    expect(shortSecretProblem('x'.repeat(15))).toMatch(/^must be at least 16 octets \(RFC 2865 §3\)/);
+    expect(shortSecretProblem('testing123')).not.toBeNull();
+    // 8 characters of 2 octets each.
+    expect(shortSecretProblem('ğ'.repeat(8))).toBeNull();
   });
 });

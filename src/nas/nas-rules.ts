@@ -41,6 +41,16 @@ export function secretProblem(secret: string): string | null {
   return null;
 }
 
+/** RFC 2865 §3: a shared secret should be at least 16 octets; shorter ones fall to an offline guess. */
+export const SECRET_MIN_LENGTH = 16;
+
+/** Why a new NAS's secret is too short (in octets, as RADIUS counts them), or null. */
+export function shortSecretProblem(secret: string): string | null {
+  return Buffer.byteLength(secret, 'utf8') < SECRET_MIN_LENGTH
+    ? `must be at least ${SECRET_MIN_LENGTH} octets (RFC 2865 §3): a shorter one can be guessed offline from one captured packet`
+    : null;
+}
+
 export function coaPortProblem(port: number): string | null {
   return Number.isInteger(port) && port >= 0 && port <= 65535
     ? null

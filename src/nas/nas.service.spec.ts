@@ -23,7 +23,7 @@ function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
   >;
 }
 
-const INPUT = { venueId: 'venue-a', name: 'lobby-ap', ipAddress: '192.0.2.10', secret: 'shared-secret-1' };
+const INPUT = { venueId: 'venue-a', name: 'lobby-ap', ipAddress: '192.0.2.10', secret: 'shared-secret-01' };
 
 describe('NasService', () => {
   let database: DatabaseService;
@@ -55,20 +55,20 @@ describe('NasService', () => {
       acceptsCoa: true,
       createdAt: new Date('2026-11-22T10:00:00.000Z'),
     });
-    expect(JSON.stringify(await service().list())).not.toContain('shared-secret-1');
+    expect(JSON.stringify(await service().list())).not.toContain('shared-secret-01');
   });
 
   it('stores the secret encrypted with SECRETS_KEY and gives it back in clear to the configuration', async () => {
     const nas = await service().add({ ...INPUT, coaPort: 0, vendor: 'mikrotik', requireMessageAuthenticator: true });
     expect(await storedSecret(nas.id)).toMatch(/^aes256gcm:/);
-    expect(await storedSecret(nas.id)).not.toContain('shared-secret-1');
-    expect(await service().listWithSecrets()).toEqual([{ ...nas, secret: 'shared-secret-1' }]);
+    expect(await storedSecret(nas.id)).not.toContain('shared-secret-01');
+    expect(await service().listWithSecrets()).toEqual([{ ...nas, secret: 'shared-secret-01' }]);
     expect(nas).toMatchObject({ coaPort: 0, vendor: 'mikrotik', requireMessageAuthenticator: true });
   });
 
   it('stores the secret in clear without SECRETS_KEY, and the report says so', async () => {
     const nas = await service(null).add(INPUT);
-    expect(await storedSecret(nas.id)).toBe('plain:shared-secret-1');
+    expect(await storedSecret(nas.id)).toBe('plain:shared-secret-01');
     expect(await service(null).secretStorageReport()).toEqual({ total: 1, plain: 1, unreadable: [] });
   });
 
@@ -97,6 +97,16 @@ describe('NasService', () => {
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).not.toContain('has"quote');
     expect(await service().list()).toEqual([]);
+  });
+
+  it('refuses a secret under 16 octets unless told to take it', async () => {
+    await expect(service().add({ ...INPUT, secret: 'testing123' })).rejects.toThrow(
+      'secret must be at least 16 octets (RFC 2865 §3)',
+    );
+    expect(await service().list()).toEqual([]);
+    expect(await service().add({ ...INPUT, secret: 'testing123', allowShortSecret: true })).toMatchObject({
+      name: 'lobby-ap',
+    });
   });
 
   it('refuses a second NAS with the same name', async () => {
@@ -178,7 +188,7 @@ describe('NasService', () => {
     await service().add({ ...INPUT, name: 'v6-ap', ipAddress: '2001:db8::/64' });
     expect(await service().identify('lobby-ap', '192.0.2.77')).toMatchObject({
       name: 'lobby-ap',
-      secret: 'shared-secret-1',
+      secret: 'shared-secret-01',
     });
     expect(await service().identify('lobby-ap', '::ffff:192.0.2.77')).toMatchObject({ name: 'lobby-ap' });
     expect(await service().identify('v6-ap', '2001:db8::abcd')).toMatchObject({ name: 'v6-ap' });

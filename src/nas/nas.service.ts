@@ -17,6 +17,7 @@ import {
   nasNameProblem,
   parseNasAddress,
   secretProblem,
+  shortSecretProblem,
   type NasVendor,
 } from './nas-rules.js';
 import { isSealed, openSecret, sealSecret } from './secret-box.js';
@@ -54,6 +55,8 @@ export interface AddNasInput {
   vendor?: NasVendor;
   requireMessageAuthenticator?: boolean;
   acceptsCoa?: boolean;
+  /** Registers a secret under SECRET_MIN_LENGTH octets (a NAS that cannot take a longer one). */
+  allowShortSecret?: boolean;
 }
 
 /** What `nas set` changes of a registered NAS; absent fields stay. */
@@ -157,6 +160,7 @@ export class NasService implements NasDirectory {
     if ('error' in address) throw new NasValidationError('ipAddress', address.error);
     record.ipAddress = address.text;
     const secret = check('secret', input.secret, secretProblem);
+    if (input.allowShortSecret !== true) check('secret', secret, shortSecretProblem);
     record.coaPort = check('coaPort', input.coaPort ?? DEFAULT_COA_PORT, coaPortProblem);
     record.vendor = check('vendor', input.vendor ?? 'other', vendorProblem);
     record.requireMessageAuthenticator = input.requireMessageAuthenticator ?? false;

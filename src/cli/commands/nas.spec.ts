@@ -38,7 +38,7 @@ class FakeRegistry implements NasRegistry {
   async add(input: AddNasInput): Promise<NasClient> {
     this.added.push(input);
     if (this.failure) throw this.failure;
-    const { secret: _secret, ...shown } = input;
+    const { secret: _secret, allowShortSecret: _allowShort, ...shown } = input;
     return nasClient({
       ...shown,
       ipAddress: input.ipAddress,
@@ -97,6 +97,7 @@ describe('hotspot nas', () => {
           vendor: 'mikrotik',
           requireMessageAuthenticator: true,
           acceptsCoa: true,
+          allowShortSecret: false,
         },
       ]);
       expect(result.stdout).toBe(
@@ -130,6 +131,12 @@ describe('hotspot nas', () => {
         vendor: undefined,
         requireMessageAuthenticator: false,
       });
+    });
+
+    it('--allow-short-secret lets the registry take a secret under 16 octets', async () => {
+      expect((await run('add', ...REQUIRED.slice(0, 6), '--secret', 'short', '--allow-short-secret')).code).toBe(0);
+      expect((await run('add', ...REQUIRED)).code).toBe(0);
+      expect(registry.added.map((input) => input.allowShortSecret)).toEqual([true, false]);
     });
 
     it('--no-coa registers a NAS that accepts no CoA-Requests', async () => {

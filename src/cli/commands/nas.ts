@@ -44,6 +44,7 @@ interface AddOptions {
   requireMessageAuthenticator?: true;
   /** false with --no-coa. */
   coa?: boolean;
+  allowShortSecret?: true;
   json?: true;
 }
 
@@ -118,7 +119,7 @@ export const nasCommand: CliCommand = {
       .addOption(
         valueOption(
           '--secret <secret>',
-          'RADIUS shared secret: 1-128 printable characters without " or \\ (required)',
+          'RADIUS shared secret: 16-128 printable characters without " or \\ (required)',
           checked(secretProblem),
         ).makeOptionMandatory(),
       )
@@ -132,6 +133,12 @@ export const nasCommand: CliCommand = {
       .addOption(choiceOption('--vendor <vendor>', 'vendor hint (default other)', NAS_VENDORS))
       .addOption(
         flagOption('--require-message-authenticator', 'drop its Access-Requests that lack a Message-Authenticator'),
+      )
+      .addOption(
+        flagOption(
+          '--allow-short-secret',
+          'accept a secret under 16 octets, for a NAS that cannot take a longer one (RFC 2865 asks for 16)',
+        ),
       )
       // Alone, a --no- option defaults to true, which flagOption would read as given twice.
       .addOption(new Option('--no-coa', NO_COA_HELP))
@@ -197,6 +204,7 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
       vendor: options.vendor,
       requireMessageAuthenticator: options.requireMessageAuthenticator === true,
       acceptsCoa: options.coa !== false,
+      allowShortSecret: options.allowShortSecret === true,
     });
   } catch (error) {
     if (error instanceof NasValidationError) throw new UsageError(error.message);
