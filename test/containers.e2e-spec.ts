@@ -142,7 +142,10 @@ describe('docker-compose.yml', () => {
       .map((step) => step.args)
       .join(' ');
     expect(env.HOST ?? /(?:^|\s)HOST=(\S+)/.exec(imageEnv)?.[1]).toBe('0.0.0.0');
-    expect((app.ports ?? []).map(String).join(' ')).toMatch(/3000/);
+    // On the host's loopback unless APP_BIND says otherwise.
+    expect((app.ports ?? []).map(String)).toEqual(['${APP_BIND:-127.0.0.1}:3000:3000']);
+    // Required like BOOTSTRAP_TOKEN: without it NAS secrets would be stored in clear.
+    expect(env.SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY:\?[^}]+\}$/);
   });
 
   it('freeradius: FreeRADIUS 3.2 on the generated configuration, shared with the app through a named volume, opt-in', () => {
