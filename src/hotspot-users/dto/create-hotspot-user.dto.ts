@@ -35,7 +35,11 @@ export class CreateHotspotUserDto {
   @HasCharacters(1, 255)
   name!: string;
 
-  @ApiProperty({ enum: CREATABLE_LOGIN_METHODS, example: 'username_password' })
+  @ApiProperty({
+    enum: CREATABLE_LOGIN_METHODS,
+    example: 'username_password',
+    description: '`social` and `sms` (read-only methods a record may show) are refused with 400',
+  })
   @IsDefined({ message: 'loginMethod is required' })
   @IsIn(CREATABLE_LOGIN_METHODS, { message: 'loginMethod must be username_password or guest' })
   loginMethod!: CreatableLoginMethod;

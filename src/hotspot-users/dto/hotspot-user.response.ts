@@ -46,7 +46,12 @@ export class HotspotUserDto {
   @ApiProperty({ ...MAC_OUTPUT, ...NULLABLE, description: 'Given at creation' })
   macAddress!: string | null;
 
-  @ApiProperty({ enum: LOGIN_METHODS })
+  @ApiProperty({
+    enum: LOGIN_METHODS,
+    description:
+      'How the user logs in. `social` and `sms` are read-only: a record may show them, but creation refuses ' +
+      'them (it takes `username_password` or `guest`) and no update can set or change a login method.',
+  })
   loginMethod!: LoginMethod;
 
   @ApiProperty(VENUE_IDS)
