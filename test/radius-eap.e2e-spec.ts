@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readEapCertificates } from '../src/radius-config/freeradius-config.js';
+import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
+import { NasService } from '../src/nas/nas.service.js';
+import { databaseKinds } from './support/databases.js';
+import {
+  eapolTest,
+  eapolTestInstalled,
+  makeTestCertificates,
+  ttlsNetwork,
+  type TestCertificates,
+} from './support/eap.js';
+import { givenUser } from './support/factories.js';
+import { radtest, startFreeRadius, type StartedFreeRadius } from './support/freeradius.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const SECRET = 'a-shared-secret-for-the-eap-nas';
+const PASSWORD = 'secret-1';
+const SESSION_TIMEOUT = 27;
+const ACCT_INTERIM_INTERVAL = 85;
+const CLASS = 25;
+
+if (!eapolTestInstalled()) {
+  throw new Error('eapol_test is needed: apt-get install eapoltest (.ci/run does it)');
+}
+
+/**
+ * WPA-Enterprise logins (EAP-TTLS with inner PAP) through a real FreeRADIUS configured by
+ * `radius-config --eap`, with eapol_test as the device and NAS: what the device and the NAS get,
+ * and what the service records.
+ */
+for (const kind of databaseKinds()) {
+  describe(`EAP-TTLS/PAP logins through a real FreeRADIUS [${kind}]`, () => {
+    let app: TestApp;
+    let server: StartedFreeRadius;
+    let dir: string;
+    let certificates: TestCertificates;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'hotspot-eap-'));
+      certificates = makeTestCertificates(dir);
+      app = await startTestApp(kind);
+      await app.app.listen(0, '127.0.0.1');
+      const { port } = app.app.getHttpServer().address() as AddressInfo;
+      await app.app
+        .get(NasService)
+        .add({ venueId: 'venue-a', name: 'eap-nas', ipAddress: '127.0.0.1', secret: SECRET });
+      server = await startFreeRadius({
+        apiUrl: `http://127.0.0.1:${port}`,
+        token: await app.createToken({ permissions: ['radius'] }),
+        restTimeoutMs: 5000,
+        clients: [{ name: 'eap-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
+        eap: readEapCertificates({
+          certificate: certificates.certificatePath,
+          privateKey: certificates.privateKeyPath,
+          caChain: certificates.caPath,
+        }),
+      });
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await app?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    const login = (identity: string, password: string, anonymousIdentity?: string) =>
+      eapolTest({
+        port: server.authPort,
+        secret: SECRET,
+        dir,
+        network: ttlsNetwork({ identity, password, caPath: certificates.caPath, anonymousIdentity }),
+      });
+    const attemptsOf = (username: string) =>
+      app.dataSource
+        .getRepository(LoginAttemptEntity)
+        .find({ where: { username }, order: { createdAt: 'ASC', id: 'ASC' } });
+
+    it('the right password: Access-Accept carrying the service reply attributes', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app, { expiresAt: new Date(Date.now() + 7_200_000).toISOString() });
+        const result = await login(user.username!, PASSWORD);
+        expect(result.success).toBe(true);
+        const timeout = Number(result.attributes.get(SESSION_TIMEOUT)?.[0]);
+        expect(timeout).toBeGreaterThan(7100);
+        expect(timeout).toBeLessThanOrEqual(7200);
+        expect(result.attributes.get(ACCT_INTERIM_INTERVAL)).toEqual(['300']);
+        expect(result.attributes.get(CLASS)).toEqual([Buffer.from(`hsp:${user._id}`).toString('hex')]);
+      });
+    });
+
+    it('a wrong password or an unknown user: refused', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        expect((await login(user.username!, 'wrong-password')).success).toBe(false);
+        expect((await login('nobody-at-all', PASSWORD)).success).toBe(false);
+      });
+    });
+
+    it('an anonymous outer identity: accepted for the inner user, the Class naming that user', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        const result = await login(user.username!, PASSWORD, 'anonymous');
+        expect(result.success).toBe(true);
+        expect(result.attributes.get(CLASS)).toEqual([Buffer.from(`hsp:${user._id}`).toString('hex')]);
+        expect((await login(user.username!, 'wrong-password', 'anonymous')).success).toBe(false);
+      });
+    });
+
+    it('login attempts: one per login, under the inner username, never the outer identity', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        const outer = `anon-${user._id.slice(-8)}`;
+        expect((await login(user.username!, PASSWORD, outer)).success).toBe(true);
+        expect((await login(user.username!, 'wrong-password', outer)).success).toBe(false);
+        expect((await attemptsOf(user.username!)).map((attempt) => attempt.outcome)).toEqual(['accept', 'reject']);
+        expect(await attemptsOf(outer)).toEqual([]);
+      });
+    });
+
+    it('PAP logins keep working beside EAP', async () => {
+      const user = await givenUser(app);
+      expect((await radtest(server.authPort, SECRET, user.username!, PASSWORD)).type).toBe('Access-Accept');
+      expect((await radtest(server.authPort, SECRET, user.username!, 'wrong')).type).toBe('Access-Reject');
+      expect((await attemptsOf(user.username!)).map((attempt) => attempt.outcome)).toEqual(['accept', 'reject']);
+    });
+  });
+}
