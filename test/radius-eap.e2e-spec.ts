@@ -121,6 +121,41 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it("one call to the service's authorize per login: the EAP rounds before the tunnel never reach it", async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        const authorizeCalls = () => server.maskedLog().split('/radius/authorize"').length - 1;
+        const before = authorizeCalls();
+        const result = await login(user.username!, PASSWORD, 'anonymous');
+        expect(result.success).toBe(true);
+        // eapol_test took several rounds (identity, TLS set-up, the tunnel) to log in.
+        expect(result.output.split('RADIUS message: code=11').length - 1).toBeGreaterThan(2);
+        expect(authorizeCalls() - before).toBe(1);
+      });
+    });
+
+    it('a device that does not trust the server certificate gives up; FreeRADIUS records a reject under the outer identity', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app);
+        const outer = `anon-${user._id.slice(-8)}`;
+        const result = await eapolTest({
+          port: server.authPort,
+          secret: SECRET,
+          dir,
+          network: ttlsNetwork({
+            identity: user.username!,
+            password: PASSWORD,
+            caPath: certificates.caPath,
+            anonymousIdentity: outer,
+            extra: ['domain_match="another.server.test"'],
+          }),
+        });
+        expect(result.success).toBe(false);
+        expect(await attemptsOf(user.username!)).toEqual([]);
+        expect((await attemptsOf(outer)).map((attempt) => attempt.outcome)).toEqual(['reject']);
+      });
+    });
+
     it('PAP logins keep working beside EAP', async () => {
       const user = await givenUser(app);
       expect((await radtest(server.authPort, SECRET, user.username!, PASSWORD)).type).toBe('Access-Accept');

@@ -153,6 +153,7 @@ for (const kind of databaseKinds()) {
       expect(Object.values(job.deliveries!.radius.sessions!)).toEqual([
         expect.objectContaining({ result: 'acked', nas: NAS_NAME }),
       ]);
+      expect(await sessions().findBy({ userId: user._id, status: 'active' })).toEqual([]);
       await waitUntil('hostapd to drop the station', () =>
         network!.hostapd!.text().includes(`AP-STA-DISCONNECTED ${device.macAddress}`),
       );
