@@ -41,6 +41,7 @@ for (const kind of databaseKinds()) {
     let app: TestApp | undefined;
     let radius: RunningFreeRadius | undefined;
     let certificates: TestCertificates;
+    let nasId: string;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'hotspot-hostapd-'));
@@ -57,9 +58,10 @@ for (const kind of databaseKinds()) {
       });
       await app.app.listen(0, '127.0.0.1');
       const { port } = app.app.getHttpServer().address() as AddressInfo;
-      await app.app
+      const nas = await app.app
         .get(NasService)
         .add({ venueId: 'venue-a', name: NAS_NAME, ipAddress: network.nasAddress, secret: SECRET, coaPort: 3799 });
+      nasId = nas.id;
       const [authPort, acctPort] = await freeUdpPorts(2);
       const raddb = join(dir, 'raddb');
       const files = renderFreeRadiusConfig({
@@ -187,7 +189,14 @@ for (const kind of databaseKinds()) {
             async () => ((await sessions().findBy({ userId: user._id }))[0]?.sessionTime ?? 0) >= INTERIM_SECONDS,
           );
           expect((await listSessions()).body.data[0].sessionTime).toBeGreaterThanOrEqual(INTERIM_SECONDS);
-          expect((await attemptsOf(user.username!)).map((attempt) => attempt.outcome)).toEqual(['accept']);
+          // Recorded by the inner server, with the NAS's attributes copied into the tunnel.
+          expect(await attemptsOf(user.username!)).toEqual([
+            expect.objectContaining({
+              outcome: 'accept',
+              nasClientId: nasId,
+              macAddress: device.macAddress.toUpperCase(),
+            }),
+          ]);
         } finally {
           await device.stop();
         }
