@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import {
   lstatSync,
   mkdirSync,
@@ -234,6 +235,15 @@ describe('FreeRADIUS configuration generator', () => {
         /not a readable certificate/,
       ],
       ['a key that is a certificate', () => ({ privateKey: eap.certificate }), /unencrypted PEM private key/],
+      [
+        'an encrypted key',
+        () => ({
+          privateKey: createPrivateKey(eap.privateKey)
+            .export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'a passphrase' })
+            .toString(),
+        }),
+        /unencrypted PEM private key/,
+      ],
       [
         'a CA chain that did not issue the certificate',
         () => ({ caChain: readFileSync(other.caPath, 'utf8') }),
