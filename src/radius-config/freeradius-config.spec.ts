@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import {
   lstatSync,
@@ -261,6 +262,87 @@ describe('FreeRADIUS configuration generator', () => {
       for (const pem of [eap.certificate, eap.privateKey]) {
         expect((error as Error).message).not.toContain(pem.split('\n')[1]);
       }
+    });
+
+    it('accepts a server certificate file that holds its chain, issued through an intermediate of the CA chain', () => {
+      const dir = join(root, 'chain');
+      mkdirSync(dir);
+      const ca = makeTestCertificates(dir);
+      const openssl = (...args: string[]) => {
+        const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(run.stderr);
+      };
+      // ca.pem → intermediate.pem → leaf.pem
+      writeFileSync(join(dir, 'ca.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=keyCertSign\n');
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'intermediate.key',
+        '-out',
+        'intermediate.csr',
+        '-subj',
+        '/CN=Intermediate',
+      );
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        'intermediate.csr',
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        'intermediate.pem',
+        '-days',
+        '1',
+        '-extfile',
+        'ca.ext',
+      );
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'leaf.key',
+        '-out',
+        'leaf.csr',
+        '-subj',
+        '/CN=leaf.test',
+      );
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        'leaf.csr',
+        '-CA',
+        'intermediate.pem',
+        '-CAkey',
+        'intermediate.key',
+        '-CAcreateserial',
+        '-out',
+        'leaf.pem',
+        '-days',
+        '1',
+      );
+      const leaf = readFileSync(join(dir, 'leaf.pem'), 'utf8');
+      const intermediate = readFileSync(join(dir, 'intermediate.pem'), 'utf8');
+      const input = { certificate: leaf, privateKey: readFileSync(join(dir, 'leaf.key'), 'utf8') };
+      const rootCa = readFileSync(ca.caPath, 'utf8');
+      expect(
+        renderFreeRadiusConfig({ ...INPUT, eap: { ...input, certificate: leaf + intermediate, caChain: rootCa } }).get(
+          'certs/server.pem',
+        ),
+      ).toBe(leaf + intermediate);
+      expect(() =>
+        renderFreeRadiusConfig({ ...INPUT, eap: { ...input, caChain: intermediate + rootCa } }),
+      ).not.toThrow();
+      expect(() => renderFreeRadiusConfig({ ...INPUT, eap: { ...input, caChain: rootCa } })).toThrow(/not issued by/);
     });
 
     it('names a missing or unreadable file without its content', () => {

@@ -143,10 +143,13 @@ export function renderFreeRadiusConfig(
  * messages never quote the files.
  */
 function checkEapCertificates(given: EapCertificates): Required<EapCertificates> & { caChain: string | null } {
-  const server = pemCertificates(given.certificate, 'The EAP server certificate')[0];
+  // The file may hold the chain after the server's own certificate (a "full chain").
+  const [server, ...intermediates] = pemCertificates(given.certificate, 'The EAP server certificate');
   const now = Date.now();
   if (Date.parse(server.validTo) < now) {
-    throw new FreeRadiusConfigError('The EAP server certificate has expired: devices would refuse it.');
+    throw new FreeRadiusConfigError(
+      `The EAP server certificate expired on ${new Date(server.validTo).toISOString()}: devices would refuse it.`,
+    );
   }
   if (Date.parse(server.validFrom) > now) {
     throw new FreeRadiusConfigError('The EAP server certificate is not valid yet: devices would refuse it.');
@@ -168,11 +171,23 @@ function checkEapCertificates(given: EapCertificates): Required<EapCertificates>
   const caChain = given.caChain ?? null;
   if (caChain !== null) {
     const authorities = pemCertificates(caChain, 'The EAP CA chain');
-    if (!authorities.some((authority) => server.checkIssued(authority) && server.verify(authority.publicKey))) {
+    if (!chainsTo(server, [...intermediates, ...authorities], authorities)) {
       throw new FreeRadiusConfigError('The EAP server certificate was not issued by a certificate of the CA chain.');
     }
   }
   return { certificate: given.certificate, privateKey: given.privateKey, caChain };
+}
+
+/** Whether `certificate` was signed, through certificates of `pool`, by one of `anchors`. */
+function chainsTo(certificate: X509Certificate, pool: X509Certificate[], anchors: X509Certificate[]): boolean {
+  let current = certificate;
+  for (let depth = 0; depth < 10; depth += 1) {
+    const issuer = pool.find((candidate) => current.checkIssued(candidate) && current.verify(candidate.publicKey));
+    if (issuer === undefined) return false;
+    if (anchors.includes(issuer)) return true;
+    current = issuer;
+  }
+  return false;
 }
 
 /** Every certificate of a PEM text (at least one), or an error naming `what`. */
