@@ -38,6 +38,7 @@ for (const kind of databaseKinds()) {
     let server: StartedFreeRadius;
     let dir: string;
     let certificates: TestCertificates;
+    let settings: Omit<Parameters<typeof startFreeRadius>[0], 'eap'>;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'hotspot-eap-'));
@@ -48,11 +49,14 @@ for (const kind of databaseKinds()) {
       await app.app
         .get(NasService)
         .add({ venueId: 'venue-a', name: 'eap-nas', ipAddress: '127.0.0.1', secret: SECRET });
-      server = await startFreeRadius({
+      settings = {
         apiUrl: `http://127.0.0.1:${port}`,
         token: await app.createToken({ permissions: ['radius'] }),
         restTimeoutMs: 5000,
         clients: [{ name: 'eap-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
+      };
+      server = await startFreeRadius({
+        ...settings,
         eap: readEapCertificates({
           certificate: certificates.certificatePath,
           privateKey: certificates.privateKeyPath,
@@ -154,6 +158,25 @@ for (const kind of databaseKinds()) {
         expect(await attemptsOf(user.username!)).toEqual([]);
         expect((await attemptsOf(outer)).map((attempt) => attempt.outcome)).toEqual(['reject']);
       });
+    });
+
+    it('without a CA chain (--eap-ca not given) the login works the same', async () => {
+      const withoutChain = await startFreeRadius({
+        ...settings,
+        eap: readEapCertificates({
+          certificate: certificates.certificatePath,
+          privateKey: certificates.privateKeyPath,
+        }),
+      });
+      try {
+        await withoutChain.explainFailures(async () => {
+          const user = await givenUser(app);
+          const network = ttlsNetwork({ identity: user.username!, password: PASSWORD, caPath: certificates.caPath });
+          expect((await eapolTest({ port: withoutChain.authPort, secret: SECRET, dir, network })).success).toBe(true);
+        });
+      } finally {
+        await withoutChain.close();
+      }
     });
 
     it('PAP logins keep working beside EAP', async () => {
