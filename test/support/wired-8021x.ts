@@ -12,7 +12,7 @@ import { join } from 'node:path';
  * most 15 characters; close() removes everything, also after a setup that failed half-way.
  */
 
-const WAIT_MS = 20_000;
+const WAIT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5000;
 
 /** Why the suite cannot run here, or null: the programs and the right to make network namespaces. */
