@@ -128,6 +128,7 @@ for (const kind of databaseKinds()) {
         authPort: server.authPort,
         acctPort: server.acctPort,
         clients: ['test-nas'],
+        eap: false,
       });
       expect(generated.stdout + generated.stderr).not.toContain(NAS_SECRET);
       expect(generated.stdout + generated.stderr).not.toContain(radiusToken);

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, spawnCli } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
+import { makeTestCertificates } from './support/eap.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
 import { NasAddressTakenError, NasService } from '../src/nas/nas.service.js';
@@ -158,6 +159,73 @@ for (const kind of databaseKinds()) {
         expect(refused.stderr).toContain(reason);
         expect(refused.stderr).not.toContain(value);
       }
+    });
+
+    it('radius-config --eap copies the certificates (key 0600), a later run keeps EAP, --no-eap removes it; bad files are named', async () => {
+      const out = join(cwd, 'raddb-eap');
+      const certs = join(cwd, 'certs');
+      const other = join(cwd, 'other-certs');
+      mkdirSync(certs);
+      mkdirSync(other);
+      const given = makeTestCertificates(certs);
+      const foreign = makeTestCertificates(other);
+      const token = await testApp.createToken({ permissions: ['radius'] });
+      const withEap = (...extra: string[]) =>
+        cli('radius-config', '--out', out, '--api-url', 'http://127.0.0.1:3000', '--token', token, '--json', ...extra);
+      const key = readFileSync(given.privateKeyPath, 'utf8');
+
+      const written = await withEap(
+        '--eap',
+        '--eap-cert',
+        given.certificatePath,
+        '--eap-key',
+        given.privateKeyPath,
+        '--eap-ca',
+        given.caPath,
+      );
+      expect(written.code).toBe(0);
+      expect(JSON.parse(written.stdout)).toMatchObject({ eap: true });
+      expect(readFileSync(join(out, 'certs/server.key'), 'utf8')).toBe(key);
+      expect(statSync(join(out, 'certs/server.key')).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(out, 'mods-enabled/eap'), 'utf8')).toContain('default_eap_type = ttls');
+
+      // A regeneration (e.g. after a NAS was added) keeps EAP without repeating the options.
+      const again = await withEap();
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ eap: true });
+      expect(readFileSync(join(out, 'sites-enabled/hotspot'), 'utf8')).toMatch(/authenticate \{\s+eap/);
+
+      const refused: Array<[string[], number, string]> = [
+        [['--eap', '--eap-cert', given.certificatePath], 2, '--eap needs --eap-cert and --eap-key'],
+        [['--eap-cert', given.certificatePath], 2, 'go with --eap'],
+        [
+          ['--eap', '--eap-cert', join(certs, 'none.pem'), '--eap-key', given.privateKeyPath],
+          1,
+          `The EAP server certificate ${join(certs, 'none.pem')} does not exist.`,
+        ],
+        [
+          ['--eap', '--eap-cert', given.certificatePath, '--eap-key', foreign.privateKeyPath],
+          1,
+          'The EAP private key does not belong to the EAP server certificate.',
+        ],
+        [
+          ['--eap', '--eap-cert', given.certificatePath, '--eap-key', given.privateKeyPath, '--eap-ca', foreign.caPath],
+          1,
+          'not issued by a certificate of the CA chain',
+        ],
+      ];
+      for (const [extra, code, message] of refused) {
+        const result = await withEap(...extra);
+        expect({ code: result.code, stdout: result.stdout }).toEqual({ code, stdout: '' });
+        expect(result.stderr).toContain(message);
+        expect(result.stderr).not.toContain(key.split('\n')[1]);
+      }
+
+      const dropped = await withEap('--no-eap');
+      expect(dropped.code).toBe(0);
+      expect(JSON.parse(dropped.stdout)).toMatchObject({ eap: false });
+      expect(existsSync(join(out, 'certs/server.key'))).toBe(false);
+      expect(existsSync(join(out, 'mods-enabled/eap'))).toBe(false);
     });
 
     it('add without SECRETS_KEY stores the secret in clear and warns; remove by name, then exit 1', async () => {

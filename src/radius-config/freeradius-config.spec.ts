@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
 import {
   lstatSync,
   mkdirSync,
@@ -11,10 +13,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTestCertificates, type TestCertificates } from '../../test/support/eap.js';
 import {
+  existingEapCertificates,
   FreeRadiusConfigError,
+  readEapCertificates,
   renderFreeRadiusConfig,
   writeFreeRadiusConfig,
+  type EapCertificates,
   type FreeRadiusConfigInput,
 } from './freeradius-config.js';
 
@@ -157,6 +163,223 @@ describe('FreeRADIUS configuration generator', () => {
       mkdirSync(dir);
       writeFileSync(join(dir, 'keep.txt'), 'x');
       await expect(writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT))).rejects.toThrow(/not empty/);
+    });
+  });
+
+  describe('EAP-TTLS with inner PAP', () => {
+    let root: string;
+    let paths: TestCertificates;
+    let other: TestCertificates;
+    let eap: EapCertificates;
+    beforeAll(() => {
+      root = mkdtempSync(join(tmpdir(), 'radius-config-eap-spec-'));
+      mkdirSync(join(root, 'one'));
+      mkdirSync(join(root, 'two'));
+      paths = makeTestCertificates(join(root, 'one'));
+      other = makeTestCertificates(join(root, 'two'));
+      eap = readEapCertificates({
+        certificate: paths.certificatePath,
+        privateKey: paths.privateKeyPath,
+        caChain: paths.caPath,
+      });
+    });
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    it('without EAP: no eap module, no inner server, no certificates, no eap call in the site', () => {
+      const files = renderFreeRadiusConfig(INPUT);
+      expect([...files.keys()].filter((path) => /eap|inner|certs\//.test(path))).toEqual([]);
+      expect(files.get('sites-enabled/hotspot')).not.toMatch(/\beap\b|@@/);
+    });
+
+    it('with EAP: the eap module (TTLS, TLS 1.2, the certificates), the inner server and the outer eap calls', () => {
+      const files = renderFreeRadiusConfig({ ...INPUT, eap });
+      const module = files.get('mods-enabled/eap')!;
+      expect(module).toContain('default_eap_type = ttls');
+      expect(module).toContain('tls_min_version = "1.2"');
+      expect(module).toContain('certificate_file = ${confdir}/certs/server.pem');
+      expect(module).toContain('private_key_file = ${confdir}/certs/server.key');
+      expect(module).toContain('ca_file = ${confdir}/certs/ca.pem');
+      expect(module).toContain('use_tunneled_reply = yes');
+      expect(module).toContain('virtual_server = "hotspot-inner"');
+      const inner = files.get('sites-enabled/hotspot-inner')!;
+      expect(inner).toMatch(/authorize \{\s+hotspot_rest_headers\s+rest\s/);
+      expect(inner).toContain('hotspot_post_auth_accept');
+      expect(inner).toContain('hotspot_post_auth_reject');
+      const site = files.get('sites-enabled/hotspot')!;
+      // Outer EAP rounds end authorize before the rest call.
+      expect(site).toMatch(
+        /authorize \{[^}]*eap \{\s+ok = return\s+updated = return\s+\}[\s\S]*?hotspot_rest_headers\s+rest/,
+      );
+      expect(site).toMatch(/authenticate \{[^}]*\beap\b/);
+      expect(files.get('certs/server.pem')).toBe(eap.certificate);
+      expect(files.get('certs/server.key')).toBe(eap.privateKey);
+      expect(files.get('certs/ca.pem')).toBe(eap.caChain);
+      for (const [path, text] of files) expect(`${path}: ${text}`).not.toMatch(/@@[A-Z_]+@@/);
+    });
+
+    it('without a CA chain the eap module names the server certificate as its CA file', () => {
+      const files = renderFreeRadiusConfig({ ...INPUT, eap: { ...eap, caChain: null } });
+      expect(files.has('certs/ca.pem')).toBe(false);
+      expect(files.get('mods-enabled/eap')).toContain('ca_file = ${confdir}/certs/server.pem');
+    });
+
+    it.each<[string, () => Partial<EapCertificates>, RegExp]>([
+      [
+        'a key of another certificate',
+        () => ({ privateKey: readFileSync(other.privateKeyPath, 'utf8') }),
+        /does not belong/,
+      ],
+      ['a certificate that is no PEM', () => ({ certificate: 'hello' }), /must be a PEM certificate/],
+      [
+        'a broken certificate',
+        () => ({ certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }),
+        /not a readable certificate/,
+      ],
+      ['a key that is a certificate', () => ({ privateKey: eap.certificate }), /unencrypted PEM private key/],
+      [
+        'an encrypted key',
+        () => ({
+          privateKey: createPrivateKey(eap.privateKey)
+            .export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'a passphrase' })
+            .toString(),
+        }),
+        /unencrypted PEM private key/,
+      ],
+      [
+        'a CA chain that did not issue the certificate',
+        () => ({ caChain: readFileSync(other.caPath, 'utf8') }),
+        /not issued by/,
+      ],
+    ])('refuses %s, without quoting the files', (_case, change, message) => {
+      let error: unknown;
+      try {
+        renderFreeRadiusConfig({ ...INPUT, eap: { ...eap, ...change() } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(FreeRadiusConfigError);
+      expect((error as Error).message).toMatch(message);
+      for (const pem of [eap.certificate, eap.privateKey]) {
+        expect((error as Error).message).not.toContain(pem.split('\n')[1]);
+      }
+    });
+
+    it('accepts a server certificate file that holds its chain, issued through an intermediate of the CA chain', () => {
+      const dir = join(root, 'chain');
+      mkdirSync(dir);
+      const ca = makeTestCertificates(dir);
+      const openssl = (...args: string[]) => {
+        const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(run.stderr);
+      };
+      // ca.pem → intermediate.pem → leaf.pem
+      writeFileSync(join(dir, 'ca.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=keyCertSign\n');
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'intermediate.key',
+        '-out',
+        'intermediate.csr',
+        '-subj',
+        '/CN=Intermediate',
+      );
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        'intermediate.csr',
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        'intermediate.pem',
+        '-days',
+        '1',
+        '-extfile',
+        'ca.ext',
+      );
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'leaf.key',
+        '-out',
+        'leaf.csr',
+        '-subj',
+        '/CN=leaf.test',
+      );
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        'leaf.csr',
+        '-CA',
+        'intermediate.pem',
+        '-CAkey',
+        'intermediate.key',
+        '-CAcreateserial',
+        '-out',
+        'leaf.pem',
+        '-days',
+        '1',
+      );
+      const leaf = readFileSync(join(dir, 'leaf.pem'), 'utf8');
+      const intermediate = readFileSync(join(dir, 'intermediate.pem'), 'utf8');
+      const input = { certificate: leaf, privateKey: readFileSync(join(dir, 'leaf.key'), 'utf8') };
+      const rootCa = readFileSync(ca.caPath, 'utf8');
+      expect(
+        renderFreeRadiusConfig({ ...INPUT, eap: { ...input, certificate: leaf + intermediate, caChain: rootCa } }).get(
+          'certs/server.pem',
+        ),
+      ).toBe(leaf + intermediate);
+      expect(() =>
+        renderFreeRadiusConfig({ ...INPUT, eap: { ...input, caChain: intermediate + rootCa } }),
+      ).not.toThrow();
+      expect(() => renderFreeRadiusConfig({ ...INPUT, eap: { ...input, caChain: rootCa } })).toThrow(/not issued by/);
+    });
+
+    it('names a missing or unreadable file without its content', () => {
+      expect(() =>
+        readEapCertificates({ certificate: join(root, 'none.pem'), privateKey: paths.privateKeyPath }),
+      ).toThrow(`The EAP server certificate ${join(root, 'none.pem')} does not exist.`);
+      expect(() => readEapCertificates({ certificate: paths.certificatePath, privateKey: root })).toThrow(
+        `The EAP private key ${root} is not a file.`,
+      );
+      writeFileSync(join(root, 'text.pem'), 'just text');
+      expect(() =>
+        readEapCertificates({ certificate: join(root, 'text.pem'), privateKey: paths.privateKeyPath }),
+      ).toThrow(/is not a PEM file/);
+    });
+
+    it('writes the certificates 0600; regenerating keeps EAP from the folder, and without EAP removes its files', async () => {
+      const dir = join(root, 'raddb');
+      await writeFreeRadiusConfig(dir, renderFreeRadiusConfig({ ...INPUT, eap }));
+      expect(statSync(join(dir, 'certs')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'certs/server.key')).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(dir, 'certs/server.key'), 'utf8')).toBe(eap.privateKey);
+
+      expect(existingEapCertificates(dir)).toEqual(eap);
+      await writeFreeRadiusConfig(dir, renderFreeRadiusConfig({ ...INPUT, eap: existingEapCertificates(dir) }));
+      expect(readFileSync(join(dir, 'mods-enabled/eap'), 'utf8')).toContain('ca_file = ${confdir}/certs/ca.pem');
+
+      await writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT));
+      for (const path of [
+        'mods-enabled/eap',
+        'sites-enabled/hotspot-inner',
+        'certs/server.pem',
+        'certs/server.key',
+        'certs/ca.pem',
+      ]) {
+        expect(`${path}: ${String(lstatSync(join(dir, path), { throwIfNoEntry: false }))}`).toBe(`${path}: undefined`);
+      }
+      expect(existingEapCertificates(dir)).toBeNull();
     });
   });
 });

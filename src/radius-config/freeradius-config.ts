@@ -1,5 +1,6 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +43,35 @@ export interface FreeRadiusConfigInput {
   listenAddress?: string;
   restTimeoutMs?: number;
   clients: readonly FreeRadiusClient[];
+  /** WPA-Enterprise: EAP-TTLS with inner PAP, with this server certificate. Absent: PAP only. */
+  eap?: EapCertificates | null;
 }
+
+/** The PEM texts of the EAP server's certificate, its private key and, optionally, the CA chain that issued it. */
+export interface EapCertificates {
+  certificate: string;
+  privateKey: string;
+  caChain?: string | null;
+}
+
+/** Where the configuration keeps the EAP certificates (the eap module reads them from here). */
+export const EAP_FILES = {
+  certificate: 'certs/server.pem',
+  privateKey: 'certs/server.key',
+  caChain: 'certs/ca.pem',
+} as const;
+
+/** Files only an EAP configuration has: removed when a folder is regenerated without EAP. */
+const EAP_ONLY_FILES = ['mods-enabled/eap', 'sites-enabled/hotspot-inner', ...Object.values(EAP_FILES)];
+
+/** The templates of the EAP part, in this subfolder of deploy/freeradius/ (copied without the prefix). */
+const EAP_TEMPLATES = 'eap';
+
+/** Lines between these markers in a template are kept only in an EAP configuration. */
+const EAP_BLOCK = /^[ \t]*# @@IF_EAP@@\n([\s\S]*?)^[ \t]*# @@END_IF_EAP@@\n/gm;
+
+/** Larger than any certificate chain or key: a bigger file is not one. */
+const MAX_PEM_BYTES = 1_000_000;
 
 /** A value the configuration cannot be generated with; the message never holds a secret or the token. */
 export class FreeRadiusConfigError extends Error {
@@ -67,8 +96,9 @@ function templateFiles(root: string, under = ''): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
     const path = under === '' ? entry.name : `${under}/${entry.name}`;
-    if (entry.isDirectory()) files.push(...templateFiles(root, path));
-    else if (entry.isFile() && entry.name !== 'README.md') files.push(path);
+    if (entry.isDirectory()) {
+      if (path !== EAP_TEMPLATES) files.push(...templateFiles(root, path));
+    } else if (entry.isFile() && entry.name !== 'README.md') files.push(path);
   }
   return files.sort();
 }
@@ -79,16 +109,152 @@ export function renderFreeRadiusConfig(
   templates: string = templatesDir(),
 ): Map<string, string> {
   const values = placeholderValues(input);
+  const eap = input.eap ? checkEapCertificates(input.eap) : null;
+  const sources = templateFiles(templates).map((path) => ({ path, from: path }));
+  if (eap !== null) {
+    for (const path of templateFiles(join(templates, EAP_TEMPLATES))) {
+      sources.push({ path, from: `${EAP_TEMPLATES}/${path}` });
+    }
+    values.EAP_CA_FILE = basename(eap.caChain === null ? EAP_FILES.certificate : EAP_FILES.caChain);
+  }
   const files = new Map<string, string>();
-  for (const path of templateFiles(templates)) {
-    const text = readFileSync(join(templates, path), 'utf8').replace(/@@([A-Z_]+)@@/g, (whole, name: string) => {
-      const value = values[name];
-      if (value === undefined) throw new FreeRadiusConfigError(`Unknown placeholder ${whole} in template ${path}.`);
-      return value;
-    });
+  for (const { path, from } of sources) {
+    const text = readFileSync(join(templates, from), 'utf8')
+      .replace(EAP_BLOCK, (_whole, block: string) => (eap === null ? '' : block))
+      .replace(/@@([A-Z_]+)@@/g, (whole, name: string) => {
+        const value = values[name];
+        if (value === undefined) throw new FreeRadiusConfigError(`Unknown placeholder ${whole} in template ${from}.`);
+        return value;
+      });
     files.set(path, text);
   }
+  if (eap !== null) {
+    files.set(EAP_FILES.certificate, eap.certificate);
+    files.set(EAP_FILES.privateKey, eap.privateKey);
+    if (eap.caChain !== null) files.set(EAP_FILES.caChain, eap.caChain);
+  }
   return files;
+}
+
+/**
+ * The EAP certificates as they will be written, after the checks FreeRADIUS or a device would
+ * otherwise fail on at the first login: PEM certificates, an unencrypted private key that belongs to
+ * the server certificate, a certificate still valid, issued by the CA chain when one is given. The
+ * messages never quote the files.
+ */
+function checkEapCertificates(given: EapCertificates): Required<EapCertificates> & { caChain: string | null } {
+  // The file may hold the chain after the server's own certificate (a "full chain").
+  const [server, ...intermediates] = pemCertificates(given.certificate, 'The EAP server certificate');
+  const now = Date.now();
+  if (Date.parse(server.validTo) < now) {
+    throw new FreeRadiusConfigError(
+      `The EAP server certificate expired on ${new Date(server.validTo).toISOString()}: devices would refuse it.`,
+    );
+  }
+  if (Date.parse(server.validFrom) > now) {
+    throw new FreeRadiusConfigError('The EAP server certificate is not valid yet: devices would refuse it.');
+  }
+  if (!/^-----BEGIN (RSA |EC )?PRIVATE KEY-----/m.test(given.privateKey)) {
+    throw new FreeRadiusConfigError(
+      'The EAP private key must be an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----).',
+    );
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: given.privateKey, format: 'pem' });
+  } catch {
+    throw new FreeRadiusConfigError('The EAP private key is not a readable unencrypted PEM private key.');
+  }
+  if (!server.checkPrivateKey(key)) {
+    throw new FreeRadiusConfigError('The EAP private key does not belong to the EAP server certificate.');
+  }
+  const caChain = given.caChain ?? null;
+  if (caChain !== null) {
+    const authorities = pemCertificates(caChain, 'The EAP CA chain');
+    if (!chainsTo(server, [...intermediates, ...authorities], authorities)) {
+      throw new FreeRadiusConfigError('The EAP server certificate was not issued by a certificate of the CA chain.');
+    }
+  }
+  return { certificate: given.certificate, privateKey: given.privateKey, caChain };
+}
+
+/** Whether `certificate` was signed, through certificates of `pool`, by one of `anchors`. */
+function chainsTo(certificate: X509Certificate, pool: X509Certificate[], anchors: X509Certificate[]): boolean {
+  let current = certificate;
+  for (let depth = 0; depth < 10; depth += 1) {
+    const issuer = pool.find((candidate) => current.checkIssued(candidate) && current.verify(candidate.publicKey));
+    if (issuer === undefined) return false;
+    if (anchors.includes(issuer)) return true;
+    current = issuer;
+  }
+  return false;
+}
+
+/** Every certificate of a PEM text (at least one), or an error naming `what`. */
+function pemCertificates(text: string, what: string): X509Certificate[] {
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0)
+    throw new FreeRadiusConfigError(`${what} must be a PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  return blocks.map((block) => {
+    try {
+      return new X509Certificate(block);
+    } catch {
+      throw new FreeRadiusConfigError(`${what} holds a PEM block that is not a readable certificate.`);
+    }
+  });
+}
+
+/**
+ * Reads the EAP certificate files given by path. Errors name the file and why it cannot be used,
+ * never its content.
+ */
+export function readEapCertificates(paths: {
+  certificate: string;
+  privateKey: string;
+  caChain?: string | null;
+}): EapCertificates {
+  return {
+    certificate: readPem(paths.certificate, 'EAP server certificate'),
+    privateKey: readPem(paths.privateKey, 'EAP private key'),
+    caChain: paths.caChain ? readPem(paths.caChain, 'EAP CA chain') : null,
+  };
+}
+
+/**
+ * The EAP certificates a folder written before holds (its EAP choice), or null when it has none: a
+ * regeneration without EAP options keeps EAP this way.
+ */
+export function existingEapCertificates(outDir: string): EapCertificates | null {
+  const root = resolve(outDir);
+  if (!existsSync(join(root, MARKER_FILE)) || !existsSync(join(root, EAP_FILES.certificate))) return null;
+  const ca = join(root, EAP_FILES.caChain);
+  return readEapCertificates({
+    certificate: join(root, EAP_FILES.certificate),
+    privateKey: join(root, EAP_FILES.privateKey),
+    caChain: existsSync(ca) ? ca : null,
+  });
+}
+
+function readPem(path: string, what: string): string {
+  let text: string;
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new FreeRadiusConfigError(`The ${what} ${path} is not a file.`);
+    if (stat.size > MAX_PEM_BYTES) throw new FreeRadiusConfigError(`The ${what} ${path} is too large to be one.`);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof FreeRadiusConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : 'cannot be read';
+    throw new FreeRadiusConfigError(`The ${what} ${path} ${why}.`);
+  }
+  if (!text.includes('-----BEGIN ')) throw new FreeRadiusConfigError(`The ${what} ${path} is not a PEM file.`);
+  return text;
 }
 
 function placeholderValues(input: FreeRadiusConfigInput): Record<string, string> {
@@ -221,6 +387,12 @@ export async function writeFreeRadiusConfig(outDir: string, files: Map<string, s
   await chmod(root, 0o700);
   for (const sub of ['log', 'run']) await ownFolder(root, sub);
   const all = new Map(files).set(MARKER_FILE, 'Written by `hotspot radius-config`; regenerate rather than edit.\n');
+  // A configuration without EAP drops the EAP files a previous run wrote (rm never follows a link).
+  for (const path of EAP_ONLY_FILES) {
+    if (!files.has(path) && lstatSync(join(root, dirname(path)), { throwIfNoEntry: false })?.isDirectory()) {
+      await rm(join(root, path), { force: true });
+    }
+  }
   for (const [path, content] of all) {
     const target = join(root, path);
     if (dirname(path) !== '.') await ownFolder(root, dirname(path));

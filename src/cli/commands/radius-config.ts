@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { Option } from 'commander';
 import { ApiTokenRepository } from '../../auth/api-token.repository.js';
 import { ApiTokenService } from '../../auth/api-token.service.js';
 import { RADIUS_PERMISSION, type Permission } from '../../auth/permissions.js';
@@ -11,8 +12,11 @@ import {
   DEFAULT_ACCT_PORT,
   DEFAULT_AUTH_PORT,
   DEFAULT_REST_TIMEOUT_MS,
+  existingEapCertificates,
   FreeRadiusConfigError,
+  readEapCertificates,
   renderFreeRadiusConfig,
+  type EapCertificates,
   writeFreeRadiusConfig,
 } from '../../radius-config/freeradius-config.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
@@ -51,6 +55,11 @@ interface RadiusConfigOptions {
   listenAddress?: string;
   restTimeoutMs?: number;
   confDir?: string;
+  /** true: --eap; false: --no-eap; undefined: keep the folder's choice. */
+  eap?: boolean;
+  eapCert?: string;
+  eapKey?: string;
+  eapCa?: string;
   json?: true;
 }
 
@@ -155,7 +164,36 @@ export const radiusConfigCommand: CliCommand = {
           absolutePath,
         ),
       )
-      .addOption(flagOption('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients}'))
+      .addOption(
+        flagOption(
+          '--eap',
+          'also serve WPA-Enterprise (802.1X): EAP-TTLS with inner PAP, with --eap-cert and --eap-key. ' +
+            'A folder written with --eap keeps it when regenerated without EAP options',
+        ),
+      )
+      .addOption(new Option('--no-eap', 'remove WPA-Enterprise (EAP) from a folder written with --eap'))
+      .addOption(
+        valueOption(
+          '--eap-cert <path>',
+          'with --eap: the server certificate (PEM), copied into the folder',
+          (raw) => raw,
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--eap-key <path>',
+          'with --eap: its private key (unencrypted PEM), copied into the folder (0600)',
+          (raw) => raw,
+        ),
+      )
+      .addOption(
+        valueOption(
+          '--eap-ca <path>',
+          'with --eap: the CA chain that issued the certificate (PEM), copied into the folder (optional)',
+          (raw) => raw,
+        ),
+      )
+      .addOption(flagOption('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients, eap}'))
       .action((options: RadiusConfigOptions) =>
         runtime.use(RADIUS_CONFIG_SOURCES, (sources) => generate(sources, options, io)),
       );
@@ -175,6 +213,26 @@ function radiusTokenProblem(token: { status: TokenStatus; permissions: readonly 
   return null;
 }
 
+/**
+ * The EAP certificates to configure: the given files with --eap, none with --no-eap, else those the
+ * folder holds from an earlier --eap (so regenerating keeps EAP).
+ */
+function eapChoice(options: RadiusConfigOptions, outDir: string): EapCertificates | null {
+  const paths = options.eapCert !== undefined || options.eapKey !== undefined || options.eapCa !== undefined;
+  if (options.eap === false) {
+    if (paths) throw new UsageError('--no-eap takes no --eap-cert, --eap-key or --eap-ca');
+    return null;
+  }
+  if (options.eap === true) {
+    if (options.eapCert === undefined || options.eapKey === undefined) {
+      throw new UsageError('--eap needs --eap-cert and --eap-key');
+    }
+    return readEapCertificates({ certificate: options.eapCert, privateKey: options.eapKey, caChain: options.eapCa });
+  }
+  if (paths) throw new UsageError('--eap-cert, --eap-key and --eap-ca go with --eap');
+  return existingEapCertificates(outDir);
+}
+
 async function generate(sources: RadiusConfigSources, options: RadiusConfigOptions, io: CliIo): Promise<void> {
   const outDir = resolve(options.out);
   const confDir = options.confDir ?? outDir;
@@ -182,7 +240,9 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
   if (problem !== null) throw new CommandFailure(problem);
   let written: string;
   let clients: string[];
+  let eap: EapCertificates | null;
   try {
+    eap = eapChoice(options, outDir);
     const nases = await sources.listWithSecrets();
     clients = nases.map((client) => client.name);
     const files = renderFreeRadiusConfig({
@@ -194,6 +254,7 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
       restTimeoutMs: options.restTimeoutMs,
       confDir,
       clients: nases,
+      eap,
     });
     written = await writeFreeRadiusConfig(outDir, files);
   } catch (error) {
@@ -205,12 +266,13 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
   const authPort = options.authPort ?? DEFAULT_AUTH_PORT;
   const acctPort = options.acctPort ?? DEFAULT_ACCT_PORT;
   if (options.json) {
-    printJson(io, { outDir: written, confDir, authPort, acctPort, clients });
+    printJson(io, { outDir: written, confDir, authPort, acctPort, clients, eap: eap !== null });
     return;
   }
   io.stdout.write(`${written}\n`);
   io.stderr.write(
-    `Wrote the FreeRADIUS configuration for ${clients.length} NAS(es) (auth port ${authPort}, accounting port ${acctPort}). ` +
+    `Wrote the FreeRADIUS configuration for ${clients.length} NAS(es) (auth port ${authPort}, accounting port ${acctPort}` +
+      `${eap === null ? '' : ', WPA-Enterprise with EAP-TTLS/PAP'}). ` +
       `It holds the NAS secrets and the token: keep it private.\nRun: freeradius -f -l stdout -d ${confDir}\n`,
   );
 }

@@ -1,0 +1,279 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NasService } from '../src/nas/nas.service.js';
+import {
+  readEapCertificates,
+  renderFreeRadiusConfig,
+  writeFreeRadiusConfig,
+} from '../src/radius-config/freeradius-config.js';
+import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
+import { SessionEntity } from '../src/sessions/entities/session.entity.js';
+import { UnauthJobEntity, type UnauthReason } from '../src/unauth-jobs/entities/unauth-job.entity.js';
+import { api, USERS_PATH } from './support/api-client.js';
+import { databaseKinds } from './support/databases.js';
+import { makeTestCertificates, ttlsNetwork, type TestCertificates } from './support/eap.js';
+import { givenUser } from './support/factories.js';
+import { freeUdpPorts, runFreeRadius, type RunningFreeRadius } from './support/freeradius.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { waitUntil, wired8021xSkipReason, Wired8021x, type Device } from './support/wired-8021x.js';
+
+const SECRET = 'a-shared-secret-for-hostapd';
+const PASSWORD = 'secret-1';
+const NAS_NAME = 'hostapd-e2e';
+const INTERIM_SECONDS = 2;
+
+const skipReason = wired8021xSkipReason();
+if (skipReason !== null) process.stderr.write(`radius-hostapd e2e skipped: ${skipReason}\n`);
+const describeWired = skipReason === null ? describe : describe.skip;
+
+/**
+ * WPA-Enterprise on real network software: hostapd (wired 802.1X authenticator, RADIUS accounting,
+ * RFC 5176 DAS requiring Message-Authenticator and Event-Timestamp) as the NAS, wpa_supplicant as the
+ * guest's device, FreeRADIUS from `radius-config --eap`, and the service. Everything runs on the
+ * suite's own network namespaces; assertions are what the device, hostapd and the v1 API show.
+ */
+for (const kind of databaseKinds()) {
+  describeWired(`802.1X with hostapd and wpa_supplicant [${kind}]`, () => {
+    let dir: string;
+    let network: Wired8021x | undefined;
+    let app: TestApp | undefined;
+    let radius: RunningFreeRadius | undefined;
+    let certificates: TestCertificates;
+    let nasId: string;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'hotspot-hostapd-'));
+      certificates = makeTestCertificates(dir);
+      network = Wired8021x.create(dir);
+      app = await startTestApp(kind, {
+        UNAUTH_DISPATCHER: 'radius',
+        RADIUS_DM_TIMEOUT_MS: '500',
+        WORKER_ENABLED: 'true',
+        UNAUTH_POLL_INTERVAL_MS: '50',
+        UNAUTH_RETRY_BASE_MS: '200',
+        SHUTDOWN_TIMEOUT_SECONDS: '2',
+        LOG_LEVEL: 'fatal',
+      });
+      await app.app.listen(0, '127.0.0.1');
+      const { port } = app.app.getHttpServer().address() as AddressInfo;
+      const nas = await app.app
+        .get(NasService)
+        .add({ venueId: 'venue-a', name: NAS_NAME, ipAddress: network.nasAddress, secret: SECRET, coaPort: 3799 });
+      nasId = nas.id;
+      const [authPort, acctPort] = await freeUdpPorts(2);
+      const raddb = join(dir, 'raddb');
+      const files = renderFreeRadiusConfig({
+        apiUrl: `http://127.0.0.1:${port}`,
+        token: await app.createToken({ permissions: ['radius'] }),
+        authPort,
+        acctPort,
+        listenAddress: network.serverAddress,
+        confDir: raddb,
+        restTimeoutMs: 5000,
+        clients: [{ name: NAS_NAME, ipAddress: network.nasAddress, secret: SECRET, requireMessageAuthenticator: true }],
+        eap: readEapCertificates({
+          certificate: certificates.certificatePath,
+          privateKey: certificates.privateKeyPath,
+          caChain: certificates.caPath,
+        }),
+      });
+      await writeFreeRadiusConfig(raddb, files);
+      radius = await runFreeRadius(raddb, { authPort, acctPort });
+      await network.startHostapd({ secret: SECRET, authPort, acctPort, interimIntervalSeconds: INTERIM_SECONDS });
+    }, 60_000);
+
+    afterAll(async () => {
+      await network?.close();
+      await radius?.stop();
+      await app?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }, 30_000);
+
+    /** Runs `check`; when it fails, prints hostapd's, the devices' and FreeRADIUS's (masked) output. */
+    const explained = async (check: () => Promise<void>): Promise<void> => {
+      try {
+        await check();
+      } catch (error) {
+        process.stderr.write(`hostapd and wpa_supplicant output:\n${network?.logs().slice(-20_000)}\n`);
+        process.stderr.write(`FreeRADIUS -X output (masked):\n${radius?.maskedLog().slice(-20_000)}\n`);
+        throw error;
+      }
+    };
+
+    const sessions = () => app!.dataSource.getRepository(SessionEntity);
+    const attemptsOf = (username: string) =>
+      app!.dataSource
+        .getRepository(LoginAttemptEntity)
+        .find({ where: { username }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const jobOf = async (userId: string, reason: UnauthReason) =>
+      (await app!.dataSource.getRepository(UnauthJobEntity).findBy({ userId, reason }))[0];
+
+    const authorized = (device: Device) => device.status().suppPortStatus === 'Authorized';
+    const refused = (device: Device, after: number) =>
+      device.log.text().slice(after).includes('CTRL-EVENT-EAP-FAILURE');
+
+    /** A device logs in as `username` (outer identity `anonymous` when given) and waits for the outcome. */
+    async function connect(username: string, password: string, anonymousIdentity?: string): Promise<Device> {
+      const device = await network!.startDevice(
+        ttlsNetwork({
+          identity: username,
+          password,
+          caPath: certificates.caPath,
+          anonymousIdentity,
+          extra: ['eapol_flags=0'],
+        }),
+      );
+      await waitUntil('the login outcome', () => authorized(device) || refused(device, 0));
+      return device;
+    }
+
+    /** A device of `user` logged in, and its session open in the service (hostapd's Accounting-Start). */
+    async function online(user: { _id: string; username?: string | null }, anonymousIdentity?: string) {
+      const device = await connect(user.username!, PASSWORD, anonymousIdentity);
+      expect(device.status().suppPortStatus).toBe('Authorized');
+      await waitUntil(
+        'the accounting Start',
+        async () => (await sessions().findBy({ userId: user._id, status: 'active' })).length === 1,
+      );
+      const [session] = await sessions().findBy({ userId: user._id, status: 'active' });
+      return { device, session };
+    }
+
+    /**
+     * After `change` wrote a job of `reason`: hostapd's DAS ACKed it and dropped the station, the job
+     * is done, the session ended, and the device's next authentication is refused.
+     */
+    async function expectDisconnected(
+      user: { _id: string; username?: string | null },
+      device: Device,
+      reason: UnauthReason,
+    ) {
+      await waitUntil(`the ${reason} job to be done`, async () => (await jobOf(user._id, reason))?.status === 'done');
+      const job = await jobOf(user._id, reason);
+      expect(Object.values(job.deliveries!.radius.sessions!)).toEqual([
+        expect.objectContaining({ result: 'acked', nas: NAS_NAME }),
+      ]);
+      expect(await sessions().findBy({ userId: user._id, status: 'active' })).toEqual([]);
+      await waitUntil('hostapd to drop the station', () =>
+        network!.hostapd!.text().includes(`AP-STA-DISCONNECTED ${device.macAddress}`),
+      );
+      const before = device.log.text().length;
+      device.reauthenticate();
+      await waitUntil('the refused authentication', () => refused(device, before));
+      expect(device.status().suppPortStatus).not.toBe('Authorized');
+      const attempts = await attemptsOf(user.username!);
+      expect(attempts.at(-1)?.outcome).toBe('reject');
+    }
+
+    it('a guest logs in: Authorized; the device, the session and its Interim-Updates through the v1 API', async () => {
+      await explained(async () => {
+        const user = await givenUser(app!);
+        const { device } = await online(user);
+        try {
+          const got = await api(app!).users.get(user._id).expect(200);
+          expect(got.body.data.devices).toEqual([
+            expect.objectContaining({ macAddress: device.macAddress.toUpperCase(), status: 'active' }),
+          ]);
+          const listSessions = () =>
+            app!.http
+              .get(`${USERS_PATH}/${user._id}/sessions`)
+              .set('Authorization', `Bearer ${app!.adminToken}`)
+              .expect(200);
+          expect((await listSessions()).body.data).toEqual([
+            expect.objectContaining({ status: 'active', nas: NAS_NAME }),
+          ]);
+          await waitUntil(
+            'an Interim-Update',
+            async () => ((await sessions().findBy({ userId: user._id }))[0]?.sessionTime ?? 0) >= INTERIM_SECONDS,
+          );
+          expect((await listSessions()).body.data[0].sessionTime).toBeGreaterThanOrEqual(INTERIM_SECONDS);
+          // Recorded by the inner server, with the NAS's attributes copied into the tunnel.
+          expect(await attemptsOf(user.username!)).toEqual([
+            expect.objectContaining({
+              outcome: 'accept',
+              nasClientId: nasId,
+              macAddress: device.macAddress.toUpperCase(),
+            }),
+          ]);
+        } finally {
+          await device.stop();
+        }
+      });
+    });
+
+    it('a wrong password is refused', async () => {
+      await explained(async () => {
+        const user = await givenUser(app!);
+        const device = await connect(user.username!, 'not-the-password');
+        try {
+          expect(device.status().suppPortStatus).not.toBe('Authorized');
+          expect((await attemptsOf(user.username!)).map((attempt) => attempt.outcome)).toEqual(['reject']);
+        } finally {
+          await device.stop();
+        }
+      });
+    });
+
+    it.each<[string, UnauthReason, (userId: string) => Promise<unknown>]>([
+      ['a block', 'blocked', (id) => api(app!).users.update(id, { status: 'blocked' }).expect(200)],
+      ['an expire', 'expired', (id) => api(app!).users.expire(id).expect(200)],
+      ['a delete', 'deleted', (id) => api(app!).users.remove(id).expect(200)],
+    ])(
+      "%s reaches hostapd's DAS, which drops the station; the next login is refused",
+      async (_what, reason, change) => {
+        await explained(async () => {
+          const user = await givenUser(app!);
+          const { device } = await online(user);
+          try {
+            await change(user._id);
+            await expectDisconnected(user, device, reason);
+          } finally {
+            await device.stop();
+          }
+        });
+      },
+    );
+
+    it('an anonymous outer identity: the login, the session and a block reach the right user', async () => {
+      await explained(async () => {
+        const user = await givenUser(app!);
+        const { device, session } = await online(user, 'anonymous');
+        try {
+          // hostapd's accounting names the outer identity; the Class ties it to the user.
+          expect(session.userName).toBe('anonymous');
+          expect(await attemptsOf('anonymous')).toEqual([]);
+          await api(app!).users.update(user._id, { status: 'blocked' }).expect(200);
+          await expectDisconnected(user, device, 'blocked');
+        } finally {
+          await device.stop();
+        }
+      });
+    });
+
+    it('a CoA (a new expiresAt of an online user): hostapd answers CoA-NAK 401, recorded on the job', async () => {
+      await explained(async () => {
+        const user = await givenUser(app!);
+        const { device } = await online(user);
+        try {
+          await api(app!)
+            .users.update(user._id, { expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+            .expect(200);
+          await waitUntil('the CoA job to end', async () =>
+            ['done', 'failed'].includes((await jobOf(user._id, 'coa'))?.status),
+          );
+          const job = await jobOf(user._id, 'coa');
+          expect(Object.values(job.deliveries!.radius.sessions!)).toEqual([
+            expect.objectContaining({ result: 'failed', nas: NAS_NAME, errorCause: 401 }),
+          ]);
+          expect(job.lastError).toContain('CoA-NAK with Error-Cause 401');
+          // The station stays online.
+          expect(device.status().suppPortStatus).toBe('Authorized');
+        } finally {
+          await device.stop();
+        }
+      });
+    });
+  });
+}
