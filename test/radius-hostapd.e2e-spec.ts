@@ -149,6 +149,7 @@ for (const kind of databaseKinds()) {
       user: { _id: string; username?: string | null },
       device: Device,
       reason: UnauthReason,
+      refusal: { reason: string; userId: string | null },
     ) {
       await waitUntil(`the ${reason} job to be done`, async () => (await jobOf(user._id, reason))?.status === 'done');
       const job = await jobOf(user._id, reason);
@@ -164,7 +165,7 @@ for (const kind of databaseKinds()) {
       await waitUntil('the refused authentication', () => refused(device, before));
       expect(device.status().suppPortStatus).not.toBe('Authorized');
       const attempts = await attemptsOf(user.username!);
-      expect(attempts.at(-1)?.outcome).toBe('reject');
+      expect(attempts.at(-1)).toMatchObject({ outcome: 'reject', ...refusal });
     }
 
     it('a guest logs in: Authorized; the device, the session and its Interim-Updates through the v1 API', async () => {
@@ -209,26 +210,34 @@ for (const kind of databaseKinds()) {
         const device = await connect(user.username!, 'not-the-password');
         try {
           expect(device.status().suppPortStatus).not.toBe('Authorized');
-          expect((await attemptsOf(user.username!)).map((attempt) => attempt.outcome)).toEqual(['reject']);
+          // Recorded once, with the user the name belongs to and the reason authorize decided.
+          expect(await attemptsOf(user.username!)).toEqual([
+            expect.objectContaining({ outcome: 'reject', userId: user._id, reason: 'invalidCredentials' }),
+          ]);
         } finally {
           await device.stop();
         }
       });
     });
 
-    it.each<[string, UnauthReason, (userId: string) => Promise<unknown>]>([
-      ['a block', 'blocked', (id) => api(app!).users.update(id, { status: 'blocked' }).expect(200)],
-      ['an expire', 'expired', (id) => api(app!).users.expire(id).expect(200)],
-      ['a delete', 'deleted', (id) => api(app!).users.remove(id).expect(200)],
+    // A blocked user is refused as blocked; an expired or deleted one has released its username
+    // (another user may take it), so a login with it is refused as invalid credentials, with no user.
+    it.each<[string, UnauthReason, string, (userId: string) => Promise<unknown>]>([
+      ['a block', 'blocked', 'blocked', (id) => api(app!).users.update(id, { status: 'blocked' }).expect(200)],
+      ['an expire', 'expired', 'invalidCredentials', (id) => api(app!).users.expire(id).expect(200)],
+      ['a delete', 'deleted', 'invalidCredentials', (id) => api(app!).users.remove(id).expect(200)],
     ])(
       "%s reaches hostapd's DAS, which drops the station; the next login is refused",
-      async (_what, reason, change) => {
+      async (_what, reason, refusedAs, change) => {
         await explained(async () => {
           const user = await givenUser(app!);
           const { device } = await online(user);
           try {
             await change(user._id);
-            await expectDisconnected(user, device, reason);
+            await expectDisconnected(user, device, reason, {
+              reason: refusedAs,
+              userId: refusedAs === 'blocked' ? user._id : null,
+            });
           } finally {
             await device.stop();
           }
@@ -245,7 +254,7 @@ for (const kind of databaseKinds()) {
           expect(session.userName).toBe('anonymous');
           expect(await attemptsOf('anonymous')).toEqual([]);
           await api(app!).users.update(user._id, { status: 'blocked' }).expect(200);
-          await expectDisconnected(user, device, 'blocked');
+          await expectDisconnected(user, device, 'blocked', { reason: 'blocked', userId: user._id });
         } finally {
           await device.stop();
         }
@@ -270,6 +279,14 @@ for (const kind of databaseKinds()) {
           expect(job.lastError).toContain('CoA-NAK with Error-Cause 401');
           // The station stays online.
           expect(device.status().suppPortStatus).toBe('Authorized');
+          // hostapd does not do CoA: the NAS is marked so, and the next change writes no CoA job.
+          const registry = app!.app.get(NasService);
+          expect((await registry.list()).find((nas) => nas.name === NAS_NAME)?.acceptsCoa).toBe(false);
+          await api(app!)
+            .users.update(user._id, { expiresAt: new Date(Date.now() + 7_200_000).toISOString() })
+            .expect(200);
+          expect(await app!.dataSource.getRepository(UnauthJobEntity).findBy({ userId: user._id })).toHaveLength(1);
+          await registry.update(NAS_NAME, { acceptsCoa: true });
         } finally {
           await device.stop();
         }
