@@ -10,7 +10,8 @@
 #   docker compose exec app node dist/src/cli/main.js --help
 
 # Node 22, a maintained LTS line (Node 20 reached its end of life in April 2026), satisfies the engines
-# of the project (>=20.19), TypeORM (^20.19 || ^22.13 || >=24.11) and better-sqlite3 12.
+# of the project (^22.13 || >=24.11, what its dependencies need: @nestjs/common's file-type wants 22,
+# TypeORM ^22.13 || >=24.11) and better-sqlite3 12.
 # Override with --build-arg NODE_VERSION=24 (the newer LTS line).
 ARG NODE_VERSION=22
 
