@@ -10,6 +10,7 @@ import tseslint from 'typescript-eslint';
  * before it (and from the shared folders), so no two features can depend on each other.
  */
 const FEATURE_LAYERS = [
+  'audit',
   'auth',
   'radius-packets',
   'idempotency',
@@ -17,9 +18,11 @@ const FEATURE_LAYERS = [
   'unauth-jobs',
   'hotspot-users',
   'nas',
+  'operators',
   'radius-config',
   'radius',
   'health',
+  'console',
   'cli',
 ];
 // src/testing holds helpers for specs and test/support; it may use any layer, and only tests import it.

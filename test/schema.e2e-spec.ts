@@ -14,6 +14,7 @@ const APP_TABLES = [
   'idempotency_keys',
   'login_attempts',
   'nas_clients',
+  'operators',
   'sessions',
   'unauth_jobs',
   'venue_user_buckets',

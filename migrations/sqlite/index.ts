@@ -13,6 +13,7 @@ import { VenueUserCountChanges1796284800000 } from './1796284800000-VenueUserCou
 import { SessionNasStopped1796371200000 } from './1796371200000-SessionNasStopped.js';
 import { NasAcceptsCoa1796457600000 } from './1796457600000-NasAcceptsCoa.js';
 import { LoginAttemptsLookup1796544000000 } from './1796544000000-LoginAttemptsLookup.js';
+import { Operators1796630400000 } from './1796630400000-Operators.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -30,4 +31,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   SessionNasStopped1796371200000,
   NasAcceptsCoa1796457600000,
   LoginAttemptsLookup1796544000000,
+  Operators1796630400000,
 ];

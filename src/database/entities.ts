@@ -7,6 +7,7 @@ import {
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
+import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   NasClientEntity,
   LoginAttemptEntity,
   IdempotencyKeyEntity,
+  OperatorEntity,
 ];
