@@ -1,13 +1,9 @@
 import type { ApiRequest } from '../common/request-context.js';
-import type { Permission } from './permissions.js';
+import type { Actor } from './actor.js';
 
 /** The caller of a request, as the guard established it. Never carries the token value. */
-export interface AuthenticatedToken {
-  id: string;
-  name: string;
-  permissions: Permission[];
-  /** null: authorised for every venue. */
-  venueIds: string[] | null;
+export interface AuthenticatedToken extends Actor {
+  kind: 'token';
   expiresAt: Date | null;
 }
 

@@ -59,7 +59,14 @@ class FakeTokens {
 }
 
 function tokenWith(permissions: Permission[]): AuthenticatedToken {
-  return { id: `id-${permissions.join('-')}`, name: 'test', permissions, venueIds: null, expiresAt: null };
+  return {
+    kind: 'token',
+    id: `id-${permissions.join('-')}`,
+    name: 'test',
+    permissions,
+    venueIds: null,
+    expiresAt: null,
+  };
 }
 
 const TOKENS = {

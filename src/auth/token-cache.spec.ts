@@ -2,7 +2,7 @@ import type { AuthenticatedToken } from './authenticated-token.js';
 import { TokenCache, UNKNOWN_TOKEN_TTL_MS } from './token-cache.js';
 
 function token(id: string): AuthenticatedToken {
-  return { id, name: `token ${id}`, permissions: ['read'], venueIds: null, expiresAt: null };
+  return { kind: 'token', id, name: `token ${id}`, permissions: ['read'], venueIds: null, expiresAt: null };
 }
 
 describe('TokenCache', () => {

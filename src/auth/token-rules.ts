@@ -43,6 +43,7 @@ export function tokenRevision(counts: { total: number; revoked: number }): strin
 /** What a request carries about its caller: never the value or its hash. */
 export function toAuthenticated(record: ApiTokenEntity): AuthenticatedToken {
   return {
+    kind: 'token',
     id: record.id,
     name: record.name,
     permissions: record.permissions,

@@ -3,7 +3,7 @@ import type { AuthenticatedToken } from './authenticated-token.js';
 import { VenueScopeService } from './venue-scope.service.js';
 
 function token(venueIds: string[] | null): AuthenticatedToken {
-  return { id: 't1', name: 'test', permissions: ['delete'], venueIds, expiresAt: null };
+  return { kind: 'token', id: 't1', name: 'test', permissions: ['delete'], venueIds, expiresAt: null };
 }
 
 const unrestricted = token(null);

@@ -23,6 +23,7 @@ import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
 const unrestricted: AuthenticatedToken = {
+  kind: 'token',
   id: 't1',
   name: 'admin',
   permissions: ['delete'],

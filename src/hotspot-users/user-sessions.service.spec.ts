@@ -22,7 +22,14 @@ import { UserAccess } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
-const admin: AuthenticatedToken = { id: 't', name: 'admin', permissions: ['delete'], venueIds: null, expiresAt: null };
+const admin: AuthenticatedToken = {
+  kind: 'token',
+  id: 't',
+  name: 'admin',
+  permissions: ['delete'],
+  venueIds: null,
+  expiresAt: null,
+};
 const hasher: PasswordHasher = { hash: (password: string) => Promise.resolve(password) };
 const HOUR = 3600 * 1000;
 
