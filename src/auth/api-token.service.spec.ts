@@ -265,7 +265,14 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
         expiresAt,
       });
       const token = await service.authenticate(value);
-      expect(token).toEqual({ id: record.id, name: 'venue A', permissions: ['write'], venueIds: ['A'], expiresAt });
+      expect(token).toEqual({
+        kind: 'token',
+        id: record.id,
+        name: 'venue A',
+        permissions: ['write'],
+        venueIds: ['A'],
+        expiresAt,
+      });
     });
 
     it('returns null for an unknown value', async () => {

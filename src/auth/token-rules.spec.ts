@@ -64,6 +64,7 @@ describe('token rules', () => {
       expiresAt: null,
     } as ApiTokenEntity;
     expect(toAuthenticated(record)).toEqual({
+      kind: 'token',
       id: 't1',
       name: 'front desk',
       permissions: ['read'],

@@ -23,7 +23,7 @@ interface Written {
   ended: boolean;
 }
 
-function run(exception: unknown, options: { headersSent?: boolean } = {}): Written {
+function run(exception: unknown, options: { headersSent?: boolean; path?: string } = {}): Written {
   const written: Written = { headers: {}, ended: false };
   const response = {
     headersSent: options.headersSent ?? false,
@@ -44,7 +44,12 @@ function run(exception: unknown, options: { headersSent?: boolean } = {}): Writt
       return response;
     },
   };
-  const request = { method: 'POST', requestId: 'req-1', route: { path: '/api/v1/hotspot-users' } };
+  const request = {
+    method: 'POST',
+    requestId: 'req-1',
+    path: options.path ?? '/api/v1/hotspot-users/%ZZ',
+    route: { path: '/api/v1/hotspot-users' },
+  };
   const host = {
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
   } as unknown as ArgumentsHost;
@@ -131,6 +136,14 @@ describe('ApiExceptionFilter', () => {
     const written = run(new BadRequestException('Failed to decode param', { cause: new URIError('URI malformed') }));
     expect(written.status).toBe(404);
     expect(written.body).toEqual({ success: false, message: 'Kullanıcı bulunamadı' });
+  });
+
+  it('answers an unauth job id that cannot be decoded as an unknown job', () => {
+    const written = run(new BadRequestException('Failed to decode param', { cause: new URIError('URI malformed') }), {
+      path: '/api/v1/unauth-jobs/%ZZ',
+    });
+    expect(written.status).toBe(404);
+    expect(written.body).toEqual({ success: false, message: 'Unauth job not found' });
   });
 
   it.each([
