@@ -1,0 +1,24 @@
+import { passwordProblem } from './password-policy.js';
+
+const OWNER = { email: 'Ayse.Yilmaz@Example.com', name: 'Ayşe Yılmaz' };
+
+describe('passwordProblem', () => {
+  it('takes 10 characters or more, of any kind', () => {
+    expect(passwordProblem('correct horse', OWNER)).toBeNull();
+    expect(passwordProblem('çğıöşü€→★☕', OWNER)).toBeNull();
+    expect(passwordProblem('short-pass', OWNER)).toBeNull();
+    expect(passwordProblem('short-pas', OWNER)).toBe('must be at least 10 characters');
+    expect(passwordProblem('x'.repeat(257), OWNER)).toBe('must be at most 256 characters');
+  });
+
+  it('refuses the email, its local part and the name, in any case', () => {
+    expect(passwordProblem('ayse.yilmaz@example.com', OWNER)).toBe('must not be your email or name');
+    expect(passwordProblem('AYSE.YILMAZ', OWNER)).toBe('must not be your email or name');
+    expect(passwordProblem(' ayşe yılmaz ', OWNER)).toBe('must not be your email or name');
+  });
+
+  it('refuses the most common passwords, in any case', () => {
+    expect(passwordProblem('Password123', OWNER)).toBe('is one of the most common passwords');
+    expect(passwordProblem('1234567890', OWNER)).toBe('is one of the most common passwords');
+  });
+});
