@@ -33,7 +33,7 @@ RUN npm run build \
     && npm cache clean --force
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-# The heap limits keep the service's resident memory under about 250 MB (see README, Performance): V8
+# The heap limits keep the service's resident memory under about 250 MB (see docs/performance.md, "Memory"): V8
 # otherwise lets the heap grow towards a limit sized for the host's memory before it collects.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8" \

@@ -1,4 +1,4 @@
-/** Jest runs in native ESM mode: NestJS 12 is ESM-only (see README, "Development"). */
+/** Jest runs in native ESM mode: NestJS 12 is ESM-only (see CONTRIBUTING.md, "Layout and conventions"). */
 const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],

@@ -6,7 +6,7 @@ import { userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
 const CREATED = MESSAGES.created;
-/** ISO 8601 in UTC with milliseconds, as every timestamp is returned (README, "Records"). */
+/** ISO 8601 in UTC with milliseconds, as every timestamp is returned (docs/api.md, "Records"). */
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every field of the returned HotspotUser (the v1 fields plus the added `macAddress`). */
 const RECORD_FIELDS = [

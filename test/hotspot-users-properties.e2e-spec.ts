@@ -9,7 +9,7 @@ import { describeEachDatabase, type TestApp } from './support/test-app.js';
  * limit, dates around year 9999 with offsets). Whatever the body, the answer is never a 5xx; a 400
  * names each field that breaks a documented rule and no field that keeps them all; a 201/200 stores
  * every value, and GET returns it exactly (after the documented normalisation). The rules are
- * restated here from the README, independently of the validators.
+ * restated here from docs/api.md, independently of the validators.
  *
  * Fixed seed and bounded runs; fast-check prints the seed and path of any failure for replay.
  */

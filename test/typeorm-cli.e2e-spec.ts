@@ -12,7 +12,7 @@ import { ensureBuilt, ROOT } from './support/build.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 
 /**
- * `npm run migration:run` (the release step of README "Upgrades and migrations") is TypeORM's own
+ * `npm run migration:run` (the release step of docs/operations.md, "Upgrades and migrations") is TypeORM's own
  * command over dist/src/database/data-source.js. It must find the database as the service does: a
  * DATABASE_URL given only in `.env` is the one migrated, not the default SQLite file.
  */

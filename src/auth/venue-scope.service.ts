@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 
 /**
- * The venue restriction of a token (README, "Venue scope"). A token with `venueIds: null` is
+ * The venue restriction of a token (docs/api.md, "Venue scope"). A token with `venueIds: null` is
  * authorised for every venue.
  */
 @Injectable()

@@ -31,7 +31,7 @@ export interface StreamedAnswer {
 }
 
 /**
- * The README's receiver check ("The webhook"), verbatim but for `nowMs`: HMAC-SHA256 with the
+ * The receiver check of docs/operations.md ("Dispatchers"), verbatim but for `nowMs`: HMAC-SHA256 with the
  * shared secret over `${timestamp}.${rawBody}`, compared in constant time with X-Hotspot-Signature,
  * and the timestamp no more than 5 minutes from the receiver's clock.
  */

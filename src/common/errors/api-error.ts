@@ -5,7 +5,7 @@ export interface FieldError {
   message: string;
 }
 
-/** The v1 API's ErrorResponse (README, "Answers and errors"). */
+/** The v1 API's ErrorResponse (docs/api.md, "Answers and errors"). */
 export interface ErrorBody {
   success: false;
   message: string;

@@ -26,7 +26,7 @@ export class DeviceDto {
   lastSeenAt!: string;
 }
 
-/** The v1 API's HotspotUser (README, "Fields and validation"), plus `macAddress`. Unset optional fields are null; the password never appears. */
+/** The v1 API's HotspotUser (docs/api.md, "Fields and validation"), plus `macAddress`. Unset optional fields are null; the password never appears. */
 export class HotspotUserDto {
   @ApiProperty({ example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b47', description: 'Opaque, time-ordered' })
   _id!: string;
