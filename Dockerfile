@@ -9,10 +9,9 @@
 #   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
 #   docker compose exec app node dist/src/cli/main.js --help
 
-# Node 22, a maintained LTS line (Node 20 reached its end of life in April 2026), satisfies the engines
-# of the project (^22.13 || >=24.11, what its dependencies need: @nestjs/common's file-type wants 22,
-# TypeORM ^22.13 || >=24.11) and better-sqlite3 12.
-# Override with --build-arg NODE_VERSION=24 (the newer LTS line).
+# Node 22, the supported LTS line (package.json engines ^22.13): Node 20 reached its end of life and
+# @nestjs/common's file-type needs 22; on Node 24 (24.21 measured) better-sqlite3 12 aborts the process
+# when the garbage collector finalizes a database (RemoveEnvironmentCleanupHook assertion).
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
