@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuditRetentionModule } from './audit/audit-retention.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import type { AppConfig } from './config/configuration.js';
@@ -28,6 +29,7 @@ export class AppModule {
         UnauthJobsModule,
         NasModule,
         RadiusModule,
+        AuditRetentionModule,
       ],
     };
   }

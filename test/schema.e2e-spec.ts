@@ -8,6 +8,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from './support/
 /** The table names are part of the contract: operators and tests read them. */
 const APP_TABLES = [
   'api_tokens',
+  'audit_events',
   'devices',
   'hotspot_user_venues',
   'hotspot_users',

@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import 'reflect-metadata';
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/configuration.js';
@@ -16,7 +18,13 @@ describe('ApiTokenService status and revocation outcome', () => {
     close = opened.close;
     clock = new ManualClock(new Date('2030-01-01T00:00:00.000Z'));
     const config = { get: () => 10_000 } as unknown as ConfigService<AppConfig, true>;
-    service = new ApiTokenService(opened.database, new ApiTokenRepository(), clock, config);
+    service = new ApiTokenService(
+      opened.database,
+      new ApiTokenRepository(),
+      clock,
+      new AuditService(opened.database, new AuditRepository(), clock),
+      config,
+    );
   });
 
   afterEach(async () => {

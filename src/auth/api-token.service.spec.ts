@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
@@ -79,6 +81,7 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
       database,
       new ApiTokenRepository(),
       clock,
+      new AuditService(database, new AuditRepository(), clock),
       config as unknown as ConfigService<AppConfig, true>,
     );
   }

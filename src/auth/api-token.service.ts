@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { CLI_ACTOR, type AuditActor } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
@@ -62,12 +64,18 @@ export class ApiTokenService {
     private readonly database: DatabaseService,
     private readonly tokens: ApiTokenRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.cache = new TokenCache(config.get('tokenCacheTtlMs', { infer: true }));
   }
 
-  async create(input: CreateTokenInput, value: string = generateTokenValue()): Promise<CreatedToken> {
+  /** Creates a token; `actor` (the command line unless said otherwise) is recorded in the audit trail with it. */
+  async create(
+    input: CreateTokenInput,
+    value: string = generateTokenValue(),
+    actor: AuditActor = CLI_ACTOR,
+  ): Promise<CreatedToken> {
     const conflict = permissionConflict(input.permissions);
     if (conflict !== null) throw new Error(`Invalid permissions: ${conflict}`);
     const record = new ApiTokenEntity();
@@ -82,7 +90,15 @@ export class ApiTokenService {
     record.lastUsedAt = null;
     record.revokedAt = null;
     record.expiresAt = input.expiresAt;
-    await this.database.transaction((em) => this.tokens.insert(em, record));
+    await this.database.transaction(async (em) => {
+      await this.tokens.insert(em, record);
+      await this.audit.record(em, {
+        actor,
+        action: 'token.create',
+        target: { type: 'token', id: record.id },
+        venueIds: record.venueIds,
+      });
+    });
     // Its hash may have been cached as unknown: the new token works here at once.
     this.forget(record.tokenHash);
     return { record, value };
@@ -96,8 +112,11 @@ export class ApiTokenService {
     return this.database.run((em) => this.tokens.count(em));
   }
 
-  /** Revokes by id or by token value. Returns the revoked token, or null when none matched. */
-  async revoke(idOrValue: string): Promise<ApiTokenEntity | null> {
+  /**
+   * Revokes by id or by token value. Returns the revoked token, or null when none matched. Revoking
+   * records token.revoke for `actor`; a token revoked already is left as it is, with no event.
+   */
+  async revoke(idOrValue: string, actor: AuditActor = CLI_ACTOR): Promise<ApiTokenEntity | null> {
     const hash = hashTokenValue(idOrValue);
     const revoked = await this.database.transaction(async (em) => {
       const token = (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
@@ -105,6 +124,12 @@ export class ApiTokenService {
       if (token.revokedAt === null) {
         token.revokedAt = this.clock.now();
         await this.tokens.setRevokedAt(em, token.id, token.revokedAt);
+        await this.audit.record(em, {
+          actor,
+          action: 'token.revoke',
+          target: { type: 'token', id: token.id },
+          venueIds: token.venueIds,
+        });
       }
       return token;
     });
@@ -123,9 +148,9 @@ export class ApiTokenService {
   }
 
   /** revoke(), telling whether this call revoked the token or found it revoked already. */
-  async revokeReporting(idOrValue: string): Promise<TokenRevocation | null> {
+  async revokeReporting(idOrValue: string, actor: AuditActor = CLI_ACTOR): Promise<TokenRevocation | null> {
     const before = this.clock.now();
-    const token = await this.revoke(idOrValue);
+    const token = await this.revoke(idOrValue, actor);
     if (token === null) return null;
     return { token, alreadyRevoked: wasRevokedBefore(token, before) };
   }

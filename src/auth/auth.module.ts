@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AuditModule } from '../audit/audit.module.js';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { ApiTokenService } from './api-token.service.js';
 import { AuthenticationGuard } from './authentication.guard.js';
@@ -15,6 +16,7 @@ import { VenueScopeService } from './venue-scope.service.js';
  */
 @Global()
 @Module({
+  imports: [AuditModule],
   providers: [
     ApiTokenRepository,
     ApiTokenService,

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SYSTEM_ACTOR } from '../audit/audit.rules.js';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/configuration.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
@@ -35,7 +36,7 @@ export class BootstrapTokenService implements OnApplicationBootstrap {
     }
     const input = { name: BOOTSTRAP_TOKEN_NAME, permissions: ['delete' as const], venueIds: null, expiresAt: null };
     try {
-      const { value } = await this.tokens.create(input, configured ?? undefined);
+      const { value } = await this.tokens.create(input, configured ?? undefined, SYSTEM_ACTOR);
       if (configured !== null) {
         this.logger.log('Stored BOOTSTRAP_TOKEN as an unrestricted token with the delete permission');
       } else {

@@ -10,6 +10,7 @@ import {
   type CliIo,
   type CliRuntime,
 } from './command.js';
+import { auditCommand } from './commands/audit.js';
 import { jobsCommand } from './commands/jobs.js';
 import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   loginsCommand,
   nasCommand,
   radiusConfigCommand,
+  auditCommand,
 ];
 
 const HELP_HINT = '(add --help for usage)';
@@ -36,7 +38,7 @@ export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   // Subcommands inherit these settings when they are created, so they come first.
   const program = new Command('hotspot')
     .description(
-      'Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes and the FreeRADIUS configuration.',
+      'Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes, the FreeRADIUS configuration and the audit trail.',
     )
     .version(
       versionLine(serviceVersion()),

@@ -56,6 +56,7 @@ describe('loadConfig', () => {
         loginAttemptsRetentionMs: 30 * 86_400_000,
         passwordCacheMs: 300_000,
       },
+      audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
     });
   });
 
@@ -123,6 +124,7 @@ describe('loadConfig', () => {
       RADIUS_STALE_SWEEP_INTERVAL: '0',
       RADIUS_LOGIN_ATTEMPTS_DAYS: '7',
       RADIUS_PASSWORD_CACHE_SECONDS: '0',
+      AUDIT_RETENTION_DAYS: '2555',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -168,6 +170,7 @@ describe('loadConfig', () => {
         loginAttemptsRetentionMs: 7 * 86_400_000,
         passwordCacheMs: 0,
       },
+      audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
     });
   });
 
@@ -459,6 +462,8 @@ describe('loadConfig', () => {
     [{ RADIUS_STALE_AFTER_SECONDS: '30' }, 'RADIUS_STALE_AFTER_SECONDS', 'must be an integer from 60 to 2592000'],
     [{ RADIUS_STALE_SWEEP_INTERVAL: 'often' }, 'RADIUS_STALE_SWEEP_INTERVAL', 'must be an integer from 0 to 86400'],
     [{ RADIUS_LOGIN_ATTEMPTS_DAYS: '0' }, 'RADIUS_LOGIN_ATTEMPTS_DAYS', 'must be an integer from 1 to 3650'],
+    [{ AUDIT_RETENTION_DAYS: '0' }, 'AUDIT_RETENTION_DAYS', 'must be an integer from 1 to 3650'],
+    [{ AUDIT_RETENTION_DAYS: '400d' }, 'AUDIT_RETENTION_DAYS', 'must be an integer from 1 to 3650'],
     [{ RADIUS_PASSWORD_CACHE_SECONDS: '-1' }, 'RADIUS_PASSWORD_CACHE_SECONDS', 'must be an integer from 0 to 86400'],
     [
       { CORS_ORIGINS: 'https://admin.example.com, *' },

@@ -15,6 +15,8 @@ export const DEFAULT_DB_POOL_SIZE = 20;
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
 /** Often enough that the list reads few unfolded changes, rarely enough to cost nothing noticeable. */
 const COUNT_FOLD_INTERVAL_MS = 1000;
+/** How often the audit retention sweep deletes events past AUDIT_RETENTION_DAYS (retention is counted in days). */
+const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string; database: string };
@@ -194,6 +196,7 @@ const jobsAndLimits = z
     RADIUS_STALE_SWEEP_INTERVAL: integer(0, 86_400).default(60),
     RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
+    AUDIT_RETENTION_DAYS: integer(1, 3650).default(400),
   })
   .superRefine(
     (env, context) => {
@@ -302,12 +305,19 @@ export const configSchema = z
         /** How long a verified correct password spares a repeated login argon2id; 0: never. */
         passwordCacheMs: env.RADIUS_PASSWORD_CACHE_SECONDS * 1000,
       },
+      audit: {
+        /** How long audit events are kept. */
+        retentionDays: env.AUDIT_RETENTION_DAYS,
+        /** How often events past the retention are deleted (API instances); 0 turns the sweep off. */
+        pruneIntervalMs: AUDIT_PRUNE_INTERVAL_MS,
+      },
     };
   });
 
 export type AppConfig = z.output<typeof configSchema>;
 export type UnauthJobsConfig = AppConfig['unauthJobs'];
 export type HttpServerConfig = AppConfig['http'];
+export type AuditConfig = AppConfig['audit'];
 export type RadiusConfig = AppConfig['radius'];
 
 /**

@@ -1,3 +1,4 @@
+import { AuditEventEntity } from '../audit/entities/audit-event.entity.js';
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
@@ -28,4 +29,5 @@ export const ENTITIES = [
   LoginAttemptEntity,
   IdempotencyKeyEntity,
   OperatorEntity,
+  AuditEventEntity,
 ];

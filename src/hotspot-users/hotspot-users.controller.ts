@@ -27,6 +27,8 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import { CurrentOrigin } from '../audit/audit-origin.decorator.js';
+import type { AuditOrigin } from '../audit/audit.rules.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { API_V1 } from '../common/api-paths.js';
 import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
@@ -226,9 +228,10 @@ export class HotspotUsersController {
     @Query() _query: NoQueryDto,
     @Body() body: CreateHotspotUserDto,
     @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
+    @CurrentOrigin() origin: AuditOrigin,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    const created = await this.users.create(token, toCreateInput(body), idempotent(claim, createdAnswer));
+    const created = await this.users.create(token, toCreateInput(body), origin, idempotent(claim, createdAnswer));
     return sent(response, createdAnswer(created));
   }
 
@@ -259,9 +262,10 @@ export class HotspotUsersController {
     @Query() query: VenueContextDto,
     @Body() body: UpdateHotspotUserDto,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentOrigin() origin: AuditOrigin,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: HotspotUserDto }> {
-    const updated = await this.users.update(token, id, query, toUpdateInput(body), precondition(ifMatch));
+    const updated = await this.users.update(token, id, query, toUpdateInput(body), origin, precondition(ifMatch));
     response.setHeader('ETag', etagOf(updated.version));
     linkJobs(response, updated);
     return { success: true, message: SUCCESS_MESSAGES.updated, data: updated.data };
@@ -284,9 +288,10 @@ export class HotspotUsersController {
     @Param('id') id: string,
     @Query() query: VenueContextDto,
     @Headers('if-match') ifMatch: string | undefined,
+    @CurrentOrigin() origin: AuditOrigin,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string }> {
-    linkJobs(response, await this.users.remove(token, id, query, precondition(ifMatch)));
+    linkJobs(response, await this.users.remove(token, id, query, origin, precondition(ifMatch)));
     return { success: true, message: SUCCESS_MESSAGES.deleted };
   }
 
@@ -321,9 +326,17 @@ export class HotspotUsersController {
     @Body() body: ExpireHotspotUserDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
+    @CurrentOrigin() origin: AuditOrigin,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; message: string; data: ExpireResult }> {
-    const expired = await this.users.expire(token, id, body, precondition(ifMatch), idempotent(claim, expiredAnswer));
+    const expired = await this.users.expire(
+      token,
+      id,
+      body,
+      origin,
+      precondition(ifMatch),
+      idempotent(claim, expiredAnswer),
+    );
     return sent(response, expiredAnswer(expired));
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { ExpirySweeper } from './expiry-sweeper.service.js';
@@ -16,7 +17,7 @@ import { VenueCountsRepository } from './venue-counts.repository.js';
 import { VenueCountsService } from './venue-counts.service.js';
 
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule],
+  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule],
   controllers: [HotspotUsersController, UnauthJobsController],
   providers: [
     HotspotUsersService,

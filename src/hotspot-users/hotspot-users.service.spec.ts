@@ -1,3 +1,6 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { NO_ORIGIN } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -68,7 +71,13 @@ describe('HotspotUsersService', () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
     const users = new HotspotUsersRepository(database);
-    const sessionsOnly = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
+    const sessionsOnly = new SessionsService(
+      database,
+      clock,
+      new SessionsRepository(),
+      new DevicesRepository(),
+      new AuditService(database, new AuditRepository(), clock),
+    );
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
     jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
     const writer = new HotspotUserWriter(database, users, new VenueCountsRepository(database));
@@ -83,6 +92,7 @@ describe('HotspotUsersService', () => {
       sessionsOnly,
       fakeHasher,
       new IdempotencyService(database, clock, new IdempotencyRepository()),
+      new AuditService(database, new AuditRepository(), clock),
     );
   });
 
@@ -95,31 +105,35 @@ describe('HotspotUsersService', () => {
 
   describe('create', () => {
     it('starts active with no devices and keeps venue order without repeats', async () => {
-      const user = await create(unrestricted, body({ venueIds: ['b', 'a', 'b'] }));
+      const user = await create(unrestricted, body({ venueIds: ['b', 'a', 'b'] }), NO_ORIGIN);
       expect(user).toMatchObject({ status: 'active', devices: [], venueIds: ['b', 'a'], metadata: {} });
     });
 
     it('refuses expiresAt for a guest and in the past', async () => {
       const guest = await rejection(
-        create(unrestricted, body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' })),
+        create(
+          unrestricted,
+          body({ loginMethod: 'guest', password: undefined, expiresAt: '2030-01-01T00:00:00Z' }),
+          NO_ORIGIN,
+        ),
       );
       expect(guest.body.errors).toEqual([
         { field: 'expiresAt', message: 'expiresAt applies to username_password users only' },
       ]);
-      const past = await rejection(create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' })));
+      const past = await rejection(create(unrestricted, body({ expiresAt: '2026-11-22T09:59:59Z' }), NO_ORIGIN));
       expect(past.body.errors).toEqual([{ field: 'expiresAt', message: 'expiresAt must lie in the future' }]);
     });
 
     it('refuses venues outside the token with 403 naming venueIds', async () => {
-      const error = await rejection(create(venueAOnly, body({ venueIds: ['venue-a', 'venue-b'] })));
+      const error = await rejection(create(venueAOnly, body({ venueIds: ['venue-a', 'venue-b'] }), NO_ORIGIN));
       expect(error.getStatus()).toBe(403);
       expect(error.body.errors?.[0].field).toBe('venueIds');
     });
 
     it('names every clash, per field and venue, case-insensitively', async () => {
-      await create(unrestricted, body({ username: 'Alice', email: 'A@x.com', venueIds: ['v1', 'v2'] }));
+      await create(unrestricted, body({ username: 'Alice', email: 'A@x.com', venueIds: ['v1', 'v2'] }), NO_ORIGIN);
       const error = await rejection(
-        create(unrestricted, body({ username: 'alice', email: 'a@X.COM', venueIds: ['v2', 'v1'] })),
+        create(unrestricted, body({ username: 'alice', email: 'a@X.COM', venueIds: ['v2', 'v1'] }), NO_ORIGIN),
       );
       expect(error.getStatus()).toBe(409);
       expect(error.body.errors).toEqual([
@@ -133,15 +147,15 @@ describe('HotspotUsersService', () => {
 
   describe('update', () => {
     it('blocking ends sessions, expires devices and writes one job even without sessions', async () => {
-      const quiet = await create(unrestricted, body());
-      await update(unrestricted, quiet._id, {}, toUpdateInput({ status: 'blocked' }));
+      const quiet = await create(unrestricted, body(), NO_ORIGIN);
+      await update(unrestricted, quiet._id, {}, toUpdateInput({ status: 'blocked' }), NO_ORIGIN);
       expect(await jobs.list({ userId: quiet._id })).toEqual([
         expect.objectContaining({ reason: 'blocked', sessions: [], status: 'pending' }),
       ]);
 
-      const busy = await create(unrestricted, body());
+      const busy = await create(unrestricted, body(), NO_ORIGIN);
       const session = await sessions.start({ userId: busy._id, venueId: 'venue-a', macAddress: 'aabbccddeeff' });
-      const blocked = await update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }));
+      const blocked = await update(unrestricted, busy._id, {}, toUpdateInput({ status: 'blocked' }), NO_ORIGIN);
       expect(blocked.devices).toEqual([
         expect.objectContaining({ macAddress: 'AA:BB:CC:DD:EE:FF', status: 'expired' }),
       ]);
@@ -164,41 +178,41 @@ describe('HotspotUsersService', () => {
     });
 
     it('writes no job for the same status or for unblocking', async () => {
-      const user = await create(unrestricted, body());
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }));
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }));
+      const user = await create(unrestricted, body(), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'blocked' }), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'active' }), NO_ORIGIN);
       expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['blocked']);
     });
 
     it('refuses any edit of an expired user with 409', async () => {
-      const user = await create(unrestricted, body());
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
-      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({})));
+      const user = await create(unrestricted, body(), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }), NO_ORIGIN);
+      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({}), NO_ORIGIN));
       expect(error.getStatus()).toBe(409);
       expect(error.body).toEqual({ success: false, message: 'Expired users cannot be edited' });
     });
 
     it('refuses removing the username of a username_password user', async () => {
-      const user = await create(unrestricted, body());
-      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({ username: '' })));
+      const user = await create(unrestricted, body(), NO_ORIGIN);
+      const error = await rejection(update(unrestricted, user._id, {}, toUpdateInput({ username: '' }), NO_ORIGIN));
       expect(error.body.errors?.[0].field).toBe('username');
     });
 
     it('refreshes updatedAt on an empty update', async () => {
-      const user = await create(unrestricted, body());
+      const user = await create(unrestricted, body(), NO_ORIGIN);
       clock.advance(1500);
-      const updated = await update(unrestricted, user._id, {}, toUpdateInput({}));
+      const updated = await update(unrestricted, user._id, {}, toUpdateInput({}), NO_ORIGIN);
       expect(Date.parse(updated.updatedAt) - Date.parse(user.updatedAt)).toBe(1500);
     });
 
     it('releases the uniqueness keys of an expired user', async () => {
-      const user = await create(unrestricted, body({ username: 'reused' }));
-      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }));
+      const user = await create(unrestricted, body({ username: 'reused' }), NO_ORIGIN);
+      await update(unrestricted, user._id, {}, toUpdateInput({ status: 'expired' }), NO_ORIGIN);
       const rows = await database.run((em) => em.findBy(HotspotUserVenueEntity, { userId: user._id }));
       expect(rows).toEqual([expect.objectContaining({ usernameKey: null, userStatus: 'expired' })]);
-      await expect(create(unrestricted, body({ username: 'reused' }))).resolves.toMatchObject({
+      await expect(create(unrestricted, body({ username: 'reused' }), NO_ORIGIN)).resolves.toMatchObject({
         username: 'reused',
       });
     });
@@ -206,22 +220,22 @@ describe('HotspotUsersService', () => {
 
   describe('venue scope of changes', () => {
     it('is 404 with no venue in common and 403 with partial cover', async () => {
-      const elsewhere = await create(unrestricted, body({ venueIds: ['venue-b'] }));
-      expect((await rejection(service.remove(venueAOnly, elsewhere._id, {}))).getStatus()).toBe(404);
-      const shared = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
-      expect((await rejection(expire(venueAOnly, shared._id, {}))).getStatus()).toBe(403);
+      const elsewhere = await create(unrestricted, body({ venueIds: ['venue-b'] }), NO_ORIGIN);
+      expect((await rejection(service.remove(venueAOnly, elsewhere._id, {}, NO_ORIGIN))).getStatus()).toBe(404);
+      const shared = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }), NO_ORIGIN);
+      expect((await rejection(expire(venueAOnly, shared._id, {}, NO_ORIGIN))).getStatus()).toBe(403);
     });
   });
 
   describe('expire', () => {
     it('counts the sessions it ends, writes a job only when there were some, and can be repeated', async () => {
-      const user = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }));
+      const user = await create(unrestricted, body({ venueIds: ['venue-a', 'venue-b'] }), NO_ORIGIN);
       await sessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' });
       await sessions.start({ userId: user._id, venueId: 'venue-b', macAddress: '02:00:00:00:00:02' });
-      const first = await expire(unrestricted, user._id, {});
+      const first = await expire(unrestricted, user._id, {}, NO_ORIGIN);
       expect(first.expiredSessions).toBe(2);
       expect(first.user.status).toBe('expired');
-      const again = await expire(unrestricted, user._id, {});
+      const again = await expire(unrestricted, user._id, {}, NO_ORIGIN);
       expect(again.expiredSessions).toBe(0);
       expect((await jobs.list({ userId: user._id })).map((job) => job.reason)).toEqual(['expired']);
     });
@@ -229,13 +243,13 @@ describe('HotspotUsersService', () => {
 
   describe('remove', () => {
     it('writes a deleted job that outlives the user only when sessions were active', async () => {
-      const idle = await create(unrestricted, body());
-      await service.remove(unrestricted, idle._id, {});
+      const idle = await create(unrestricted, body(), NO_ORIGIN);
+      await service.remove(unrestricted, idle._id, {}, NO_ORIGIN);
       expect(await jobs.list({ userId: idle._id })).toEqual([]);
 
-      const online = await create(unrestricted, body());
+      const online = await create(unrestricted, body(), NO_ORIGIN);
       await sessions.start({ userId: online._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:03' });
-      await service.remove(unrestricted, online._id, {});
+      await service.remove(unrestricted, online._id, {}, NO_ORIGIN);
       expect((await jobs.list({ userId: online._id })).map((job) => job.reason)).toEqual(['deleted']);
       expect((await rejection(service.get(unrestricted, online._id, {}))).getStatus()).toBe(404);
     });
@@ -243,20 +257,22 @@ describe('HotspotUsersService', () => {
 
   describe('versions and If-Match', () => {
     it('starts at 1 and counts every change of the user: PUT, expire', async () => {
-      const user = await service.create(unrestricted, body());
+      const user = await service.create(unrestricted, body(), NO_ORIGIN);
       expect(user.version).toBe(1);
-      expect((await service.update(unrestricted, user.data._id, {}, toUpdateInput({ name: 'x' }))).version).toBe(2);
-      expect((await service.expire(unrestricted, user.data._id, {})).version).toBe(3);
+      expect(
+        (await service.update(unrestricted, user.data._id, {}, toUpdateInput({ name: 'x' }), NO_ORIGIN)).version,
+      ).toBe(2);
+      expect((await service.expire(unrestricted, user.data._id, {}, NO_ORIGIN)).version).toBe(3);
       expect((await service.get(unrestricted, user.data._id, {})).version).toBe(3);
     });
 
     it('refuses a change with a stale If-Match with 412 and changes nothing; * and the current tag go ahead', async () => {
-      const { data } = await service.create(unrestricted, body({ name: 'before' }));
+      const { data } = await service.create(unrestricted, body({ name: 'before' }), NO_ORIGIN);
       const stale = [{ weak: false, tag: '"v0"' }];
       for (const change of [
-        service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), stale),
-        service.expire(unrestricted, data._id, {}, stale),
-        service.remove(unrestricted, data._id, {}, stale),
+        service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), NO_ORIGIN, stale),
+        service.expire(unrestricted, data._id, {}, NO_ORIGIN, stale),
+        service.remove(unrestricted, data._id, {}, NO_ORIGIN, stale),
       ]) {
         const error = await rejection(change);
         expect(error.getStatus()).toBe(412);
@@ -264,10 +280,10 @@ describe('HotspotUsersService', () => {
       }
       expect(await service.get(unrestricted, data._id, {})).toMatchObject({ data: { name: 'before' }, version: 1 });
 
-      await service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), [
+      await service.update(unrestricted, data._id, {}, toUpdateInput({ name: 'after' }), NO_ORIGIN, [
         { weak: false, tag: '"v1"' },
       ]);
-      await service.remove(unrestricted, data._id, {}, '*');
+      await service.remove(unrestricted, data._id, {}, NO_ORIGIN, '*');
       expect((await rejection(service.get(unrestricted, data._id, {}))).getStatus()).toBe(404);
     });
   });
@@ -275,7 +291,7 @@ describe('HotspotUsersService', () => {
   describe('list', () => {
     it('pages newest first with ceil(total / limit) pages', async () => {
       for (let i = 0; i < 5; i++) {
-        await create(unrestricted, body({ name: `n${i}` }));
+        await create(unrestricted, body({ name: `n${i}` }), NO_ORIGIN);
         clock.advance(1000);
       }
       const page = await service.list(unrestricted, toListQuery({ venueId: 'venue-a', limit: '2', page: '3' }));

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service.js';
+import { actorOf, changedFieldNames, SYSTEM_ACTOR, userUpdateAction, type AuditOrigin } from '../audit/audit.rules.js';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
@@ -60,6 +62,7 @@ export class HotspotUsersService {
     private readonly sessions: SessionsService,
     private readonly passwords: PasswordHasher,
     private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditService,
   ) {}
 
   async list(token: AuthenticatedToken, query: ListUsersQuery): Promise<UserPage> {
@@ -96,11 +99,12 @@ export class HotspotUsersService {
 
   /**
    * With an Idempotency-Key (`idempotency`), the key is taken first in the transaction and the answer
-   * written last, so the user, the key and its answer commit together.
+   * written last, so the user, the key, its answer and the audit event commit together.
    */
   async create(
     token: AuthenticatedToken,
     input: CreateUserInput,
+    origin: AuditOrigin,
     idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
   ): Promise<Versioned<HotspotUserDto>> {
     const now = this.clock.now();
@@ -114,6 +118,13 @@ export class HotspotUsersService {
       this.database.transaction(async (em) => {
         await this.idempotency.reserve(em, idempotency);
         await this.writer.insert(em, user, input.venueIds);
+        await this.audit.record(em, {
+          actor: actorOf(token),
+          action: 'user.create',
+          target: { type: 'user', id: user.id },
+          venueIds: input.venueIds,
+          origin,
+        });
         const created = { data: toHotspotUserDto(user, input.venueIds, []), version: user.version };
         await this.idempotency.complete(em, idempotency, created);
         return created;
@@ -126,6 +137,7 @@ export class HotspotUsersService {
     id: string,
     context: VenueContextDto,
     input: UpdateUserInput,
+    origin: AuditOrigin,
     precondition: Precondition = null,
   ): Promise<Versioned<HotspotUserDto> & WroteJobs> {
     this.access.assertContextInScope(token, context);
@@ -151,6 +163,15 @@ export class HotspotUsersService {
           if (input.expiresAt !== undefined)
             unauthJobIds.push(...(await this.endings.followExpiry(em, stored.user, user, now)));
         }
+        await this.audit.record(em, {
+          actor: actorOf(token),
+          action: userUpdateAction(stored.user.status, user.status),
+          target: { type: 'user', id: user.id },
+          // Venues it left too: the change concerns them.
+          venueIds: [...stored.venueIds, ...venueIds],
+          changedFields: changedFieldNames({ ...stored.user, venueIds: stored.venueIds }, { ...input }, ['venueIds']),
+          origin,
+        });
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
         return { data: dto, version: user.version, unauthJobIds };
       }),
@@ -161,6 +182,7 @@ export class HotspotUsersService {
     token: AuthenticatedToken,
     id: string,
     context: VenueContextDto,
+    origin: AuditOrigin,
     precondition: Precondition = null,
   ): Promise<WroteJobs> {
     this.access.assertContextInScope(token, context);
@@ -170,6 +192,13 @@ export class HotspotUsersService {
       const { unauthJobIds } = await this.endings.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
       // Venue rows, devices and sessions go with it; the job stays.
       await this.writer.delete(em, stored);
+      await this.audit.record(em, {
+        actor: actorOf(token),
+        action: 'user.delete',
+        target: { type: 'user', id: stored.user.id },
+        venueIds: stored.venueIds,
+        origin,
+      });
       return { unauthJobIds };
     });
   }
@@ -179,6 +208,7 @@ export class HotspotUsersService {
     token: AuthenticatedToken,
     id: string,
     context: VenueContextDto,
+    origin: AuditOrigin,
     precondition: Precondition = null,
     idempotency: IdempotentCall<Versioned<ExpireResult> & WroteJobs> | null = null,
   ): Promise<Versioned<ExpireResult> & WroteJobs> {
@@ -192,6 +222,13 @@ export class HotspotUsersService {
         rules.ENDINGS.expiredByRequest,
         this.clock.now(),
       );
+      await this.audit.record(em, {
+        actor: actorOf(token),
+        action: 'user.expire',
+        target: { type: 'user', id: record.user.id },
+        venueIds: record.venueIds,
+        origin,
+      });
       const [user] = await this.toDtos(em, [record]);
       const expired = { data: { expiredSessions: ended, user }, version: record.user.version, unauthJobIds };
       await this.idempotency.complete(em, idempotency, expired);
@@ -212,8 +249,15 @@ export class HotspotUsersService {
     for (const id of due) {
       const done = await this.database.transaction(async (em) => {
         const record = await this.users.lockIfExpiringBy(em, id, statuses, now);
-        if (record !== null) await this.endings.makeExpired(em, record, rules.ENDINGS.expiredBySweep, now);
-        return record !== null;
+        if (record === null) return false;
+        await this.endings.makeExpired(em, record, rules.ENDINGS.expiredBySweep, now);
+        await this.audit.record(em, {
+          actor: SYSTEM_ACTOR,
+          action: 'user.expire',
+          target: { type: 'user', id: record.user.id },
+          venueIds: record.venueIds,
+        });
+        return true;
       });
       if (done) expired += 1;
     }

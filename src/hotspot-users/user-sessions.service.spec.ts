@@ -1,3 +1,6 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { NO_ORIGIN } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import type { DatabaseService } from '../database/database.service.js';
@@ -44,7 +47,13 @@ describe('UserSessionsService', () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
     const repository = new HotspotUsersRepository(database);
-    const sessions = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
+    const sessions = new SessionsService(
+      database,
+      clock,
+      new SessionsRepository(),
+      new DevicesRepository(),
+      new AuditService(database, new AuditRepository(), clock),
+    );
     userSessions = new UserSessionsService(database, clock, repository, sessions);
     const writer = new HotspotUserWriter(database, repository, new VenueCountsRepository(database));
     const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
@@ -59,14 +68,20 @@ describe('UserSessionsService', () => {
       sessions,
       hasher,
       new IdempotencyService(database, clock, new IdempotencyRepository()),
+      new AuditService(database, new AuditRepository(), clock),
     );
   });
 
   afterEach(() => close());
 
   const newUser = async (overrides: Partial<CreateHotspotUserDto> = {}) =>
-    (await users.create(admin, toCreateInput({ name: 'G', loginMethod: 'guest', venueIds: ['venue-a'], ...overrides })))
-      .data;
+    (
+      await users.create(
+        admin,
+        toCreateInput({ name: 'G', loginMethod: 'guest', venueIds: ['venue-a'], ...overrides }),
+        NO_ORIGIN,
+      )
+    ).data;
 
   it('starts a session for an active user in its venue, with the MAC address normalised', async () => {
     const user = await newUser();
@@ -87,7 +102,7 @@ describe('UserSessionsService', () => {
     await expect(userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: 'nope' })).rejects.toThrow(
       'not a MAC address',
     );
-    await users.update(admin, user._id, {}, toUpdateInput({ status: 'blocked' }));
+    await users.update(admin, user._id, {}, toUpdateInput({ status: 'blocked' }), NO_ORIGIN);
     await expect(
       userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' }),
     ).rejects.toThrow(new SessionRequestError(`user ${user._id} is blocked`));
@@ -95,7 +110,7 @@ describe('UserSessionsService', () => {
 
   it('refuses a deleted user as no such user', async () => {
     const user = await newUser();
-    await users.remove(admin, user._id, {});
+    await users.remove(admin, user._id, {}, NO_ORIGIN);
     await expect(
       userSessions.start({ userId: user._id, venueId: 'venue-a', macAddress: '02:00:00:00:00:01' }),
     ).rejects.toThrow(new SessionRequestError(`no such user ${user._id}`));

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module.js';
 import { NAS_DIRECTORY } from '../unauth-jobs/dispatchers/radius/nas-directory.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
 import { NasSecretsCheck } from './nas-secrets-check.js';
@@ -10,6 +11,7 @@ import { NasService } from './nas.service.js';
  */
 @Global()
 @Module({
+  imports: [AuditModule],
   providers: [NasService, NasClientsRepository, NasSecretsCheck, { provide: NAS_DIRECTORY, useExisting: NasService }],
   exports: [NasService, NAS_DIRECTORY],
 })

@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import 'reflect-metadata';
 import type { ConfigService } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
@@ -30,7 +32,13 @@ describe('NasService', () => {
   let close: () => Promise<void>;
   const key = randomBytes(32);
   const service = (secretsKey: Buffer | null = key) =>
-    new NasService(database, new NasClientsRepository(), new ManualClock(), configWith(secretsKey));
+    new NasService(
+      database,
+      new NasClientsRepository(),
+      new ManualClock(),
+      new AuditService(database, new AuditRepository(), new ManualClock()),
+      configWith(secretsKey),
+    );
   const storedSecret = async (id: string): Promise<string> =>
     (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0]
       .secret;
@@ -200,7 +208,13 @@ describe('NasService', () => {
 
   it("reuses a lookup for NAS_LOOKUP_TTL_MS: another process's change shows after it, this instance's at once", async () => {
     const clock = new ManualClock();
-    const instance = new NasService(database, new NasClientsRepository(), clock, configWith(key));
+    const instance = new NasService(
+      database,
+      new NasClientsRepository(),
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+      configWith(key),
+    );
     const elsewhere = service();
     expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();
     const added = await elsewhere.add(INPUT);

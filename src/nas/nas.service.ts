@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { BlockList, isIPv4 } from 'node:net';
 import type { EntityManager } from 'typeorm';
+import { changedFieldNames, CLI_ACTOR, type AuditActor } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
@@ -139,6 +141,7 @@ export class NasService implements NasDirectory {
     private readonly database: DatabaseService,
     private readonly nasClients: NasClientsRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.key = config.get('secretsKey', { infer: true }) ?? null;
@@ -149,7 +152,8 @@ export class NasService implements NasDirectory {
     return this.key !== null;
   }
 
-  async add(input: AddNasInput): Promise<NasClient> {
+  /** Registers a NAS; nas.add is recorded for `actor` (the command line unless said otherwise), never its secret. */
+  async add(input: AddNasInput, actor: AuditActor = CLI_ACTOR): Promise<NasClient> {
     const record = new NasClientEntity();
     record.id = newId();
     record.venueId = check('venueId', input.venueId, (v) =>
@@ -172,6 +176,12 @@ export class NasService implements NasDirectory {
         const holder = await this.nasClients.findByAddress(em, record.ipAddress);
         if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
         await this.nasClients.insert(em, record);
+        await this.audit.record(em, {
+          actor,
+          action: 'nas.add',
+          target: { type: 'nas', id: record.id },
+          venueIds: [record.venueId],
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw await this.takenError(record);
@@ -204,12 +214,18 @@ export class NasService implements NasDirectory {
   }
 
   /** Removes a NAS by id or name; returns it, or null when none matches. */
-  async remove(idOrName: string): Promise<NasClient | null> {
+  async remove(idOrName: string, actor: AuditActor = CLI_ACTOR): Promise<NasClient | null> {
     try {
       return await this.database.transaction(async (em) => {
         const record = await this.findByIdOrName(em, idOrName);
         if (record === null) return null;
         await this.nasClients.delete(em, record.id);
+        await this.audit.record(em, {
+          actor,
+          action: 'nas.remove',
+          target: { type: 'nas', id: record.id },
+          venueIds: [record.venueId],
+        });
         return view(record);
       });
     } finally {
@@ -218,7 +234,7 @@ export class NasService implements NasDirectory {
   }
 
   /** Changes a NAS found by id or name; returns it as changed, or null when none matches. */
-  async update(idOrName: string, changes: NasChanges): Promise<NasClient | null> {
+  async update(idOrName: string, changes: NasChanges, actor: AuditActor = CLI_ACTOR): Promise<NasClient | null> {
     const checked: NasChanges = {};
     if (changes.coaPort !== undefined) checked.coaPort = check('coaPort', changes.coaPort, coaPortProblem);
     if (changes.vendor !== undefined) checked.vendor = check('vendor', changes.vendor, vendorProblem);
@@ -230,7 +246,23 @@ export class NasService implements NasDirectory {
       return await this.database.transaction(async (em) => {
         const record = await this.findByIdOrName(em, idOrName);
         if (record === null) return null;
-        if (Object.keys(checked).length > 0) await this.nasClients.update(em, record.id, checked);
+        // SQLite hands booleans back as 0 and 1.
+        const stored = {
+          ...record,
+          requireMessageAuthenticator: Boolean(record.requireMessageAuthenticator),
+          acceptsCoa: Boolean(record.acceptsCoa),
+        };
+        const changedFields = changedFieldNames(stored, { ...checked });
+        if (changedFields.length > 0) {
+          await this.nasClients.update(em, record.id, checked);
+          await this.audit.record(em, {
+            actor,
+            action: 'nas.update',
+            target: { type: 'nas', id: record.id },
+            venueIds: [record.venueId],
+            changedFields,
+          });
+        }
         return view(Object.assign(record, checked));
       });
     } finally {

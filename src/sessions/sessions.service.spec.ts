@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { EntityManager } from 'typeorm';
 import type { DatabaseService } from '../database/database.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
@@ -17,7 +19,13 @@ describe('SessionsService', () => {
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    sessions = new SessionsService(database, clock, new SessionsRepository(), new DevicesRepository());
+    sessions = new SessionsService(
+      database,
+      clock,
+      new SessionsRepository(),
+      new DevicesRepository(),
+      new AuditService(database, new AuditRepository(), clock),
+    );
   });
 
   afterEach(() => close());

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { CLI_ACTOR, type AuditActor } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -41,6 +43,7 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly sessions: SessionsRepository,
     private readonly devices: DevicesRepository,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -56,8 +59,11 @@ export class SessionsService {
     return session;
   }
 
-  /** Ends a session as the network side reports it; the device was seen until now. Safe to repeat. */
-  stop(sessionId: string): Promise<SessionEntity> {
+  /**
+   * Ends a session as the network side reports it; the device was seen until now. Safe to repeat:
+   * only the call that ends it records session.disconnect for `actor` (the command line unless said otherwise).
+   */
+  stop(sessionId: string, actor: AuditActor = CLI_ACTOR): Promise<SessionEntity> {
     return this.database.transaction(async (em) => {
       const session = await this.sessions.lockById(em, sessionId);
       if (session === null) throw new SessionRequestError(`no session ${sessionId}`);
@@ -66,6 +72,12 @@ export class SessionsService {
       if (stopped === null) return session;
       await this.sessions.end(em, [stopped.id], stopped.status, now);
       await this.devices.markSeen(em, stopped.userId, stopped.macAddress, now);
+      await this.audit.record(em, {
+        actor,
+        action: 'session.disconnect',
+        target: { type: 'session', id: stopped.id },
+        venueIds: [stopped.venueId],
+      });
       return stopped;
     });
   }

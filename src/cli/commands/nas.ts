@@ -1,3 +1,4 @@
+import { AuditModule } from '../../audit/audit.module.js';
 import { Argument, Option } from 'commander';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { toNasJson, type NasJson } from '../../nas/nas-json.js';
@@ -27,6 +28,7 @@ export type NasRegistry = Pick<NasService, 'add' | 'list' | 'update' | 'remove' 
 
 export const NAS_SERVICE: ServiceNeed<NasRegistry> = {
   // NasService alone, not NasModule: its start-up check is the service's business, not a command's.
+  imports: [AuditModule],
   providers: [NasService, NasClientsRepository],
   resolve: (context) => context.get(NasService),
 };

@@ -1,3 +1,4 @@
+import { AuditModule } from '../../audit/audit.module.js';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
@@ -32,6 +33,7 @@ export interface RadiusConfigSources {
 
 const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
   // ApiTokenService and its queries alone, not AuthModule (see TOKEN_SERVICE).
+  imports: [AuditModule],
   providers: [NasService, NasClientsRepository, ApiTokenRepository, ApiTokenService],
   resolve: (context) => {
     const nas = context.get(NasService);

@@ -1,3 +1,4 @@
+import { AuditModule } from '../../audit/audit.module.js';
 import { Argument } from 'commander';
 import { ApiTokenRepository } from '../../auth/api-token.repository.js';
 import { ApiTokenService } from '../../auth/api-token.service.js';
@@ -12,6 +13,7 @@ export type TokenService = Pick<ApiTokenService, 'create' | 'list' | 'statusOf' 
 
 export const TOKEN_SERVICE: ServiceNeed<TokenService> = {
   // ApiTokenService and its queries alone, not AuthModule: its BootstrapTokenService would act on start-up.
+  imports: [AuditModule],
   providers: [ApiTokenRepository, ApiTokenService],
   resolve: (context) => context.get(ApiTokenService),
 };

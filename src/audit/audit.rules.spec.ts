@@ -1,0 +1,149 @@
+import {
+  actorOf,
+  auditRecord,
+  changedFieldNames,
+  CLI_ACTOR,
+  retentionCutoff,
+  userUpdateAction,
+  type AuditEventInput,
+} from './audit.rules.js';
+
+const NOW = new Date('2026-11-25T12:00:00.123Z');
+
+describe('auditRecord', () => {
+  const input: AuditEventInput = {
+    actor: { type: 'token', id: 'tok-1', name: 'integration' },
+    action: 'user.update',
+    target: { type: 'user', id: 'user-1' },
+    venueIds: ['venue-b', 'venue-a', 'venue-b'],
+    changedFields: ['name', 'email', 'name'],
+    origin: { clientAddress: '203.0.113.7', requestId: 'req-1' },
+  };
+
+  it('copies who, what, on what and from where; venue and field names sorted and once each; success by default', () => {
+    expect(auditRecord(input, 'event-1', NOW)).toEqual({
+      id: 'event-1',
+      occurredAt: NOW,
+      actorType: 'token',
+      actorId: 'tok-1',
+      actorName: 'integration',
+      action: 'user.update',
+      changedFields: ['email', 'name'],
+      targetType: 'user',
+      targetId: 'user-1',
+      venueIds: ['venue-a', 'venue-b'],
+      clientAddress: '203.0.113.7',
+      requestId: 'req-1',
+      outcome: 'success',
+    });
+  });
+
+  it('has no changed fields unless given, no origin for the command line, and keeps a failure outcome', () => {
+    const record = auditRecord(
+      {
+        actor: CLI_ACTOR,
+        action: 'token.revoke',
+        target: { type: 'token', id: 't' },
+        venueIds: null,
+        outcome: 'failure',
+      },
+      'event-2',
+      NOW,
+    );
+    expect(record).toMatchObject({
+      actorType: 'cli',
+      actorId: null,
+      actorName: null,
+      changedFields: null,
+      venueIds: null,
+      clientAddress: null,
+      requestId: null,
+      outcome: 'failure',
+    });
+  });
+
+  it('keeps only the fields it names: anything else handed in (a password, a secret) is not stored', () => {
+    const withExtras = { ...input, password: 'hunter2-hunter2', secret: 'nas-secret-value' } as AuditEventInput;
+    const stored = JSON.stringify(auditRecord(withExtras, 'event-3', NOW));
+    expect(stored).not.toContain('hunter2');
+    expect(stored).not.toContain('nas-secret-value');
+  });
+
+  it('cuts an over-long actor name and request id to their columns', () => {
+    const record = auditRecord(
+      {
+        ...input,
+        actor: { type: 'operator', id: 'op', name: 'x'.repeat(300) },
+        origin: { clientAddress: null, requestId: 'r'.repeat(200) },
+      },
+      'event-4',
+      NOW,
+    );
+    expect(record.actorName).toHaveLength(254);
+    expect(record.requestId).toHaveLength(128);
+  });
+});
+
+describe('actorOf', () => {
+  it('turns a token and an operator into their audit actor (id and name)', () => {
+    expect(actorOf({ kind: 'token', id: 't1', name: 'pos' })).toEqual({ type: 'token', id: 't1', name: 'pos' });
+    expect(actorOf({ kind: 'operator', id: 'o1', name: 'a@b.example' })).toEqual({
+      type: 'operator',
+      id: 'o1',
+      name: 'a@b.example',
+    });
+  });
+});
+
+describe('changedFieldNames', () => {
+  const stored = {
+    name: 'Ayşe',
+    email: null,
+    expiresAt: new Date('2027-01-01T00:00:00Z'),
+    venueIds: ['a', 'b'],
+    metadata: { room: 12, floor: 3 },
+    status: 'active',
+  };
+
+  it.each([
+    ['nothing sent', {}, []],
+    ['the same values', { name: 'Ayşe', email: null, status: 'active' }, []],
+    ['a new name', { name: 'Ayse' }, ['name']],
+    ['an email where there was none', { email: 'a@example.com' }, ['email']],
+    ['the same instant as another Date', { expiresAt: new Date('2027-01-01T00:00:00.000Z') }, []],
+    ['another instant', { expiresAt: new Date('2027-01-02T00:00:00Z') }, ['expiresAt']],
+    ['expiry cleared', { expiresAt: null }, ['expiresAt']],
+    ['venues in another order', { venueIds: ['b', 'a'] }, []],
+    ['a venue more', { venueIds: ['a', 'b', 'c'] }, ['venueIds']],
+    ['metadata with keys in another order', { metadata: { floor: 3, room: 12 } }, []],
+    ['metadata changed', { metadata: { room: 13, floor: 3 } }, ['metadata']],
+    ['several, named in order', { status: 'blocked', name: 'B', email: 'x@example.com' }, ['email', 'name', 'status']],
+    ['a field left undefined', { name: undefined }, []],
+  ])('%s', (_case, sent, expected) => {
+    expect(changedFieldNames(stored, sent, ['venueIds'])).toEqual(expected);
+  });
+
+  it('returns names only, never a value', () => {
+    const names = changedFieldNames({ name: 'old-value' }, { name: 'new-secret-value' });
+    expect(JSON.stringify(names)).not.toContain('value');
+  });
+});
+
+describe('userUpdateAction', () => {
+  it.each([
+    ['active', 'active', 'user.update'],
+    ['active', 'blocked', 'user.block'],
+    ['blocked', 'active', 'user.unblock'],
+    ['active', 'expired', 'user.expire'],
+    ['blocked', 'expired', 'user.expire'],
+    ['blocked', 'blocked', 'user.update'],
+  ])('%s → %s: %s', (from, to, action) => {
+    expect(userUpdateAction(from, to)).toBe(action);
+  });
+});
+
+describe('retentionCutoff', () => {
+  it('counts the retention back from now in whole days', () => {
+    expect(retentionCutoff(NOW, 400)).toEqual(new Date(NOW.getTime() - 400 * 86_400_000));
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * What an audit event is made of, decided without I/O. An event is built only from the fields named
+ * here (who, what, on what, where from): there is no field for a value, so a password, token value or
+ * NAS secret has nowhere to go.
+ */
+
+export const AUDIT_ACTOR_TYPES = ['token', 'operator', 'cli', 'system'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/** Who made a change: an API token (id, name), an operator (id, email), the command line or the service itself. */
+export interface AuditActor {
+  type: AuditActorType;
+  id: string | null;
+  /** The token's name or the operator's email; null for `cli` and `system`. */
+  name: string | null;
+}
+
+/** The command line: whoever has a shell and the database credentials, not named further. */
+export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, name: null };
+/** The service on its own (the expiry sweep). */
+export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: null };
+
+/** The audit actor of an authenticated caller (an API token or a console operator). */
+export function actorOf(caller: { kind: 'token' | 'operator'; id: string; name: string }): AuditActor {
+  return { type: caller.kind, id: caller.id, name: caller.name };
+}
+
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.update',
+  'user.block',
+  'user.unblock',
+  'user.expire',
+  'user.delete',
+  'session.disconnect',
+  'token.create',
+  'token.revoke',
+  'nas.add',
+  'nas.update',
+  'nas.remove',
+  'operator.create',
+  'operator.update',
+  'operator.disable',
+  'operator.enable',
+  'operator.reset-password',
+  'operator.reset-2fa',
+  'signin.success',
+  'signin.failure',
+  '2fa.enrol',
+  '2fa.reset',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['user', 'session', 'token', 'nas', 'operator'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Where a request came from; both null for the command line and the service's own work. */
+export interface AuditOrigin {
+  clientAddress: string | null;
+  requestId: string | null;
+}
+
+export const NO_ORIGIN: AuditOrigin = { clientAddress: null, requestId: null };
+
+/** One event as a service reports it to AuditService.record. */
+export interface AuditEventInput {
+  actor: AuditActor;
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string | null };
+  /** The venues the target belongs to (a user's, a NAS's, a session's); null when it has none (a token, an operator). */
+  venueIds: readonly string[] | null;
+  /** user.update: the names of the fields the change set (never their values). */
+  changedFields?: readonly string[];
+  origin?: AuditOrigin;
+  /** Defaults to success: a change that failed rolled back, and so did its event. */
+  outcome?: AuditOutcome;
+}
+
+/** The stored shape of an event (the entity's fields). */
+export interface AuditEventRecord {
+  id: string;
+  occurredAt: Date;
+  actorType: AuditActorType;
+  actorId: string | null;
+  actorName: string | null;
+  action: AuditAction;
+  changedFields: string[] | null;
+  targetType: AuditTargetType;
+  targetId: string | null;
+  venueIds: string[] | null;
+  clientAddress: string | null;
+  requestId: string | null;
+  outcome: AuditOutcome;
+}
+
+/** The longest actor name, client address and request id kept (the columns' lengths). */
+export const AUDIT_TEXT_LIMITS = { actorName: 254, clientAddress: 45, requestId: 128 } as const;
+
+/** The event to store: only the fields listed, copied one by one, with venue and field names sorted. */
+export function auditRecord(input: AuditEventInput, id: string, now: Date): AuditEventRecord {
+  const origin = input.origin ?? NO_ORIGIN;
+  return {
+    id,
+    occurredAt: now,
+    actorType: input.actor.type,
+    actorId: input.actor.id,
+    actorName: clipped(input.actor.name, AUDIT_TEXT_LIMITS.actorName),
+    action: input.action,
+    changedFields: input.changedFields === undefined ? null : [...new Set(input.changedFields)].sort(),
+    targetType: input.target.type,
+    targetId: input.target.id,
+    venueIds: input.venueIds === null ? null : [...new Set(input.venueIds)].sort(),
+    clientAddress: clipped(origin.clientAddress, AUDIT_TEXT_LIMITS.clientAddress),
+    requestId: clipped(origin.requestId, AUDIT_TEXT_LIMITS.requestId),
+    outcome: input.outcome ?? 'success',
+  };
+}
+
+function clipped(value: string | null, length: number): string | null {
+  return value === null ? null : value.slice(0, length);
+}
+
+/** A value as the change compares it: dates by instant, lists and objects by their JSON. */
+type Comparable = string | number | boolean | Date | null | undefined | readonly unknown[] | object;
+
+/**
+ * The names of the fields a PUT changes: those it sends with a value other than the stored one.
+ * Values are compared, never returned. Arrays compare as sets when `unordered` names them (venue lists).
+ */
+export function changedFieldNames(
+  stored: Readonly<Record<string, Comparable>>,
+  sent: Readonly<Record<string, Comparable>>,
+  unordered: readonly string[] = [],
+): string[] {
+  return Object.keys(sent)
+    .filter((field) => sent[field] !== undefined)
+    .filter((field) => !sameValue(stored[field], sent[field], unordered.includes(field)))
+    .sort();
+}
+
+function sameValue(before: Comparable, after: Comparable, unordered: boolean): boolean {
+  if (before instanceof Date || after instanceof Date) {
+    return before instanceof Date && after instanceof Date && before.getTime() === after.getTime();
+  }
+  if (Array.isArray(before) && Array.isArray(after) && unordered) {
+    return JSON.stringify([...before].sort()) === JSON.stringify([...after].sort());
+  }
+  if (typeof before === 'object' || typeof after === 'object') return canonicalJson(before) === canonicalJson(after);
+  return before === after;
+}
+
+/** JSON with object keys in order, so `{a, b}` and `{b, a}` compare equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+/**
+ * The action of a user's PUT: a status move is the event (block, unblock, expire), whatever else the
+ * PUT changed (its changed fields list them); otherwise user.update.
+ */
+export function userUpdateAction(from: string, to: string): AuditAction {
+  if (from === to) return 'user.update';
+  if (to === 'blocked') return 'user.block';
+  if (to === 'expired') return 'user.expire';
+  return from === 'blocked' ? 'user.unblock' : 'user.update';
+}
+
+/** The filter of `hotspot audit list`; each given field narrows the list. */
+export interface AuditFilter {
+  /** The actor's id or name. */
+  actor?: string;
+  targetId?: string;
+  action?: AuditAction;
+  since?: Date;
+  limit: number;
+}
+
+/** When rows recorded before this instant are deleted (the retention counted back from now). */
+export function retentionCutoff(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * 86_400_000);
+}
