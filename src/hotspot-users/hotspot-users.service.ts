@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -62,7 +62,7 @@ export class HotspotUsersService {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  async list(token: AuthenticatedToken, query: ListUsersQuery): Promise<UserPage> {
+  async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
       const filter = { venueId, status: query.status, macAddress: query.macAddress };
@@ -71,7 +71,7 @@ export class HotspotUsersService {
     });
   }
 
-  async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
+  async get(token: Actor, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
     this.access.assertContextInScope(token, context);
     return this.database.run(async (em) => {
       const [record] = await this.users.findShownRecords(em, [id]);
@@ -82,7 +82,7 @@ export class HotspotUsersService {
 
   /** A page of the user's sessions, under the same venue rules as get. */
   async sessionsOf(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     query: SessionsQuery,
   ): Promise<{ data: UserSessionDto[]; pagination: PaginationDto }> {
@@ -99,7 +99,7 @@ export class HotspotUsersService {
    * written last, so the user, the key and its answer commit together.
    */
   async create(
-    token: AuthenticatedToken,
+    token: Actor,
     input: CreateUserInput,
     idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
   ): Promise<Versioned<HotspotUserDto>> {
@@ -122,7 +122,7 @@ export class HotspotUsersService {
   }
 
   async update(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     input: UpdateUserInput,
@@ -158,7 +158,7 @@ export class HotspotUsersService {
   }
 
   async remove(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     precondition: Precondition = null,
@@ -176,7 +176,7 @@ export class HotspotUsersService {
 
   /** Ends the user's active sessions in every venue and makes it expired; safe to repeat. */
   async expire(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     precondition: Precondition = null,
