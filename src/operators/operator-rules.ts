@@ -1,4 +1,5 @@
 import { isEmail } from 'class-validator';
+import type { Actor } from '../auth/actor.js';
 import { PERMISSIONS, RADIUS_PERMISSION, type Permission } from '../auth/permissions.js';
 import { EMAIL_MAX_LENGTH, emailKey, uniqueVenueIds } from '../common/validation/normalise.js';
 import { isSafeText, VENUE_ID_PATTERN } from '../common/validation/validators.js';
@@ -115,5 +116,19 @@ export function toOperatorView(operator: OperatorEntity): OperatorView {
     createdAt: operator.createdAt.toISOString(),
     updatedAt: operator.updatedAt.toISOString(),
     lastSignInAt: operator.lastSignInAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The operator as the one actor model sees it: the venue-scope and permission code answers it
+ * exactly as it answers an API token with the same permissions and venues.
+ */
+export function toActor(operator: OperatorEntity): Actor {
+  return {
+    kind: 'operator',
+    id: operator.id,
+    name: operator.email,
+    permissions: [...operator.permissions],
+    venueIds: operator.venueIds === null ? null : [...operator.venueIds],
   };
 }
