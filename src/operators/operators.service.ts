@@ -211,6 +211,7 @@ export class OperatorsService {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       const wasEnrolled = operator.totpSecret !== null || operator.totpEnrolledAt !== null;
+      if (!wasEnrolled) return { operator: toOperatorView(operator), wasEnrolled };
       const changes = { totpSecret: null, totpEnrolledAt: null, totpLastStep: null };
       return { operator: await this.change(em, operator, changes), wasEnrolled };
     });
