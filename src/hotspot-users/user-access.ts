@@ -19,12 +19,7 @@ export class UserAccess {
   ) {}
 
   /** The user as the token may read it: 404 when it does not exist, is out of scope or not in the given venue. */
-  async findReadable(
-    em: EntityManager,
-    token: Actor,
-    id: string,
-    context: VenueContextDto,
-  ): Promise<UserRecord> {
+  async findReadable(em: EntityManager, token: Actor, id: string, context: VenueContextDto): Promise<UserRecord> {
     const record = await this.users.findRecord(em, id);
     this.assertReadable(token, record, context);
     return record;
