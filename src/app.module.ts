@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { NasModule } from './nas/nas.module.js';
+import { OperatorsModule } from './operators/operators.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         SessionsModule,
         UnauthJobsModule,
         NasModule,
+        OperatorsModule,
         RadiusModule,
         AuditRetentionModule,
       ],

@@ -3,12 +3,18 @@ import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { createApp } from './app.setup.js';
 import { BootstrapTokenService } from './auth/bootstrap-token.service.js';
-import { describeDatabase, generatedTokenBanner, missingTokenMessage } from './common/logging/startup-banner.js';
+import {
+  describeDatabase,
+  firstAdminBanner,
+  generatedTokenBanner,
+  missingTokenMessage,
+} from './common/logging/startup-banner.js';
 import { connectionsOf } from './common/http-connections.js';
 import { exitGracefullyOnSignals } from './common/shutdown.js';
 import { serviceVersion, versionLine } from './common/service-version.js';
 import { DOCS_PATH } from './common/swagger/openapi.js';
 import { readProcessConfig } from './config/environment.js';
+import { FirstAdminService } from './operators/first-admin.service.js';
 import { UnauthJobWorker } from './unauth-jobs/unauth-job-worker.service.js';
 
 async function main(): Promise<void> {
@@ -41,7 +47,7 @@ async function main(): Promise<void> {
     `Hotspot API listening on ${origin}/api/v1 (version ${versionLine(serviceVersion())}, docs: /${DOCS_PATH}, database: ${database})`,
   );
 
-  // Last, so that it is what a first start leaves on the screen.
+  // Last, so that they are what a first start leaves on the screen.
   const outcome = app.get(BootstrapTokenService).takeOutcome();
   if (outcome?.kind === 'generated') {
     process.stdout.write(
@@ -54,6 +60,10 @@ async function main(): Promise<void> {
     );
   } else if (outcome?.kind === 'missing' && config.database.type !== 'sqlite') {
     logger.warn(missingTokenMessage(config.database));
+  }
+  const firstAdmin = app.get(FirstAdminService).takeFirstAdmin();
+  if (firstAdmin !== null) {
+    process.stdout.write(firstAdminBanner({ consoleUrl: `${origin}/admin/login`, ...firstAdmin }));
   }
 }
 

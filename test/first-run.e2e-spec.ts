@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { initializeDataSource } from '../src/database/migrations.js';
+import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { checkoutCommit, ensureBuilt, ROOT } from './support/build.js';
 import { CLI_MAIN } from './support/cli-io.js';
 import { createTestDatabase } from './support/databases.js';
@@ -35,6 +39,20 @@ function jsonLines(output: string): LogLine[] {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 }
+
+/** The operators stored in the SQLite file at `path`, read as the service reads them. */
+async function operatorsIn(path: string): Promise<OperatorEntity[]> {
+  const dataSource = await initializeDataSource(
+    buildDataSourceOptions({ type: 'sqlite', path }, { migrationsRun: false }),
+  );
+  try {
+    return await dataSource.getRepository(OperatorEntity).find();
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+const FIRST_ADMIN_BLOCK = 'No console operator existed, so an administrator was created';
 
 describe('first start of the compiled service', () => {
   let dir: string;
@@ -100,6 +118,60 @@ describe('first start of the compiled service', () => {
     service.child.kill('SIGTERM');
     expect((await service.exited(15_000)).code).toBe(0);
     expect(jsonLines(service.output()).at(-1)).toMatchObject({ level: 'info', context: 'Main', msg: 'Stopped' });
+  }, 40_000);
+
+  it('creates the first console administrator once and shows how to sign in, beside the token, never in a log line', async () => {
+    const first = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
+    await first.waitForOutput(/at the first sign-in\.\n-+\n/, 20_000);
+    first.child.kill('SIGTERM');
+    expect((await first.exited(15_000)).code).toBe(0);
+    const output = first.output();
+    const block = output.slice(output.indexOf(FIRST_ADMIN_BLOCK));
+    expect(output.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(output.indexOf('No API token existed'));
+    expect(block).toContain(`    http://127.0.0.1:${port}/admin/login\n`);
+    expect(block).toContain('    Email:    admin@localhost\n');
+    const password = /^ {4}Password: (\S+)$/m.exec(block)?.[1];
+    expect(password).toMatch(/^[A-Z2-7]{5}(-[A-Z2-7]{5}){3}$/);
+    expect(block).toContain('shown only once and must be changed at the first sign-in');
+    for (const line of jsonLines(output)) expect(JSON.stringify(line)).not.toContain(password);
+
+    const [admin, ...others] = await operatorsIn(join(dir, 'data/hotspot.sqlite'));
+    expect(others).toEqual([]);
+    expect(admin).toMatchObject({
+      email: 'admin@localhost',
+      emailKey: 'admin@localhost',
+      permissions: ['read', 'write', 'delete'],
+      venueIds: null,
+      status: 'active',
+      totpSecret: null,
+    });
+    expect(Boolean(admin.admin)).toBe(true);
+    expect(Boolean(admin.mustChangePassword)).toBe(true);
+    expect(await verifyPassword(admin.passwordHash, String(password))).toBe(true);
+
+    // A second start finds the operator: no block, no second operator.
+    const second = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
+    await second.waitForOutput(/Hotspot API listening on/, 20_000);
+    second.child.kill('SIGTERM');
+    expect((await second.exited(15_000)).code).toBe(0);
+    expect(second.output()).not.toContain(FIRST_ADMIN_BLOCK);
+    expect(second.output()).not.toContain('Password:');
+    expect((await operatorsIn(join(dir, 'data/hotspot.sqlite'))).map((operator) => operator.id)).toEqual([admin.id]);
+  }, 60_000);
+
+  it('names the first administrator ADMIN_EMAIL, and shows the block alone when the token was configured', async () => {
+    const service = start({
+      DATABASE_URL: 'sqlite:data/hotspot.sqlite',
+      BOOTSTRAP_TOKEN: 'hsp_' + 'b'.repeat(40),
+      ADMIN_EMAIL: 'Root@WiFi.example',
+    });
+    await service.waitForOutput(/at the first sign-in\.\n-+\n/, 20_000);
+    const output = service.output();
+    expect(output).not.toContain('No API token existed');
+    expect(output.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(output.indexOf('Hotspot API listening on'));
+    expect(output).toContain('    Email:    Root@WiFi.example\n');
+    const [admin] = await operatorsIn(join(dir, 'data/hotspot.sqlite'));
+    expect(admin).toMatchObject({ email: 'Root@WiFi.example', emailKey: 'root@wifi.example' });
   }, 40_000);
 
   it("shows Nest's start-up lines at LOG_LEVEL=debug, as debug lines", async () => {
@@ -191,6 +263,12 @@ describe('first start of the compiled service', () => {
 
         service.child.kill('SIGTERM');
         expect((await service.exited(15_000)).code).toBe(0);
+        // No console administrator either: it is made with `hotspot operator create` on MySQL.
+        expect(service.output()).not.toContain(FIRST_ADMIN_BLOCK);
+        const [rows] = await admin.query<mysql.RowDataPacket[]>(
+          `SELECT COUNT(*) AS operators FROM \`${new URL(database.url).pathname.slice(1)}\`.operators`,
+        );
+        expect(Number(rows[0].operators)).toBe(0);
       } finally {
         await admin.query('DROP USER IF EXISTS ?@?', [user, '%']).catch(() => undefined);
         await admin.end();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from './support/build.js';
-import { CLI_MAIN, spawnCli } from './support/cli-io.js';
+import { CLI_MAIN, spawnCli, spawnCliWithInput } from './support/cli-io.js';
 import { NasSimulator } from './support/nas-simulator.js';
 import { rlmBody } from './support/radius.js';
 import { freePort, startService, type Service } from './support/service-process.js';
@@ -42,6 +42,22 @@ describe('the service log while the worker disconnects many sessions', () => {
       BOOTSTRAP_TOKEN: ADMIN_TOKEN,
       LOG_FORMAT: 'json',
     };
+    // An operator exists, so the first start prints no sign-in block: all it writes is the log.
+    const operator = await spawnCliWithInput(
+      env,
+      dir,
+      'a long passphrase\n',
+      'operator',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--name',
+      'Ops',
+      '--permissions',
+      'read',
+      '--password-stdin',
+    );
+    expect(operator.code).toBe(0);
     // The bootstrap token is stored by the service's first start, before any other token exists.
     service = startService(
       MAIN,

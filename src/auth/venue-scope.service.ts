@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import type { AuthenticatedToken } from './authenticated-token.js';
+import type { Actor } from './actor.js';
 
 /**
  * The venue restriction of a token (docs/api.md, "Venue scope"). A token with `venueIds: null` is
- * authorised for every venue.
+ * authorised for every venue. A console operator is held to the same rules through the same code:
+ * both are an Actor.
  */
 @Injectable()
 export class VenueScopeService {
-  isInScope(token: AuthenticatedToken, venueId: string): boolean {
+  isInScope(token: Actor, venueId: string): boolean {
     return token.venueIds === null || token.venueIds.includes(venueId);
   }
 
   /** 403 naming `field` when any of `venueIds` lies outside the token's venues. */
-  assertVenuesInScope(token: AuthenticatedToken, venueIds: readonly string[], field: string): void {
+  assertVenuesInScope(token: Actor, venueIds: readonly string[], field: string): void {
     const outside = venueIds.filter((venueId) => !this.isInScope(token, venueId));
     if (outside.length > 0) {
       throw ApiError.forbidden([{ field, message: `venue ${outside.join(', ')} is outside this token's venues` }]);
@@ -21,7 +22,7 @@ export class VenueScopeService {
   }
 
   /** Reading a user needs an overlap between its venues and the token's. */
-  canRead(token: AuthenticatedToken, userVenueIds: readonly string[]): boolean {
+  canRead(token: Actor, userVenueIds: readonly string[]): boolean {
     return userVenueIds.some((venueId) => this.isInScope(token, venueId));
   }
 
@@ -29,7 +30,7 @@ export class VenueScopeService {
    * Changing a user needs the token to cover all of its venues: no venue in common is a 404 (the
    * user does not exist for this token), some but not all is a 403.
    */
-  assertCanChange(token: AuthenticatedToken, userVenueIds: readonly string[]): void {
+  assertCanChange(token: Actor, userVenueIds: readonly string[]): void {
     if (!this.canRead(token, userVenueIds)) throw ApiError.userNotFound();
     const uncovered = userVenueIds.filter((venueId) => !this.isInScope(token, venueId));
     if (uncovered.length > 0) {
@@ -46,7 +47,7 @@ export class VenueScopeService {
    * The venue a list is about: the query's, else the token's only venue; none is a 400 naming
    * `venueId`, one outside the token's venues a 403.
    */
-  resolveListVenue(token: AuthenticatedToken, requested: string | undefined): string {
+  resolveListVenue(token: Actor, requested: string | undefined): string {
     if (requested !== undefined) {
       this.assertVenuesInScope(token, [requested], 'venueId');
       return requested;

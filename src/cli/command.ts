@@ -20,6 +20,8 @@ export interface CliOutput {
 export interface CliIo {
   stdout: CliOutput;
   stderr: CliOutput;
+  /** What a command reads a secret from (`--password-stdin`); absent: nothing to read. */
+  stdin?: AsyncIterable<string | Uint8Array>;
 }
 
 /** A command-line mistake found after commander's own checks: the message goes to stderr, exit code 2. */

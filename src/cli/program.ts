@@ -14,6 +14,7 @@ import { auditCommand } from './commands/audit.js';
 import { jobsCommand } from './commands/jobs.js';
 import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
+import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
@@ -22,6 +23,7 @@ import { nestRuntime } from './nest-runtime.js';
 /** The subcommands of `hotspot`, in the order the help lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   tokenCommand,
+  operatorCommand,
   sessionCommand,
   jobsCommand,
   loginsCommand,
@@ -32,13 +34,13 @@ export const COMMANDS: readonly CliCommand[] = [
 
 const HELP_HINT = '(add --help for usage)';
 
-const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
+const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
 
 export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   // Subcommands inherit these settings when they are created, so they come first.
   const program = new Command('hotspot')
     .description(
-      'Command line of the hotspot user service: API tokens, sessions, unauth jobs, NASes, the FreeRADIUS configuration and the audit trail.',
+      'Command line of the hotspot user service: API tokens, console operators, sessions, unauth jobs, NASes, the FreeRADIUS configuration and the audit trail.',
     )
     .version(
       versionLine(serviceVersion()),

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       database: { type: 'sqlite', path: 'data/hotspot.sqlite' },
       migrationsRun: true,
       bootstrapToken: null,
+      adminEmail: 'admin@localhost',
       logLevel: 'info',
       logFormat: null,
       tokenCacheTtlMs: 10_000,
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://app:secret@db.internal:3307/hotspot',
       MIGRATIONS_RUN: 'false',
       BOOTSTRAP_TOKEN: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
+      ADMIN_EMAIL: ' Ops@Example.com ',
       LOG_LEVEL: 'DEBUG',
       LOG_FORMAT: 'json',
       TOKEN_CACHE_TTL_SECONDS: '30',
@@ -132,6 +134,7 @@ describe('loadConfig', () => {
       database: { type: 'mysql', url: 'mysql://app:secret@db.internal:3307/hotspot', database: 'hotspot' },
       migrationsRun: false,
       bootstrapToken: 'hsp_0123456789abcdefghijklmnopqrstuvwxyz',
+      adminEmail: 'Ops@Example.com',
       logLevel: 'debug',
       logFormat: 'json',
       tokenCacheTtlMs: 30_000,
@@ -172,6 +175,13 @@ describe('loadConfig', () => {
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
     });
+  });
+
+  it('refuses an ADMIN_EMAIL that is no email address', () => {
+    expect(problemsOf({ ADMIN_EMAIL: 'admin' })).toEqual([
+      { variable: 'ADMIN_EMAIL', message: 'must be an email address, e.g. admin@example.com' },
+    ]);
+    expect(loadConfig({ ADMIN_EMAIL: 'root@wifi-box' }).adminEmail).toBe('root@wifi-box');
   });
 
   it('reads SECRETS_KEY as 32 bytes in hex or base64, and refuses other lengths without echoing the value', () => {

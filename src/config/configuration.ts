@@ -1,3 +1,4 @@
+import { isEmail } from 'class-validator';
 import { z } from 'zod';
 import { parseSecretsKey } from './secrets-key.js';
 
@@ -112,6 +113,13 @@ const service = z.object({
     /^[A-Za-z0-9._~+/=-]{32,256}$/,
     'must be 32-256 characters of letters, digits and ._~+/=-',
   ).optional(),
+  ADMIN_EMAIL: z
+    .string()
+    .max(254, { error: 'must be at most 254 characters' })
+    .refine((value) => isEmail(value, { require_tld: false, allow_ip_domain: false }), {
+      error: 'must be an email address, e.g. admin@example.com',
+    })
+    .default('admin@localhost'),
   LOG_LEVEL: z
     .string()
     .toLowerCase()
@@ -233,6 +241,8 @@ export const configSchema = z
       database: env.DATABASE_URL,
       migrationsRun: env.MIGRATIONS_RUN,
       bootstrapToken: env.BOOTSTRAP_TOKEN ?? null,
+      /** The email of the administrator a first start on the embedded database creates. */
+      adminEmail: env.ADMIN_EMAIL,
       logLevel: env.LOG_LEVEL,
       /** How log lines are written; null: pretty on a terminal, JSON otherwise. */
       logFormat: env.LOG_FORMAT ?? null,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service.js';
 import { actorOf, changedFieldNames, SYSTEM_ACTOR, userUpdateAction, type AuditOrigin } from '../audit/audit.rules.js';
-import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -65,7 +65,7 @@ export class HotspotUsersService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(token: AuthenticatedToken, query: ListUsersQuery): Promise<UserPage> {
+  async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
       const filter = { venueId, status: query.status, macAddress: query.macAddress };
@@ -74,7 +74,7 @@ export class HotspotUsersService {
     });
   }
 
-  async get(token: AuthenticatedToken, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
+  async get(token: Actor, id: string, context: VenueContextDto): Promise<Versioned<HotspotUserDto>> {
     this.access.assertContextInScope(token, context);
     return this.database.run(async (em) => {
       const [record] = await this.users.findShownRecords(em, [id]);
@@ -85,7 +85,7 @@ export class HotspotUsersService {
 
   /** A page of the user's sessions, under the same venue rules as get. */
   async sessionsOf(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     query: SessionsQuery,
   ): Promise<{ data: UserSessionDto[]; pagination: PaginationDto }> {
@@ -102,7 +102,7 @@ export class HotspotUsersService {
    * written last, so the user, the key, its answer and the audit event commit together.
    */
   async create(
-    token: AuthenticatedToken,
+    token: Actor,
     input: CreateUserInput,
     origin: AuditOrigin,
     idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
@@ -133,7 +133,7 @@ export class HotspotUsersService {
   }
 
   async update(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     input: UpdateUserInput,
@@ -179,7 +179,7 @@ export class HotspotUsersService {
   }
 
   async remove(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     origin: AuditOrigin,
@@ -205,7 +205,7 @@ export class HotspotUsersService {
 
   /** Ends the user's active sessions in every venue and makes it expired; safe to repeat. */
   async expire(
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     origin: AuditOrigin,

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
@@ -19,12 +19,7 @@ export class UserAccess {
   ) {}
 
   /** The user as the token may read it: 404 when it does not exist, is out of scope or not in the given venue. */
-  async findReadable(
-    em: EntityManager,
-    token: AuthenticatedToken,
-    id: string,
-    context: VenueContextDto,
-  ): Promise<UserRecord> {
+  async findReadable(em: EntityManager, token: Actor, id: string, context: VenueContextDto): Promise<UserRecord> {
     const record = await this.users.findRecord(em, id);
     this.assertReadable(token, record, context);
     return record;
@@ -32,7 +27,7 @@ export class UserAccess {
 
   /** As findReadable, for a record the caller read itself. */
   assertReadable<T extends UserRecord>(
-    token: AuthenticatedToken,
+    token: Actor,
     record: T | null | undefined,
     context: VenueContextDto,
   ): asserts record is T {
@@ -41,7 +36,7 @@ export class UserAccess {
     }
   }
 
-  assertContextInScope(token: AuthenticatedToken, context: VenueContextDto): void {
+  assertContextInScope(token: Actor, context: VenueContextDto): void {
     if (context.venueId !== undefined) this.venueScope.assertVenuesInScope(token, [context.venueId], 'venueId');
   }
 
@@ -53,7 +48,7 @@ export class UserAccess {
    */
   async findChangeable(
     em: EntityManager,
-    token: AuthenticatedToken,
+    token: Actor,
     id: string,
     context: VenueContextDto,
     precondition: Precondition,

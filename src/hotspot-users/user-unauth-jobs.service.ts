@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthenticatedToken } from '../auth/authenticated-token.js';
+import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { pageWindow, paginationOf } from '../common/pagination.js';
@@ -31,7 +31,7 @@ export class UserUnauthJobsService {
    * One job: 404 when there is none or the token may not read it (no venue in common with the
    * user's, or with the job's sessions' once the user is deleted): its existence is not revealed.
    */
-  get(token: AuthenticatedToken, id: string): Promise<UnauthJobDto> {
+  get(token: Actor, id: string): Promise<UnauthJobDto> {
     return this.database.run(async (em) => {
       const job = await this.jobs.findIn(em, id);
       if (job === null) throw ApiError.unauthJobNotFound();
@@ -45,7 +45,7 @@ export class UserUnauthJobsService {
 
   /** A page of the user's jobs, newest first, under the same venue rules as getting the user. */
   async pageOfUser(
-    token: AuthenticatedToken,
+    token: Actor,
     userId: string,
     query: UserPageQuery,
   ): Promise<{ data: UnauthJobDto[]; pagination: PaginationDto }> {

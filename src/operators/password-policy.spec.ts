@@ -1,4 +1,5 @@
-import { passwordProblem } from './password-policy.js';
+import { COMMON_PASSWORDS } from './common-passwords.js';
+import { passwordProblem, PASSWORD_MIN_LENGTH } from './password-policy.js';
 
 const OWNER = { email: 'Ayse.Yilmaz@Example.com', name: 'Ayşe Yılmaz' };
 
@@ -20,5 +21,15 @@ describe('passwordProblem', () => {
   it('refuses the most common passwords, in any case', () => {
     expect(passwordProblem('Password123', OWNER)).toBe('is one of the most common passwords');
     expect(passwordProblem('1234567890', OWNER)).toBe('is one of the most common passwords');
+  });
+
+  it('ships at least 1,000 common passwords, each lower-cased and long enough to be chosen otherwise', () => {
+    expect(COMMON_PASSWORDS.size).toBeGreaterThanOrEqual(1000);
+    for (const entry of COMMON_PASSWORDS) {
+      expect(entry).toBe(entry.toLowerCase());
+      expect([...entry].length).toBeGreaterThanOrEqual(PASSWORD_MIN_LENGTH);
+    }
+    expect(passwordProblem('Basketball', OWNER)).toBe('is one of the most common passwords');
+    expect(passwordProblem('1qaz2wsx3edc', OWNER)).toBe('is one of the most common passwords');
   });
 });

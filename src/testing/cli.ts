@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { CliIo, CliRuntime, ServiceNeed } from '../cli/command.js';
 import { main } from '../cli/program.js';
 
@@ -8,11 +9,16 @@ export interface Captured {
   stderr(): string;
 }
 
-export function capture(): Captured {
+/** `stdin`: what the command reads from its standard input (none when not given). */
+export function capture(stdin?: string): Captured {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) } },
+    io: {
+      stdout: { write: (text: string) => out.push(text) },
+      stderr: { write: (text: string) => err.push(text) },
+      ...(stdin === undefined ? {} : { stdin: Readable.from([stdin]) }),
+    },
     stdout: () => out.join(''),
     stderr: () => err.join(''),
   };
@@ -26,7 +32,16 @@ export interface CliRun {
 
 /** `hotspot …argv` in this process, through the main() the executable calls. */
 export async function runCli(runtime: CliRuntime, ...argv: string[]): Promise<CliRun> {
-  const captured = capture();
+  return runCliWithInput(runtime, undefined, ...argv);
+}
+
+/** As runCli, with `stdin` as the command's standard input. */
+export async function runCliWithInput(
+  runtime: CliRuntime,
+  stdin: string | undefined,
+  ...argv: string[]
+): Promise<CliRun> {
+  const captured = capture(stdin);
   const code = await main(argv, captured.io, runtime);
   return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }

@@ -27,15 +27,26 @@ export function contextRuntime(context: Pick<INestApplicationContext, 'get'>): C
  * environment, run in `cwd` so no .env of the project is read. Build first (ensureBuilt).
  */
 export function spawnCli(env: Record<string, string>, cwd: string, ...argv: string[]): Promise<CliRun> {
+  return spawnCliWithInput(env, cwd, undefined, ...argv);
+}
+
+/** As spawnCli, with `input` written to the command's stdin (none: stdin is closed). */
+export function spawnCliWithInput(
+  env: Record<string, string>,
+  cwd: string,
+  input: string | undefined,
+  ...argv: string[]
+): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI_MAIN, ...argv], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise((done, fail) => {
     child.once('error', fail);
     child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));

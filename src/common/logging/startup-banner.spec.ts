@@ -1,4 +1,10 @@
-import { describeDatabase, generatedTokenBanner, maskedDatabaseUrl, missingTokenMessage } from './startup-banner.js';
+import {
+  describeDatabase,
+  firstAdminBanner,
+  generatedTokenBanner,
+  maskedDatabaseUrl,
+  missingTokenMessage,
+} from './startup-banner.js';
 
 describe('start-up messages', () => {
   it('names the SQLite file by its full path', () => {
@@ -52,5 +58,19 @@ describe('start-up messages', () => {
     expect(banner).toContain('\n    hsp_abc\n');
     expect(banner).toContain('Database: SQLite file /srv/data.sqlite');
     expect(banner).toContain('curl -H "Authorization: Bearer hsp_abc" http://localhost:3000/api/v1');
+  });
+
+  it('shows where the first administrator signs in, its email and its one-time password', () => {
+    const banner = firstAdminBanner({
+      consoleUrl: 'http://localhost:3000/admin/login',
+      email: 'admin@localhost',
+      oneTimePassword: 'ABCDE-FGHIJ-KLMNO-PQRST',
+    });
+    const lines = banner.split('\n');
+    expect(lines).toContain('    http://localhost:3000/admin/login');
+    expect(lines).toContain('    Email:    admin@localhost');
+    expect(lines).toContain('    Password: ABCDE-FGHIJ-KLMNO-PQRST');
+    expect(banner).toContain('shown only once and must be changed at the first sign-in');
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
   });
 });

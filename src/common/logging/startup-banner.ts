@@ -61,3 +61,25 @@ export function generatedTokenBanner(options: {
     '',
   ].join('\n');
 }
+
+/**
+ * Shown once on stdout after the service listens, when start-up created the console's first
+ * administrator: where to sign in, and the one-time password (never logged).
+ */
+export function firstAdminBanner(options: { consoleUrl: string; email: string; oneTimePassword: string }): string {
+  const rule = '-'.repeat(78);
+  return [
+    '',
+    rule,
+    'No console operator existed, so an administrator was created. Sign in at:',
+    '',
+    `    ${options.consoleUrl}`,
+    `    Email:    ${options.email}`,
+    `    Password: ${options.oneTimePassword}`,
+    '',
+    'The password is shown only once and must be changed at the first sign-in.',
+    rule,
+    '',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { FirstAdminService } from './first-admin.service.js';
+import { OperatorsRepository } from './operators.repository.js';
+import { OperatorsService } from './operators.service.js';
+
+/** The people who sign in to the console, and the first administrator of a fresh installation. */
+@Module({
+  providers: [OperatorsRepository, OperatorsService, PasswordHasher, FirstAdminService],
+  exports: [OperatorsService],
+})
+export class OperatorsModule {}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { OperatorEntity } from './entities/operator.entity.js';
+
+/** What a change of an operator sets; rights_version moves on with every one. */
+export type OperatorChanges = Partial<
+  Pick<
+    OperatorEntity,
+    'status' | 'passwordHash' | 'mustChangePassword' | 'totpSecret' | 'totpEnrolledAt' | 'totpLastStep'
+  >
+>;
+
+/** The SQL of operators; every method runs on the caller's EntityManager. */
+@Injectable()
+export class OperatorsRepository {
+  findById(em: EntityManager, id: string): Promise<OperatorEntity | null> {
+    return em.findOneBy(OperatorEntity, { id });
+  }
+
+  findByEmailKey(em: EntityManager, emailKey: string): Promise<OperatorEntity | null> {
+    return em.findOneBy(OperatorEntity, { emailKey });
+  }
+
+  count(em: EntityManager): Promise<number> {
+    return em.count(OperatorEntity);
+  }
+
+  listOldestFirst(em: EntityManager): Promise<OperatorEntity[]> {
+    return em.find(OperatorEntity, { order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async insert(em: EntityManager, operator: OperatorEntity): Promise<void> {
+    await em.insert(OperatorEntity, operator);
+  }
+
+  /**
+   * Applies `changes`, sets updated_at and moves rights_version on by one in the same statement, so
+   * two changes at once each count (sessions made before either are over).
+   */
+  async change(em: EntityManager, id: string, changes: OperatorChanges, now: Date): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(OperatorEntity)
+      .set({ ...changes, updatedAt: now, rightsVersion: () => 'rights_version + 1' })
+      .where('id = :id', { id })
+      .execute();
+  }
+}

@@ -1,0 +1,266 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { Permission } from '../auth/permissions.js';
+import { Clock } from '../common/clock.js';
+import { isUniqueViolation } from '../common/errors/database-errors.js';
+import { newId } from '../common/ids.js';
+import { DatabaseService } from '../database/database.service.js';
+import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { OperatorEntity } from './entities/operator.entity.js';
+import {
+  oneTimePassword,
+  OPERATOR_PERMISSIONS,
+  ONE_TIME_PASSWORD_RANDOM_BYTES,
+  operatorEmail,
+  operatorEmailKey,
+  operatorName,
+  operatorPermissions,
+  operatorVenueIds,
+  toOperatorView,
+  type Checked,
+  type OperatorView,
+} from './operator-rules.js';
+import { OperatorsRepository, type OperatorChanges } from './operators.repository.js';
+import { passwordProblem } from './password-policy.js';
+
+/** The name of the operator a first start creates. */
+export const FIRST_ADMIN_NAME = 'Administrator';
+
+export interface CreateOperatorInput {
+  email: string;
+  name: string;
+  permissions: Permission[];
+  /** null: every venue. */
+  venueIds: string[] | null;
+  admin: boolean;
+  /** Omitted: a one-time password is generated, to be changed at the first sign-in. */
+  password?: string;
+}
+
+export interface CreatedOperator {
+  operator: OperatorView;
+  /** The generated password, shown once and never stored in clear; null when one was given. */
+  oneTimePassword: string | null;
+}
+
+export interface OperatorStatusChange {
+  operator: OperatorView;
+  /** False when the operator had that status already (nothing changed). */
+  changed: boolean;
+}
+
+export interface OperatorPasswordReset {
+  operator: OperatorView;
+  /** Shown once; the next sign-in must change it. */
+  oneTimePassword: string;
+}
+
+export interface OperatorTotpReset {
+  operator: OperatorView;
+  /** Whether the operator had enrolled a TOTP authenticator. */
+  wasEnrolled: boolean;
+}
+
+/** An input the operators refuse; `field` names the input, the message never holds a password. */
+export class OperatorValidationError extends Error {
+  override name = 'OperatorValidationError';
+  constructor(
+    readonly field: keyof CreateOperatorInput,
+    message: string,
+  ) {
+    super(`${field} ${message}`);
+  }
+}
+
+export class OperatorEmailTakenError extends Error {
+  override name = 'OperatorEmailTakenError';
+  constructor(readonly email: string) {
+    super(`An operator with the email ${email} exists already (emails are compared ignoring case).`);
+  }
+}
+
+/** A value given to find an operator is one operator's id (`byIdEmail`) and another's email. */
+export class OperatorAmbiguousError extends Error {
+  override name = 'OperatorAmbiguousError';
+  constructor(
+    readonly idOrEmail: string,
+    readonly byIdEmail: string,
+  ) {
+    super('The value is the id of one operator and the email of another.');
+  }
+}
+
+/**
+ * The operator use cases, one transaction each. Every change of password, status or second factor
+ * moves rights_version on, which ends the operator's console sessions made before it.
+ */
+@Injectable()
+export class OperatorsService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly operators: OperatorsRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateOperatorInput): Promise<CreatedOperator> {
+    const operator = this.newOperator(input);
+    let generated: string | null = null;
+    if (input.password === undefined) {
+      generated = newOneTimePassword();
+    } else {
+      const problem = passwordProblem(input.password, operator);
+      if (problem !== null) throw new OperatorValidationError('password', problem);
+    }
+    operator.mustChangePassword = generated !== null;
+    // Hashing is slow by design: it runs before the transaction, never inside it.
+    operator.passwordHash = await this.passwords.hash(generated ?? input.password!);
+    try {
+      await this.database.transaction(async (em) => {
+        // Found here or, when another create commits in between, by the unique index.
+        if ((await this.operators.findByEmailKey(em, operator.emailKey)) !== null) {
+          throw new OperatorEmailTakenError(operator.email);
+        }
+        await this.operators.insert(em, operator);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new OperatorEmailTakenError(operator.email);
+      throw error;
+    }
+    return { operator: toOperatorView(operator), oneTimePassword: generated };
+  }
+
+  /**
+   * The first administrator of an installation: admin, every permission, every venue, a one-time
+   * password. Null when an operator exists already (made by anyone, at any time).
+   */
+  async createFirstAdmin(email: string): Promise<CreatedOperator | null> {
+    if ((await this.count()) > 0) return null;
+    const operator = this.newOperator({
+      email,
+      name: FIRST_ADMIN_NAME,
+      permissions: [...OPERATOR_PERMISSIONS],
+      venueIds: null,
+      admin: true,
+    });
+    const password = newOneTimePassword();
+    operator.mustChangePassword = true;
+    operator.passwordHash = await this.passwords.hash(password);
+    try {
+      const inserted = await this.database.transaction(async (em) => {
+        if ((await this.operators.count(em)) > 0) return false;
+        await this.operators.insert(em, operator);
+        return true;
+      });
+      return inserted ? { operator: toOperatorView(operator), oneTimePassword: password } : null;
+    } catch (error) {
+      // Another instance made it at the same moment.
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  async count(): Promise<number> {
+    return this.database.run((em) => this.operators.count(em));
+  }
+
+  /** Every operator, oldest first. */
+  async list(): Promise<OperatorView[]> {
+    const operators = await this.database.run((em) => this.operators.listOldestFirst(em));
+    return operators.map(toOperatorView);
+  }
+
+  /** Null when no operator has that id or email. */
+  async disable(idOrEmail: string): Promise<OperatorStatusChange | null> {
+    return this.database.transaction(async (em) => {
+      const operator = await this.findByIdOrEmail(em, idOrEmail);
+      if (operator === null) return null;
+      if (operator.status === 'disabled') return { operator: toOperatorView(operator), changed: false };
+      const changed = await this.change(em, operator, { status: 'disabled' });
+      return { operator: changed, changed: true };
+    });
+  }
+
+  /** Null when no operator has that id or email. */
+  async enable(idOrEmail: string): Promise<OperatorStatusChange | null> {
+    return this.database.transaction(async (em) => {
+      const operator = await this.findByIdOrEmail(em, idOrEmail);
+      if (operator === null) return null;
+      if (operator.status === 'active') return { operator: toOperatorView(operator), changed: false };
+      const changed = await this.change(em, operator, { status: 'active' });
+      return { operator: changed, changed: true };
+    });
+  }
+
+  /** A new one-time password that the next sign-in must change. Null when no operator matches. */
+  async resetPassword(idOrEmail: string): Promise<OperatorPasswordReset | null> {
+    const password = newOneTimePassword();
+    const passwordHash = await this.passwords.hash(password);
+    return this.database.transaction(async (em) => {
+      const operator = await this.findByIdOrEmail(em, idOrEmail);
+      if (operator === null) return null;
+      const changed = await this.change(em, operator, { passwordHash, mustChangePassword: true });
+      return { operator: changed, oneTimePassword: password };
+    });
+  }
+
+  /** Forgets the TOTP authenticator: the next sign-in needs the password alone (and enrols anew). */
+  async resetTotp(idOrEmail: string): Promise<OperatorTotpReset | null> {
+    return this.database.transaction(async (em) => {
+      const operator = await this.findByIdOrEmail(em, idOrEmail);
+      if (operator === null) return null;
+      const wasEnrolled = operator.totpSecret !== null || operator.totpEnrolledAt !== null;
+      if (!wasEnrolled) return { operator: toOperatorView(operator), wasEnrolled };
+      const changes = { totpSecret: null, totpEnrolledAt: null, totpLastStep: null };
+      return { operator: await this.change(em, operator, changes), wasEnrolled };
+    });
+  }
+
+  /** A new active operator from checked input, without its password. */
+  private newOperator(input: Omit<CreateOperatorInput, 'password'>): OperatorEntity {
+    const operator = new OperatorEntity();
+    operator.id = newId();
+    operator.email = check('email', operatorEmail(input.email));
+    operator.emailKey = operatorEmailKey(operator.email);
+    operator.name = check('name', operatorName(input.name));
+    operator.permissions = check('permissions', operatorPermissions(input.permissions));
+    operator.venueIds = check('venueIds', operatorVenueIds(input.venueIds));
+    operator.admin = input.admin;
+    operator.status = 'active';
+    operator.rightsVersion = 1;
+    operator.totpSecret = null;
+    operator.totpEnrolledAt = null;
+    operator.totpLastStep = null;
+    operator.lastSignInAt = null;
+    operator.createdAt = operator.updatedAt = this.clock.now();
+    return operator;
+  }
+
+  /** Applies `changes` (moving rights_version on) and returns the operator as stored now. */
+  private async change(em: EntityManager, operator: OperatorEntity, changes: OperatorChanges): Promise<OperatorView> {
+    await this.operators.change(em, operator.id, changes, this.clock.now());
+    const changed = await this.operators.findById(em, operator.id);
+    return toOperatorView(changed!);
+  }
+
+  /** The operator whose id or email is `idOrEmail`; OperatorAmbiguousError when it is one's id and another's email. */
+  private async findByIdOrEmail(em: EntityManager, idOrEmail: string): Promise<OperatorEntity | null> {
+    const byId = await this.operators.findById(em, idOrEmail);
+    const byEmail = await this.operators.findByEmailKey(em, operatorEmailKey(idOrEmail.trim()));
+    // An email may look like an id: never guess which of two operators was meant.
+    if (byId !== null && byEmail !== null && byId.id !== byEmail.id) {
+      throw new OperatorAmbiguousError(idOrEmail, byId.email);
+    }
+    return byId ?? byEmail;
+  }
+}
+
+function newOneTimePassword(): string {
+  return oneTimePassword(randomBytes(ONE_TIME_PASSWORD_RANDOM_BYTES));
+}
+
+function check<T>(field: keyof CreateOperatorInput, checked: Checked<T>): T {
+  if ('error' in checked) throw new OperatorValidationError(field, checked.error);
+  return checked.value;
+}
