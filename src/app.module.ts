@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         UnauthJobsModule,
         NasModule,
         RadiusModule,
+        ConsoleModule,
       ],
     };
   }

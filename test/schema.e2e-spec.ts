@@ -8,12 +8,15 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from './support/
 /** The table names are part of the contract: operators and tests read them. */
 const APP_TABLES = [
   'api_tokens',
+  'console_sign_in_failures',
   'devices',
   'hotspot_user_venues',
   'hotspot_users',
   'idempotency_keys',
   'login_attempts',
   'nas_clients',
+  'operator_recovery_codes',
+  'operator_sessions',
   'operators',
   'sessions',
   'unauth_jobs',

@@ -56,6 +56,7 @@ describe('loadConfig', () => {
         loginAttemptsRetentionMs: 30 * 86_400_000,
         passwordCacheMs: 300_000,
       },
+      console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
     });
   });
 
@@ -123,6 +124,9 @@ describe('loadConfig', () => {
       RADIUS_STALE_SWEEP_INTERVAL: '0',
       RADIUS_LOGIN_ATTEMPTS_DAYS: '7',
       RADIUS_PASSWORD_CACHE_SECONDS: '0',
+      ADMIN_REQUIRE_2FA: 'false',
+      CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
+      CONSOLE_SESSION_MAX_HOURS: '2',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -168,6 +172,7 @@ describe('loadConfig', () => {
         loginAttemptsRetentionMs: 7 * 86_400_000,
         passwordCacheMs: 0,
       },
+      console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
     });
   });
 

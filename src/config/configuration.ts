@@ -194,6 +194,9 @@ const jobsAndLimits = z
     RADIUS_STALE_SWEEP_INTERVAL: integer(0, 86_400).default(60),
     RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
+    ADMIN_REQUIRE_2FA: flag.default(true),
+    CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
+    CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
   })
   .superRefine(
     (env, context) => {
@@ -302,6 +305,15 @@ export const configSchema = z
         /** How long a verified correct password spares a repeated login argon2id; 0: never. */
         passwordCacheMs: env.RADIUS_PASSWORD_CACHE_SECONDS * 1000,
       },
+      /** The operator console under /admin. */
+      console: {
+        /** Admin operators must enrol a TOTP second factor before anything else. */
+        adminRequire2fa: env.ADMIN_REQUIRE_2FA,
+        /** A console session unused for this long is over. */
+        idleTimeoutMs: env.CONSOLE_IDLE_TIMEOUT_MINUTES * 60_000,
+        /** A console session is over this long after sign-in, however busy. */
+        absoluteTimeoutMs: env.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+      },
     };
   });
 
@@ -309,6 +321,7 @@ export type AppConfig = z.output<typeof configSchema>;
 export type UnauthJobsConfig = AppConfig['unauthJobs'];
 export type HttpServerConfig = AppConfig['http'];
 export type RadiusConfig = AppConfig['radius'];
+export type ConsoleConfig = AppConfig['console'];
 
 /**
  * Reads and validates the service's configuration from environment variables. Every bad variable is

@@ -6,6 +6,9 @@ import {
   VenueUserCountChangeEntity,
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
+import { OperatorRecoveryCodeEntity } from '../console/entities/operator-recovery-code.entity.js';
+import { OperatorSessionEntity } from '../console/entities/operator-session.entity.js';
+import { SignInFailureEntity } from '../console/entities/sign-in-failure.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
@@ -28,4 +31,7 @@ export const ENTITIES = [
   LoginAttemptEntity,
   IdempotencyKeyEntity,
   OperatorEntity,
+  OperatorSessionEntity,
+  OperatorRecoveryCodeEntity,
+  SignInFailureEntity,
 ];
