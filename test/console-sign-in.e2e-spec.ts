@@ -325,3 +325,57 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+for (const kind of databaseKinds()) {
+  describe(`console behind a trusted HTTPS proxy, with a per-address limit [${kind}]`, () => {
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await startTestApp(kind, { TRUST_PROXY: '1', RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3' });
+    });
+
+    afterAll(async () => {
+      await testApp?.close();
+    });
+
+    const post = (address: string, form: Record<string, string>) =>
+      testApp.http
+        .post('/admin/login')
+        .type('form')
+        .set('Host', 'console.example')
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-For', address)
+        .set('Origin', 'https://console.example')
+        .send(form);
+
+    it('the cookie is Secure with the __Host- prefix (Path=/) when the proxy says HTTPS', async () => {
+      const operator = await givenOperator(testApp);
+      const answer = await post('198.51.100.1', { email: operator.email, password: OPERATOR_PASSWORD });
+      expect(answer.status).toBe(303);
+      const set = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).join('\n');
+      expect(set).toMatch(/^__Host-hotspot_console=[A-Za-z0-9_-]{22}; Path=\/; HttpOnly; Secure; SameSite=Strict/);
+      const home = await testApp.http.get('/admin').set('X-Forwarded-Proto', 'https').set('Cookie', set.split(';')[0]);
+      expect(home.status).toBe(200);
+    });
+
+    it('an Origin of plain HTTP is another origin than the HTTPS one the proxy reports', async () => {
+      const answer = await post('198.51.100.2', { email: 'a@venue.example', password: 'x' }).set(
+        'Origin',
+        'http://console.example',
+      );
+      expect(answer.status).toBe(403);
+    });
+
+    it('an address past its per-minute budget is refused before any password is checked', async () => {
+      const operator = await givenOperator(testApp);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await post('198.51.100.7', { email: `x${i}@venue.example`, password: 'wrong' })).status).toBe(401);
+      }
+      const refused = await post('198.51.100.7', { email: operator.email, password: OPERATOR_PASSWORD });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      // Another address is not affected.
+      expect((await post('198.51.100.8', { email: operator.email, password: OPERATOR_PASSWORD })).status).toBe(303);
+    });
+  });
+}
