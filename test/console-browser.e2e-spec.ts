@@ -92,7 +92,11 @@ describe('console in a browser', () => {
       return (await axe.run()).violations.map(({ id, nodes }) => ({ id, nodes: nodes.map((node) => node.target) }));
     });
     expect({ name, violations }).toEqual({ name, violations: [] });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+          .scrollWidth,
+    );
     expect({ name, width }).toEqual({ name, width: PHONE.width });
     expect(problems).toEqual([]);
   }

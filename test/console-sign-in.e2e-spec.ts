@@ -1,3 +1,4 @@
+import { OperatorSessionEntity } from '../src/console/entities/operator-session.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import {
@@ -254,6 +255,16 @@ for (const kind of databaseKinds()) {
       }
       clock.advance(20 * 60_000);
       expect((await busy.get('/admin')).headers.location).toBe('/admin/login');
+    });
+
+    it('sessions abandoned past their expiry are deleted at the next sign-in of anyone', async () => {
+      const abandoned = await givenOperator(first);
+      await signedIn(abandoned.email);
+      const sessions = first.dataSource.getRepository(OperatorSessionEntity);
+      expect(await sessions.countBy({ operatorId: abandoned.id })).toBe(1);
+      clock.advance(12 * 3_600_000 + 1000);
+      await signedIn((await givenOperator(first)).email);
+      expect(await sessions.countBy({ operatorId: abandoned.id })).toBe(0);
     });
 
     it('disabling the operator ends its sessions on another instance at their next request', async () => {

@@ -21,6 +21,7 @@ export class OperatorSessions1796803200000 implements MigrationInterface {
         \`ip_address\` varchar(64) NOT NULL,
         \`user_agent\` varchar(255) NOT NULL,
         INDEX \`ix_operator_sessions_operator\` (\`operator_id\`),
+        INDEX \`ix_operator_sessions_expires\` (\`expires_at\`),
         PRIMARY KEY (\`id_hash\`)
       ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     );

@@ -20,6 +20,7 @@ export class OperatorSessions1796803200000 implements MigrationInterface {
       )`,
     );
     await queryRunner.query(`CREATE INDEX "ix_operator_sessions_operator" ON "operator_sessions" ("operator_id")`);
+    await queryRunner.query(`CREATE INDEX "ix_operator_sessions_expires" ON "operator_sessions" ("expires_at")`);
     await queryRunner.query(
       `CREATE TABLE "operator_recovery_codes" (
         "id" varchar(36) PRIMARY KEY NOT NULL,

@@ -42,12 +42,8 @@ export class ConsoleSessionsService {
     const now = this.clock.now();
     const id = newSessionId();
     const lifetime = stage === 'second-factor' ? SECOND_FACTOR_WINDOW_MS : this.limits.absoluteTimeoutMs;
-    await this.sessions.deleteStaleOfOperator(
-      em,
-      operator.id,
-      now,
-      new Date(now.getTime() - this.limits.idleTimeoutMs),
-    );
+    await this.sessions.deleteExpired(em, now);
+    await this.sessions.deleteIdleOfOperator(em, operator.id, new Date(now.getTime() - this.limits.idleTimeoutMs));
     await this.sessions.insert(em, {
       idHash: sha256Hex(id),
       operatorId: operator.id,

@@ -116,9 +116,13 @@ export class OperatorSessionsRepository {
     await em.delete(OperatorSessionEntity, { operatorId });
   }
 
-  /** The operator's sessions past their absolute expiry or unused since `idleBefore`: tidied at each sign-in. */
-  async deleteStaleOfOperator(em: EntityManager, operatorId: string, now: Date, idleBefore: Date): Promise<void> {
-    await em.delete(OperatorSessionEntity, { operatorId, expiresAt: LessThan(now) });
+  /** Every session past its expiry, whoever's: tidied at each sign-in, so abandoned sessions do not pile up. */
+  async deleteExpired(em: EntityManager, now: Date): Promise<void> {
+    await em.delete(OperatorSessionEntity, { expiresAt: LessThan(now) });
+  }
+
+  /** The operator's sessions unused since `idleBefore`. */
+  async deleteIdleOfOperator(em: EntityManager, operatorId: string, idleBefore: Date): Promise<void> {
     await em.delete(OperatorSessionEntity, { operatorId, lastSeenAt: LessThan(idleBefore) });
   }
 }

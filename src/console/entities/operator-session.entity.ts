@@ -33,6 +33,7 @@ export class OperatorSessionEntity {
   @DateTimeColumn('last_seen_at')
   lastSeenAt!: Date;
 
+  @Index('ix_operator_sessions_expires')
   @DateTimeColumn('expires_at')
   expiresAt!: Date;
 
