@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
@@ -170,7 +170,6 @@ export class ConsoleController {
   /** Keeps the chosen language in a cookie (not a session: it is no secret and needs no sign-in). */
   @Post('language')
   @Access('anyone')
-  @HttpCode(303)
   language(@Req() request: ConsoleRequest, @Res() response: Response): void {
     const chosen = field(request, 'lang');
     const language = isLanguage(chosen) ? chosen : DEFAULT_LANGUAGE;
