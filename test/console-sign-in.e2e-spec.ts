@@ -12,6 +12,8 @@ import {
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
+const SECRETS_KEY = 'c2VjcmV0cy1rZXktb2YtdGhpcy10ZXN0LTMyLWJ5dGU=';
+
 /**
  * The console's sign-in as a browser goes through it: password, second factor, recovery codes,
  * the forced password change, slow-down, session expiry, and sessions ended on another instance.
@@ -25,8 +27,8 @@ for (const kind of databaseKinds()) {
 
     beforeAll(async () => {
       database = await createTestDatabase(kind);
-      first = await startTestApp(kind, {}, { database, clock });
-      second = await startTestApp(kind, {}, { database, clock });
+      first = await startTestApp(kind, { SECRETS_KEY }, { database, clock });
+      second = await startTestApp(kind, { SECRETS_KEY }, { database, clock });
     }, 60_000);
 
     afterAll(async () => {
@@ -122,6 +124,9 @@ for (const kind of databaseKinds()) {
       const operator = await givenOperator(first);
       const client = await signedIn(operator.email);
       const { secret } = await enrol(client);
+      const stored = await first.dataSource.getRepository(OperatorEntity).findOneByOrFail({ id: operator.id });
+      expect(stored.totpSecret).toMatch(/^aes256gcm:/);
+      expect(stored.totpSecret).not.toContain(secret);
       clock.advance(30_000);
 
       const again = browser();

@@ -4,7 +4,6 @@ import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { openSecret, sealSecret } from '../nas/secret-box.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
@@ -13,7 +12,7 @@ import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
 import { SignInAudit } from './sign-in-audit.js';
-import { totpSealContext } from './sign-in.service.js';
+import { openTotpSeed, sealTotpSeed } from './totp-seal.js';
 import { base32Encode, matchingTotpStep, newTotpSeed, otpauthUri } from './totp.js';
 
 /** The name authenticator apps show above the code. */
@@ -47,7 +46,7 @@ export class EnrolmentService {
     let seed = this.pendingSeed(session);
     if (seed === null) {
       seed = newTotpSeed();
-      const sealed = sealSecret(seed.toString('base64'), totpSealContext(session.operator.id), this.secretsKey);
+      const sealed = sealTotpSeed(seed, session.operator.id, this.secretsKey);
       await this.sessions.setPendingTotpSecret(session.idHash, sealed);
     }
     const uri = otpauthUri(seed, TOTP_ISSUER, session.operator.email);
@@ -70,7 +69,7 @@ export class EnrolmentService {
     if (step === null) return null;
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const operatorId = session.operator.id;
-    const sealed = sealSecret(seed.toString('base64'), totpSealContext(operatorId), this.secretsKey);
+    const sealed = sealTotpSeed(seed, operatorId, this.secretsKey);
     const sessionId = await this.database.transaction(async (em) => {
       await this.operators.saveTotpEnrolment(em, operatorId, sealed, step, now);
       await this.recoveryCodes.replaceAll(
@@ -97,7 +96,6 @@ export class EnrolmentService {
 
   private pendingSeed(session: SessionWithOperator): Buffer | null {
     if (session.pendingTotpSecret === null) return null;
-    const context = totpSealContext(session.operator.id);
-    return Buffer.from(openSecret(session.pendingTotpSecret, context, 'operator', this.secretsKey), 'base64');
+    return openTotpSeed(session.pendingTotpSecret, session.operator.id, this.secretsKey);
   }
 }

@@ -6,7 +6,6 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
-import { openSecret } from '../nas/secret-box.js';
 import type { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
 import { MAX_SIGN_IN_DELAY_MS, signInDelayMs } from './console.rules.js';
@@ -18,6 +17,7 @@ import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
+import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
 export type SignInOutcome =
@@ -28,11 +28,6 @@ export type SignInOutcome =
 
 /** Failures older than this no longer count. */
 const FAILURE_MEMORY_MS = 24 * 3_600_000;
-
-/** The AAD a sealed TOTP seed is bound to: the operator, so a seed copied onto another row does not open. */
-export function totpSealContext(operatorId: string): string {
-  return `operator-totp:${operatorId}`;
-}
 
 /**
  * Sign-in: the password step, then the second factor (TOTP or a recovery code) when the operator
@@ -89,10 +84,7 @@ export class SignInService implements OnModuleInit {
   async withTotp(session: SessionWithOperator, code: string, client: ClientInfo): Promise<SignInOutcome> {
     return this.secondFactor(session, client, async (em, operator) => {
       if (operator.totpSecret === null) return false;
-      const seed = Buffer.from(
-        openSecret(operator.totpSecret, totpSealContext(operator.id), 'operator', this.secretsKey),
-        'base64',
-      );
+      const seed = openTotpSeed(operator.totpSecret, operator.id, this.secretsKey);
       const step = matchingTotpStep(seed, code.trim(), this.clock.now());
       return step !== null && (await this.operators.acceptTotpStep(em, operator.id, step));
     });
