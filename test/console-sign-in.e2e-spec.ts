@@ -334,6 +334,14 @@ for (const kind of databaseKinds()) {
       expect((await first.http.get('/admin/login')).text).toContain('lang="en"');
     });
 
+    it('an unknown console page answers 404 with a page of the console', async () => {
+      const answer = await first.http.get('/admin/no-such-page').set('Accept-Language', 'tr');
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.text).toContain('Bu sayfa yok.');
+      expect((await first.http.get('/admin/static/nope.css')).status).toBe(404);
+    });
+
     it('the v1 API is untouched: /admin is not in its OpenAPI document', async () => {
       const document = await first.http.get('/api/docs-json');
       expect(Object.keys(document.body.paths)).toContain('/api/v1/hotspot-users');

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { All, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
@@ -189,6 +189,13 @@ export class ConsoleController {
     if (body === undefined) throw new ConsoleRefusal(404, 'error.notFound');
     response.setHeader('Cache-Control', 'public, max-age=3600');
     response.type(STATIC_FILES[name]).send(body);
+  }
+
+  /** Any other path under /admin: the console's own 404 page, not the API's JSON. Declared last, so it matches last. */
+  @All('*path')
+  @Access('anyone')
+  notFound(): never {
+    throw new ConsoleRefusal(404, 'error.notFound');
   }
 
   private async showEnrolment(request: ConsoleRequest, response: Response, status: number, wrongCode: boolean) {
