@@ -50,6 +50,10 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The FreeRADIUS templates `hotspot radius-config` fills in.
 COPY deploy/freeradius ./deploy/freeradius
+# The console's page templates, message catalogues and static files (read from src/console/ at start-up).
+COPY src/console/views ./src/console/views
+COPY src/console/messages ./src/console/messages
+COPY src/console/static ./src/console/static
 # The npm scripts of the command line (`npm run -s token -- list`) check the build through it.
 COPY --from=build /app/scripts ./scripts
 # 0700: the SQLite database is private to the app's user (a new named volume takes this mode too).

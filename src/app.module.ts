@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuditRetentionModule } from './audit/audit-retention.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         OperatorsModule,
         RadiusModule,
         AuditRetentionModule,
+        ConsoleModule,
       ],
     };
   }

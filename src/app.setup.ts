@@ -6,6 +6,8 @@ import compression from 'compression';
 import express from 'express';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import { consoleSecurityHeaders } from './console/console-headers.js';
+import { isConsolePath } from './console/console-paths.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
 import { createPino, PinoLoggerService, type LogOutput } from './common/logging/pino-logger.js';
@@ -19,6 +21,7 @@ import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 const MAX_BODY_SIZE = '100kb';
+const CONSOLE_FORM_SIZE = '16kb';
 /** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 
@@ -69,6 +72,7 @@ export async function createApp(
       },
     },
   });
+  const applyConsoleHeaders = consoleSecurityHeaders();
   const logRequest = requestLogMiddleware(pino);
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
@@ -80,7 +84,8 @@ export async function createApp(
     ignoreCacheValidators(req);
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
-        applySecurityHeaders(res);
+        if (isConsolePath(req.path)) applyConsoleHeaders(res);
+        else applySecurityHeaders(res);
         res.setHeader(SERVICE_VERSION_HEADER, version);
         // Caches must keep encoded and plain answers apart, whether or not this one gets encoded.
         res.setHeader('Vary', 'Accept-Encoding');
@@ -110,7 +115,14 @@ export async function createApp(
   // Not strict: any JSON parses, and the body checks answer a non-object with a precise message. Every
   // type: the body checks have already let only application/json and application/*+json through, and
   // the parser's default would leave a +json body unparsed.
-  app.use(bodyChecks(express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body })));
+  const parseApiBody = bodyChecks(
+    express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body }),
+  );
+  // The console's pages post HTML forms; nothing else reaches its routes.
+  const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    isConsolePath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
+  );
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.

@@ -15,6 +15,7 @@ import { NasAcceptsCoa1796457600000 } from './1796457600000-NasAcceptsCoa.js';
 import { LoginAttemptsLookup1796544000000 } from './1796544000000-LoginAttemptsLookup.js';
 import { Operators1796630400000 } from './1796630400000-Operators.js';
 import { AuditEvents1796716800000 } from './1796716800000-AuditEvents.js';
+import { OperatorSessions1796803200000 } from './1796803200000-OperatorSessions.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -34,4 +35,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   LoginAttemptsLookup1796544000000,
   Operators1796630400000,
   AuditEvents1796716800000,
+  OperatorSessions1796803200000,
 ];

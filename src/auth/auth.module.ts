@@ -27,6 +27,6 @@ import { VenueScopeService } from './venue-scope.service.js';
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [ApiTokenService, VenueScopeService],
+  exports: [ApiTokenService, VenueScopeService, RateLimiterService],
 })
 export class AuthModule {}

@@ -58,6 +58,7 @@ describe('loadConfig', () => {
         passwordCacheMs: 300_000,
       },
       audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
+      console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
     });
   });
 
@@ -127,6 +128,9 @@ describe('loadConfig', () => {
       RADIUS_LOGIN_ATTEMPTS_DAYS: '7',
       RADIUS_PASSWORD_CACHE_SECONDS: '0',
       AUDIT_RETENTION_DAYS: '2555',
+      ADMIN_REQUIRE_2FA: 'false',
+      CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
+      CONSOLE_SESSION_MAX_HOURS: '2',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -174,6 +178,7 @@ describe('loadConfig', () => {
         passwordCacheMs: 0,
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
+      console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
     });
   });
 

@@ -205,6 +205,9 @@ const jobsAndLimits = z
     RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
     AUDIT_RETENTION_DAYS: integer(1, 3650).default(400),
+    ADMIN_REQUIRE_2FA: flag.default(true),
+    CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
+    CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
   })
   .superRefine(
     (env, context) => {
@@ -321,6 +324,15 @@ export const configSchema = z
         /** How often events past the retention are deleted (API instances); 0 turns the sweep off. */
         pruneIntervalMs: AUDIT_PRUNE_INTERVAL_MS,
       },
+      /** The operator console under /admin. */
+      console: {
+        /** Admin operators must enrol a TOTP second factor before anything else. */
+        adminRequire2fa: env.ADMIN_REQUIRE_2FA,
+        /** A console session unused for this long is over. */
+        idleTimeoutMs: env.CONSOLE_IDLE_TIMEOUT_MINUTES * 60_000,
+        /** A console session is over this long after sign-in, however busy. */
+        absoluteTimeoutMs: env.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+      },
     };
   });
 
@@ -329,6 +341,7 @@ export type UnauthJobsConfig = AppConfig['unauthJobs'];
 export type HttpServerConfig = AppConfig['http'];
 export type AuditConfig = AppConfig['audit'];
 export type RadiusConfig = AppConfig['radius'];
+export type ConsoleConfig = AppConfig['console'];
 
 /**
  * Reads and validates the service's configuration from environment variables. Every bad variable is

@@ -7,6 +7,9 @@ import {
   VenueUserCountChangeEntity,
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
+import { OperatorRecoveryCodeEntity } from '../console/entities/operator-recovery-code.entity.js';
+import { OperatorSessionEntity } from '../console/entities/operator-session.entity.js';
+import { SignInFailureEntity } from '../console/entities/sign-in-failure.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
@@ -30,4 +33,7 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   OperatorEntity,
   AuditEventEntity,
+  OperatorSessionEntity,
+  OperatorRecoveryCodeEntity,
+  SignInFailureEntity,
 ];

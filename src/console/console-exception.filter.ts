@@ -1,0 +1,43 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import type { ConsoleRequest } from './console-request.js';
+import { ConsoleViews } from './console-views.js';
+import { DEFAULT_LANGUAGE } from './language.js';
+import { clearSessionCookie } from './session-cookie.js';
+
+/** The console answers in pages, never the API's JSON: redirects, refusals, and errors without details. */
+@Catch()
+export class ConsoleExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Console');
+
+  constructor(private readonly views: ConsoleViews) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<ConsoleRequest>();
+    const response = http.getResponse<Response>();
+    const language = request.consoleLanguage ?? DEFAULT_LANGUAGE;
+    if (exception instanceof ConsoleRedirect) {
+      if (exception.endSession) clearSessionCookie(request, response);
+      response.redirect(303, exception.location);
+      return;
+    }
+    let refusal: ConsoleRefusal;
+    if (exception instanceof ConsoleRefusal) refusal = exception;
+    else if (exception instanceof HttpException && exception.getStatus() < 500) {
+      refusal = new ConsoleRefusal(
+        exception.getStatus(),
+        exception.getStatus() === 429 ? 'error.tooMany' : 'error.notFound',
+      );
+    } else {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      refusal = new ConsoleRefusal(500, 'error.internal');
+    }
+    if (refusal.retryAfterSeconds !== null) response.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+    response
+      .status(refusal.status)
+      .type('html')
+      .send(this.views.render('error', language, { message: { key: refusal.messageKey, values: refusal.values } }));
+  }
+}

@@ -1,0 +1,263 @@
+import { All, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clientKey } from '../auth/rate-limit/rate-limit.guard.js';
+import { RateLimiterService } from '../auth/rate-limit/rate-limiter.service.js';
+import { Public } from '../common/public-route.js';
+import type { ApiRequest } from '../common/request-context.js';
+import { consoleAssetsDir } from './console-assets.js';
+import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import { Access, CONSOLE_PAGES, ConsoleGuard } from './console.guard.js';
+import type { ConsoleRequest } from './console-request.js';
+import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
+import { ConsoleViews } from './console-views.js';
+import { EnrolmentService } from './enrolment.service.js';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE } from './language.js';
+import type { SessionWithOperator } from './operator-sessions.repository.js';
+import { PasswordChangeService } from './password-change.service.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { SignInService, type SignInOutcome } from './sign-in.service.js';
+
+/** Longest value read from any form field: more is cut (a password past the policy's maximum is refused anyway). */
+const MAX_FIELD_LENGTH = 1024;
+const LANGUAGE_COOKIE_MAX_AGE_MS = 365 * 86_400_000;
+
+/** The console's static files, read once at start-up: only these names are served. */
+const STATIC_FILES: Record<string, string> = { 'console.css': 'text/css; charset=utf-8' };
+
+/** The password policy's reasons, as message keys of the catalogues. */
+const PASSWORD_PROBLEMS: Array<[RegExp, string]> = [
+  [/^mismatch$/, 'password.mismatch'],
+  [/at least/, 'password.tooShort'],
+  [/at most/, 'password.tooLong'],
+  [/email or name/, 'password.personal'],
+  [/common/, 'password.common'],
+];
+
+/**
+ * The operator console's pages under /admin: server-rendered HTML, answered by its own filter and
+ * guarded by its own session guard. Not part of the v1 API (hidden from its OpenAPI document), and
+ * @Public() for the API's global guards, which know nothing of console sessions.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('admin')
+@UseGuards(ConsoleGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class ConsoleController {
+  private readonly staticFiles: Map<string, Buffer>;
+
+  constructor(
+    private readonly views: ConsoleViews,
+    private readonly signIn: SignInService,
+    private readonly sessions: ConsoleSessionsService,
+    private readonly enrolment: EnrolmentService,
+    private readonly passwords: PasswordChangeService,
+    private readonly limiter: RateLimiterService,
+  ) {
+    const dir = join(consoleAssetsDir(), 'static');
+    this.staticFiles = new Map(Object.keys(STATIC_FILES).map((name) => [name, readFileSync(join(dir, name))]));
+  }
+
+  @Get()
+  home(@Req() request: ConsoleRequest, @Res() response: Response): void {
+    const { operator } = session(request);
+    this.page(request, response, 200, 'home', { operator });
+  }
+
+  @Get('login')
+  @Access('anyone')
+  loginForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
+    this.page(request, response, 200, 'login', { email: '' });
+  }
+
+  @Post('login')
+  @Access('anyone')
+  async login(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.countClientAttempt(request);
+    const email = field(request, 'email');
+    const outcome = await this.signIn.withPassword(email, field(request, 'password'), client(request));
+    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.secondFactor, 'login', { email });
+  }
+
+  @Get('login/second-factor')
+  @Access('second-factor')
+  secondFactorForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
+    this.page(request, response, 200, 'second-factor', {});
+  }
+
+  @Post('login/second-factor')
+  @Access('second-factor')
+  async secondFactor(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.countClientAttempt(request);
+    const outcome = await this.signIn.withTotp(session(request), field(request, 'code'), client(request));
+    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', {});
+  }
+
+  @Post('login/recovery')
+  @Access('second-factor')
+  async recovery(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.countClientAttempt(request);
+    const outcome = await this.signIn.withRecoveryCode(session(request), field(request, 'code'), client(request));
+    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', { recovery: true });
+  }
+
+  @Get('two-factor')
+  @Access('enrolment')
+  async enrolmentForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.showEnrolment(request, response, 200, false);
+  }
+
+  @Post('two-factor')
+  @Access('enrolment')
+  async enrol(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const current = session(request);
+    if (current.operator.totpEnrolled) throw new ConsoleRedirect(CONSOLE_PAGES.home);
+    const result = await this.enrolment.confirm(current, field(request, 'code'), client(request));
+    if (result === null) {
+      await this.showEnrolment(request, response, 422, true);
+      return;
+    }
+    setSessionCookie(request, response, result.sessionId);
+    this.page(request, response, 200, 'recovery-codes', { codes: result.recoveryCodes });
+  }
+
+  @Get('password')
+  @Access('unfinished')
+  passwordForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
+    const { operator } = session(request);
+    this.page(request, response, 200, 'password', { required: operator.mustChangePassword, problem: null });
+  }
+
+  @Post('password')
+  @Access('unfinished')
+  async changePassword(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const current = session(request);
+    const outcome = await this.passwords.change(
+      current,
+      field(request, 'password'),
+      field(request, 'repeat'),
+      client(request),
+    );
+    if (outcome.kind === 'problem') {
+      const key = PASSWORD_PROBLEMS.find(([pattern]) => pattern.test(outcome.problem))?.[1] ?? 'password.invalid';
+      this.page(request, response, 422, 'password', { required: current.operator.mustChangePassword, problem: key });
+      return;
+    }
+    setSessionCookie(request, response, outcome.sessionId);
+    response.redirect(303, CONSOLE_PAGES.home);
+  }
+
+  @Post('logout')
+  @Access('any-session')
+  async logout(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.sessions.end(session(request).idHash);
+    clearSessionCookie(request, response);
+    response.redirect(303, CONSOLE_PAGES.login);
+  }
+
+  @Post('logout-everywhere')
+  @Access('unfinished')
+  async logoutEverywhere(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.sessions.endEverywhere(session(request).operator.id);
+    clearSessionCookie(request, response);
+    response.redirect(303, CONSOLE_PAGES.login);
+  }
+
+  /** Keeps the chosen language in a cookie (not a session: it is no secret and needs no sign-in). */
+  @Post('language')
+  @Access('anyone')
+  language(@Req() request: ConsoleRequest, @Res() response: Response): void {
+    const chosen = field(request, 'lang');
+    const language = isLanguage(chosen) ? chosen : DEFAULT_LANGUAGE;
+    response.cookie(LANGUAGE_COOKIE, language, {
+      path: '/admin',
+      sameSite: 'strict',
+      secure: request.secure,
+      maxAge: LANGUAGE_COOKIE_MAX_AGE_MS,
+    });
+    response.redirect(303, field(request, 'back') === 'login' ? CONSOLE_PAGES.login : CONSOLE_PAGES.home);
+  }
+
+  @Get('static/:file')
+  @Access('anyone')
+  staticFile(@Param('file') name: string, @Res() response: Response): void {
+    const body = this.staticFiles.get(name);
+    if (body === undefined) throw new ConsoleRefusal(404, 'error.notFound');
+    response.setHeader('Cache-Control', 'public, max-age=3600');
+    response.type(STATIC_FILES[name]).send(body);
+  }
+
+  /** Any other path under /admin: the console's own 404 page, not the API's JSON. Declared last, so it matches last. */
+  @All('*path')
+  @Access('anyone')
+  notFound(): never {
+    throw new ConsoleRefusal(404, 'error.notFound');
+  }
+
+  private async showEnrolment(request: ConsoleRequest, response: Response, status: number, wrongCode: boolean) {
+    const current = session(request);
+    if (current.operator.totpEnrolled) throw new ConsoleRedirect(CONSOLE_PAGES.home);
+    const t = this.views.translator(request.consoleLanguage ?? DEFAULT_LANGUAGE);
+    const offer = await this.enrolment.offer(current, t('enrol.qrLabel'));
+    this.page(request, response, status, 'enrol', { offer, wrongCode, operator: current.operator });
+  }
+
+  /** The address's attempts go through the API's shared (Redis) limiter for callers without a token. */
+  private async countClientAttempt(request: ConsoleRequest): Promise<void> {
+    if (!this.limiter.enabled('unauthenticated')) return;
+    const decision = await this.limiter.consume('unauthenticated', clientKey(request as ApiRequest));
+    if (!decision.allowed) {
+      const seconds = decision.retryAfterSeconds;
+      throw new ConsoleRefusal(429, 'error.tooMany', { seconds }, seconds);
+    }
+  }
+
+  private afterAttempt(
+    request: ConsoleRequest,
+    response: Response,
+    outcome: SignInOutcome,
+    next: string,
+    view: string,
+    data: Record<string, unknown>,
+  ): void {
+    if (outcome.kind === 'session') {
+      setSessionCookie(request, response, outcome.sessionId);
+      response.redirect(303, next);
+      return;
+    }
+    if (outcome.kind === 'wait') response.setHeader('Retry-After', String(outcome.seconds));
+    const status = outcome.kind === 'wait' ? 429 : 401;
+    const problem = outcome.kind === 'wait' ? { key: 'signin.wait', values: { seconds: outcome.seconds } } : null;
+    this.page(request, response, status, view, { ...data, refused: outcome.kind === 'refused', problem });
+  }
+
+  private page(
+    request: ConsoleRequest,
+    response: Response,
+    status: number,
+    view: string,
+    data: Record<string, unknown>,
+  ): void {
+    const html = this.views.render(view, request.consoleLanguage ?? DEFAULT_LANGUAGE, data);
+    response.status(status).type('html').send(html);
+  }
+}
+
+function session(request: ConsoleRequest): SessionWithOperator {
+  if (request.consoleSession === undefined) throw new ConsoleRedirect(CONSOLE_PAGES.login);
+  return request.consoleSession;
+}
+
+function field(request: ConsoleRequest, name: string): string {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
+}
+
+function client(request: ConsoleRequest): ClientInfo {
+  return { ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') ?? '' };
+}

@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { ConsoleController } from './console.controller.js';
+import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { ConsoleGuard } from './console.guard.js';
+import { ConsoleSessionsService } from './console-sessions.service.js';
+import { ConsoleViews } from './console-views.js';
+import { EnrolmentService } from './enrolment.service.js';
+import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { OperatorSessionsRepository } from './operator-sessions.repository.js';
+import { PasswordChangeService } from './password-change.service.js';
+import { RecoveryCodesRepository } from './recovery-codes.repository.js';
+import { SignInAudit } from './sign-in-audit.js';
+import { SignInFailuresRepository } from './sign-in-failures.repository.js';
+import { SignInService } from './sign-in.service.js';
+
+/** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
+@Module({
+  controllers: [ConsoleController],
+  providers: [
+    ConsoleViews,
+    ConsoleGuard,
+    ConsoleExceptionFilter,
+    ConsoleSessionsService,
+    SignInService,
+    SignInAudit,
+    EnrolmentService,
+    PasswordChangeService,
+    OperatorAccountsRepository,
+    OperatorSessionsRepository,
+    RecoveryCodesRepository,
+    SignInFailuresRepository,
+    PasswordHasher,
+  ],
+})
+export class ConsoleModule {}

@@ -1,0 +1,58 @@
+import { crossSiteRefusal, lastSeenDue, sessionOver, signInDelayMs } from './console.rules.js';
+
+const OWN = 'https://hotspot.example';
+
+describe('crossSiteRefusal', () => {
+  it.each([
+    [{ secFetchSite: 'same-origin' }, null],
+    [{ secFetchSite: 'none' }, null],
+    [{ secFetchSite: 'same-origin', origin: 'https://evil.example' }, null],
+    [{ secFetchSite: 'cross-site', origin: OWN }, 'cross-site'],
+    [{ secFetchSite: 'same-site' }, 'cross-site'],
+    [{ origin: OWN }, null],
+    [{ origin: 'https://evil.example' }, 'cross-site'],
+    [{ origin: 'null' }, 'cross-site'],
+    [{ origin: 'http://hotspot.example' }, 'cross-site'],
+    [{}, 'no-origin'],
+  ])('%p → %p', (headers, expected) => {
+    expect(crossSiteRefusal(headers, OWN)).toBe(expected);
+  });
+});
+
+describe('signInDelayMs', () => {
+  it('is free for the first failures, then doubles up to 30 s, never more', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 10_000].map(signInDelayMs)).toEqual([
+      0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000,
+    ]);
+  });
+});
+
+describe('sessionOver', () => {
+  const limits = { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3_600_000 };
+  const createdAt = new Date('2026-01-01T00:00:00Z');
+  const at = (ms: number) => new Date(createdAt.getTime() + ms);
+  const session = { createdAt, lastSeenAt: createdAt, expiresAt: at(12 * 3_600_000) };
+
+  it('is over after the idle time without use', () => {
+    expect(sessionOver(session, at(30 * 60_000 - 1), limits)).toBe(false);
+    expect(sessionOver(session, at(30 * 60_000), limits)).toBe(true);
+  });
+
+  it('is over after the absolute time however busy', () => {
+    const busy = { ...session, lastSeenAt: at(12 * 3_600_000 - 1000) };
+    expect(sessionOver(busy, at(12 * 3_600_000 - 1), limits)).toBe(false);
+    expect(sessionOver(busy, at(12 * 3_600_000), limits)).toBe(true);
+  });
+
+  it('is over at its own expiry (a pending second step expires sooner)', () => {
+    expect(sessionOver({ ...session, expiresAt: at(5 * 60_000) }, at(5 * 60_000), limits)).toBe(true);
+  });
+});
+
+describe('lastSeenDue', () => {
+  it('once a minute', () => {
+    const t = new Date('2026-01-01T00:00:00Z');
+    expect(lastSeenDue(t, new Date(t.getTime() + 59_999))).toBe(false);
+    expect(lastSeenDue(t, new Date(t.getTime() + 60_000))).toBe(true);
+  });
+});

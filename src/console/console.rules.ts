@@ -1,0 +1,62 @@
+/**
+ * The console's pure rules: cross-site request refusal, the per-account sign-in delay, and when a
+ * session is over.
+ */
+
+/**
+ * Why a state-changing request must be refused as possibly cross-site, or null. Browsers send
+ * Sec-Fetch-Site (Fetch Metadata) with every request; only `same-origin` and `none` (typed or
+ * bookmarked by the user) pass. Without it, the Origin header must be the service's own origin. A
+ * request with neither is refused: every browser sends one of them with a form POST.
+ */
+export function crossSiteRefusal(
+  headers: { secFetchSite?: string; origin?: string },
+  ownOrigin: string,
+): 'cross-site' | 'no-origin' | null {
+  if (headers.secFetchSite !== undefined) {
+    return headers.secFetchSite === 'same-origin' || headers.secFetchSite === 'none' ? null : 'cross-site';
+  }
+  if (headers.origin === undefined) return 'no-origin';
+  return headers.origin === ownOrigin ? null : 'cross-site';
+}
+
+/** Failed sign-ins of one account that cost nothing yet (typing mistakes). */
+export const FREE_SIGN_IN_FAILURES = 3;
+export const FIRST_SIGN_IN_DELAY_MS = 1000;
+/** The longest wait: an attacker can slow an account's owner down this much, never lock them out. */
+export const MAX_SIGN_IN_DELAY_MS = 30_000;
+
+/** How long an account must wait before its next sign-in attempt after `failures` failures in a row. */
+export function signInDelayMs(failures: number): number {
+  if (failures < FREE_SIGN_IN_FAILURES) return 0;
+  const doublings = Math.min(failures - FREE_SIGN_IN_FAILURES, 30);
+  return Math.min(MAX_SIGN_IN_DELAY_MS, FIRST_SIGN_IN_DELAY_MS * 2 ** doublings);
+}
+
+export interface SessionTimes {
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export interface SessionLimits {
+  idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
+}
+
+/** Whether a session is over at `now`: past its expiry (absolute, or a pending step's), or unused too long. */
+export function sessionOver(session: SessionTimes, now: Date, limits: SessionLimits): boolean {
+  const at = now.getTime();
+  return (
+    at >= session.expiresAt.getTime() ||
+    at >= session.createdAt.getTime() + limits.absoluteTimeoutMs ||
+    at >= session.lastSeenAt.getTime() + limits.idleTimeoutMs
+  );
+}
+
+/** Last-seen is written at most this often per session, so most requests only read. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+export function lastSeenDue(lastSeenAt: Date, now: Date): boolean {
+  return now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS;
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import type { AppConfig } from '../config/configuration.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
+import type { SessionWithOperator } from './operator-sessions.repository.js';
+import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { qrCodeSvg } from './qr-svg.js';
+import { RecoveryCodesRepository } from './recovery-codes.repository.js';
+import { newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
+import { sha256Hex } from './session-ids.js';
+import { SignInAudit } from './sign-in-audit.js';
+import { openTotpSeed, sealTotpSeed } from './totp-seal.js';
+import { base32Encode, matchingTotpStep, newTotpSeed, otpauthUri } from './totp.js';
+
+/** The name authenticator apps show above the code. */
+export const TOTP_ISSUER = 'Hotspot';
+
+export interface EnrolmentOffer {
+  qrSvg: string;
+  uri: string;
+  secret: string;
+}
+
+/** TOTP enrolment: a new seed shown as a QR code, confirmed with a code, then ten recovery codes shown once. */
+@Injectable()
+export class EnrolmentService {
+  private readonly secretsKey: Buffer | null;
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly operators: OperatorAccountsRepository,
+    private readonly recoveryCodes: RecoveryCodesRepository,
+    private readonly sessions: ConsoleSessionsService,
+    private readonly audit: SignInAudit,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.secretsKey = config.get('secretsKey', { infer: true });
+  }
+
+  /** The seed offered to this session: made (and kept, sealed, on the session) at the first look, so a reload shows the same. */
+  async offer(session: SessionWithOperator, qrLabel: string): Promise<EnrolmentOffer> {
+    let seed = this.pendingSeed(session);
+    if (seed === null) {
+      seed = newTotpSeed();
+      const sealed = sealTotpSeed(seed, session.operator.id, this.secretsKey);
+      await this.sessions.setPendingTotpSecret(session.idHash, sealed);
+    }
+    const uri = otpauthUri(seed, TOTP_ISSUER, session.operator.email);
+    return { qrSvg: qrCodeSvg(uri, qrLabel), uri, secret: base32Encode(seed) };
+  }
+
+  /**
+   * Confirms the offered seed with a code from the app: the seed becomes the operator's, ten new
+   * recovery codes replace any old ones, and the session gets a new id. Null for a wrong code.
+   */
+  async confirm(
+    session: SessionWithOperator,
+    code: string,
+    client: ClientInfo,
+  ): Promise<{ sessionId: string; recoveryCodes: string[] } | null> {
+    const seed = this.pendingSeed(session);
+    if (seed === null) return null;
+    const now = this.clock.now();
+    const step = matchingTotpStep(seed, code.trim(), now);
+    if (step === null) return null;
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const operatorId = session.operator.id;
+    const sealed = sealTotpSeed(seed, operatorId, this.secretsKey);
+    const sessionId = await this.database.transaction(async (em) => {
+      await this.operators.saveTotpEnrolment(em, operatorId, sealed, step, now);
+      await this.recoveryCodes.replaceAll(
+        em,
+        operatorId,
+        codes.map((value) => ({
+          id: newId(),
+          operatorId,
+          codeHash: sha256Hex(value.replaceAll('-', '')),
+          createdAt: now,
+          usedAt: null,
+        })),
+      );
+      await this.audit.twoFactorEnrolled(em, operatorId, client);
+      return this.sessions.replace(
+        em,
+        session.idHash,
+        { id: operatorId, rightsVersion: session.rightsVersion },
+        client,
+      );
+    });
+    return { sessionId, recoveryCodes: codes };
+  }
+
+  private pendingSeed(session: SessionWithOperator): Buffer | null {
+    if (session.pendingTotpSecret === null) return null;
+    return openTotpSeed(session.pendingTotpSecret, session.operator.id, this.secretsKey);
+  }
+}

@@ -1,0 +1,164 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import type { AppConfig } from '../config/configuration.js';
+import { DatabaseService } from '../database/database.service.js';
+import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
+import type { OperatorEntity } from '../operators/entities/operator.entity.js';
+import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
+import { MAX_SIGN_IN_DELAY_MS, signInDelayMs } from './console.rules.js';
+import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
+import type { SessionWithOperator } from './operator-sessions.repository.js';
+import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { RecoveryCodesRepository } from './recovery-codes.repository.js';
+import { normalizeRecoveryCode } from './recovery-codes.js';
+import { sha256Hex } from './session-ids.js';
+import { SignInAudit } from './sign-in-audit.js';
+import { SignInFailuresRepository } from './sign-in-failures.repository.js';
+import { openTotpSeed } from './totp-seal.js';
+import { matchingTotpStep } from './totp.js';
+
+export type SignInOutcome =
+  | { kind: 'refused' }
+  /** Too many failures for this email in a row: no attempt is checked for this many seconds. */
+  | { kind: 'wait'; seconds: number }
+  | { kind: 'session'; sessionId: string };
+
+/** Failures older than this no longer count. */
+const FAILURE_MEMORY_MS = 24 * 3_600_000;
+
+/**
+ * Sign-in: the password step, then the second factor (TOTP or a recovery code) when the operator
+ * has enrolled one. Every failure, for a known email or not, slows that email's next attempt down.
+ */
+@Injectable()
+export class SignInService implements OnModuleInit {
+  /** Verified against when the email is unknown, so that costs what a wrong password costs. */
+  private dummyHash: Promise<string> | null = null;
+  private readonly secretsKey: Buffer | null;
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly operators: OperatorAccountsRepository,
+    private readonly failures: SignInFailuresRepository,
+    private readonly recoveryCodes: RecoveryCodesRepository,
+    private readonly sessions: ConsoleSessionsService,
+    private readonly audit: SignInAudit,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.secretsKey = config.get('secretsKey', { infer: true });
+  }
+
+  onModuleInit(): void {
+    this.dummyHash = this.hasher.hash(randomBytes(16).toString('hex'));
+    this.dummyHash.catch(() => undefined);
+  }
+
+  async withPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+    const emailKey = email.trim().toLowerCase().slice(0, 254);
+    const wait = await this.waitSeconds(emailKey);
+    if (wait > 0) return { kind: 'wait', seconds: wait };
+    const operator = await this.database.run((em) => this.operators.findByEmailKey(em, emailKey));
+    // The same argon2id work whether or not the email is known; a too long password is never hashed.
+    const candidate = password.length <= PASSWORD_MAX_LENGTH ? password : '';
+    const verified = await verifyPassword(operator?.passwordHash ?? (await this.dummy()), candidate);
+    if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
+      await this.recordFailure(emailKey, client);
+      return { kind: 'refused' };
+    }
+    const enrolled = operator.totpEnrolledAt !== null && operator.totpSecret !== null;
+    const sessionId = await this.database.transaction(async (em) => {
+      await this.failures.delete(em, emailKey);
+      const id = await this.sessions.start(em, operator, enrolled ? 'second-factor' : 'signed-in', client);
+      if (!enrolled) await this.signedIn(em, operator.id, client);
+      return id;
+    });
+    return { kind: 'session', sessionId };
+  }
+
+  /** The TOTP step: a code of now ±1 step, never one accepted before (also by a concurrent request). */
+  async withTotp(session: SessionWithOperator, code: string, client: ClientInfo): Promise<SignInOutcome> {
+    return this.secondFactor(session, client, async (em, operator) => {
+      if (operator.totpSecret === null) return false;
+      const seed = openTotpSeed(operator.totpSecret, operator.id, this.secretsKey);
+      const step = matchingTotpStep(seed, code.trim(), this.clock.now());
+      return step !== null && (await this.operators.acceptTotpStep(em, operator.id, step));
+    });
+  }
+
+  /** A recovery code instead of TOTP: each works once. */
+  async withRecoveryCode(session: SessionWithOperator, typed: string, client: ClientInfo): Promise<SignInOutcome> {
+    return this.secondFactor(session, client, async (em, operator) => {
+      const code = normalizeRecoveryCode(typed);
+      return code !== null && (await this.recoveryCodes.use(em, operator.id, sha256Hex(code), this.clock.now()));
+    });
+  }
+
+  private async secondFactor(
+    session: SessionWithOperator,
+    client: ClientInfo,
+    check: (em: EntityManager, operator: OperatorEntity) => Promise<boolean>,
+  ): Promise<SignInOutcome> {
+    const emailKey = session.operator.email.trim().toLowerCase();
+    const wait = await this.waitSeconds(emailKey);
+    if (wait > 0) return { kind: 'wait', seconds: wait };
+    const sessionId = await this.database.transaction(async (em) => {
+      const operator = await this.operators.findById(em, session.operator.id);
+      if (operator === null || !(await check(em, operator))) return null;
+      // The pending session is replaced by a new one: a new id once signed in.
+      if (!(await this.sessions.consume(em, session.idHash))) return null;
+      await this.failures.delete(em, emailKey);
+      const id = await this.sessions.start(em, operator, 'signed-in', client);
+      await this.signedIn(em, operator.id, client);
+      return id;
+    });
+    if (sessionId === null) {
+      await this.recordFailure(emailKey, client);
+      return { kind: 'refused' };
+    }
+    return { kind: 'session', sessionId };
+  }
+
+  private async signedIn(em: EntityManager, operatorId: string, client: ClientInfo): Promise<void> {
+    await this.operators.markSignedIn(em, operatorId, this.clock.now());
+    await this.audit.signInSucceeded(em, operatorId, client);
+  }
+
+  /** Seconds this email must still wait before an attempt is checked; 0 when it may try now. */
+  private async waitSeconds(emailKey: string): Promise<number> {
+    const row = await this.database.run((em) => this.failures.find(em, emailKey));
+    if (row === null) return 0;
+    const left = Math.min(row.retryAt.getTime() - this.clock.now().getTime(), MAX_SIGN_IN_DELAY_MS);
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
+
+  private async recordFailure(emailKey: string, client: ClientInfo): Promise<void> {
+    const now = this.clock.now();
+    const record = (em: EntityManager) => this.addFailure(em, emailKey, now, client);
+    try {
+      await this.database.transaction(record);
+    } catch {
+      // Another instance inserted the first failure of this email at the same moment: count on its row.
+      await this.database.transaction(record);
+    }
+  }
+
+  private async addFailure(em: EntityManager, emailKey: string, now: Date, client: ClientInfo): Promise<void> {
+    await this.failures.deleteOlderThan(em, new Date(now.getTime() - FAILURE_MEMORY_MS));
+    const row = await this.failures.find(em, emailKey);
+    const failures = (row?.failures ?? 0) + 1;
+    const retryAt = new Date(now.getTime() + signInDelayMs(failures));
+    if (row === null) await this.failures.insert(em, { emailKey, failures, lastFailureAt: now, retryAt });
+    else await this.failures.update(em, emailKey, { failures, lastFailureAt: now, retryAt });
+    await this.audit.signInFailed(em, emailKey, client);
+  }
+
+  private async dummy(): Promise<string> {
+    this.dummyHash ??= this.hasher.hash(randomBytes(16).toString('hex'));
+    return this.dummyHash;
+  }
+}

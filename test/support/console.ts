@@ -1,0 +1,99 @@
+import type TestAgent from 'supertest/lib/agent.js';
+import type { Response } from 'supertest';
+import { newId } from '../../src/common/ids.js';
+import { base32Decode, hotp, totpStep } from '../../src/console/totp.js';
+import { PasswordHasher } from '../../src/hotspot-users/password-hasher.js';
+import { OperatorEntity } from '../../src/operators/entities/operator.entity.js';
+import type { TestApp } from './test-app.js';
+
+export interface OperatorOptions {
+  email?: string;
+  name?: string;
+  password?: string;
+  admin?: boolean;
+  mustChangePassword?: boolean;
+}
+
+export const OPERATOR_PASSWORD = 'correct horse battery staple';
+let counter = 0;
+
+/** Stores an operator directly in the database (hashed with the service's PasswordHasher). */
+export async function givenOperator(testApp: TestApp, options: OperatorOptions = {}): Promise<OperatorEntity> {
+  counter += 1;
+  const now = new Date();
+  const email = options.email ?? `operator${counter}@venue.example`;
+  const operator: OperatorEntity = {
+    id: newId(),
+    email,
+    emailKey: email.toLowerCase(),
+    name: options.name ?? `Operator ${counter}`,
+    passwordHash: await new PasswordHasher().hash(options.password ?? OPERATOR_PASSWORD),
+    mustChangePassword: options.mustChangePassword ?? false,
+    permissions: ['read'],
+    admin: options.admin ?? false,
+    venueIds: null,
+    status: 'active',
+    rightsVersion: 1,
+    totpSecret: null,
+    totpEnrolledAt: null,
+    totpLastStep: null,
+    createdAt: now,
+    updatedAt: now,
+    lastSignInAt: null,
+  };
+  await testApp.dataSource.getRepository(OperatorEntity).insert(operator);
+  return operator;
+}
+
+/** The console session cookie a response set ("name=value"), if any. */
+export function sessionCookie(response: Response): string | undefined {
+  const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  const set = cookies.find((cookie) => /^(__Host-)?hotspot_console=[^;]+/.test(cookie));
+  return set?.split(';')[0];
+}
+
+/** A browser-like console client: keeps its session cookie, sends Fetch Metadata as a browser does. */
+export class ConsoleBrowser {
+  cookie: string | undefined;
+
+  constructor(private readonly http: () => TestAgent) {}
+
+  async get(path: string): Promise<Response> {
+    const request = this.http().get(path);
+    if (this.cookie !== undefined) request.set('Cookie', this.cookie);
+    return this.remember(await request);
+  }
+
+  async post(path: string, form: Record<string, string>): Promise<Response> {
+    const request = this.http().post(path).type('form').set('Sec-Fetch-Site', 'same-origin').send(form);
+    if (this.cookie !== undefined) request.set('Cookie', this.cookie);
+    return this.remember(await request);
+  }
+
+  private remember(response: Response): Response {
+    const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+    const set = cookies.find((cookie) => /^(__Host-)?hotspot_console=/.test(cookie));
+    if (set !== undefined) {
+      const pair = set.split(';')[0];
+      this.cookie = pair.endsWith('=') ? undefined : pair;
+    }
+    return response;
+  }
+}
+
+/** The TOTP code of `secret` (base32, as the enrolment page shows it) at `at`. */
+export function totpCode(secret: string, at: Date): string {
+  return hotp(base32Decode(secret), totpStep(at));
+}
+
+/** Text of the first element with this class in a page. */
+export function pageText(html: string, className: string): string {
+  const match = new RegExp(`class="${className}"[^>]*>([^<]*)<`).exec(html);
+  if (match === null) throw new Error(`no .${className} in the page`);
+  return match[1];
+}
+
+/** Recovery codes listed on the page that shows them. */
+export function recoveryCodesOf(html: string): string[] {
+  return [...html.matchAll(/<li><code>([0-9A-Z-]+)<\/code><\/li>/g)].map((match) => match[1]);
+}
