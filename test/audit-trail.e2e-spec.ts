@@ -5,6 +5,7 @@ import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { ApiTokenService } from '../src/auth/api-token.service.js';
 import { dateTimeParameter } from '../src/database/columns.js';
 import { HotspotUsersService } from '../src/hotspot-users/hotspot-users.service.js';
+import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { api } from './support/api-client.js';
 import { contextRuntime, runCli } from './support/cli-io.js';
 import { givenUser, startSession, uniqueDevice, userBody } from './support/factories.js';
@@ -252,9 +253,67 @@ describeEachDatabase('audit trail', (current) => {
       },
       expected: () => ({ ...cliActor, action: 'nas.remove', targetType: 'nas', venueIds: ['venue-n'] }),
     },
+    {
+      action: 'operator.create (cli)',
+      change: async () => {
+        const created = await cli(
+          'operator',
+          'create',
+          '--email',
+          'audit-op-1@example.com',
+          '--name',
+          'Audit One',
+          '--permissions',
+          'read',
+          '--venues',
+          'venue-o',
+          '--json',
+        );
+        expect(created.code).toBe(0);
+        const { id, oneTimePassword } = JSON.parse(created.stdout) as { id: string; oneTimePassword: string };
+        SECRETS.add(oneTimePassword);
+        return id;
+      },
+      expected: () => ({ ...cliActor, action: 'operator.create', targetType: 'operator', venueIds: ['venue-o'] }),
+    },
+    ...(
+      [
+        ['operator.disable', ['disable']],
+        ['operator.reset-password', ['reset-password']],
+        ['2fa.reset', ['reset-2fa']],
+      ] as const
+    ).map(([action, argv], index) => ({
+      action: `${action} (cli)`,
+      prepare: () => registeredOperator(`audit-op-${index + 2}@example.com`),
+      change: async (id: string) => {
+        if (action === '2fa.reset') await enrolledTotp(id);
+        const result = await cli('operator', ...argv, id, '--json');
+        expect(result.code).toBe(0);
+        const { oneTimePassword } = JSON.parse(result.stdout) as { oneTimePassword?: string };
+        if (oneTimePassword) SECRETS.add(oneTimePassword);
+        return id;
+      },
+      expected: () => ({ ...cliActor, action, targetType: 'operator' as const, venueIds: null }),
+    })),
   ];
   /** The values of the tokens the revoke case created, by id. */
   const revokedTokens = new Map<string, string>();
+
+  /** An operator created before the case's own change (its operator.create row is left out of the case's rows). */
+  async function registeredOperator(email: string): Promise<string> {
+    const created = await cli('operator', 'create', '--email', email, '--name', 'Audited', '--permissions', 'read');
+    expect(created.code).toBe(0);
+    SECRETS.add(created.stdout.trim());
+    const listed = JSON.parse((await cli('operator', 'list', '--json')).stdout) as Array<{ id: string; email: string }>;
+    return listed.find((operator) => operator.email === email)!.id;
+  }
+
+  /** Marks the operator as enrolled in TOTP, so that a reset has something to reset. */
+  async function enrolledTotp(id: string): Promise<void> {
+    await current()
+      .dataSource.getRepository(OperatorEntity)
+      .update({ id }, { totpSecret: 'sealed-seed-of-the-test', totpEnrolledAt: new Date() });
+  }
 
   /** A NAS added before the case's own change (its nas.add row is left out of the case's rows). */
   async function registeredNas(name: string, ip: string): Promise<string> {

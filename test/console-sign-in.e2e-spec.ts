@@ -1,4 +1,5 @@
 import { OperatorSessionEntity } from '../src/console/entities/operator-session.entity.js';
+import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import {
@@ -110,6 +111,35 @@ for (const kind of databaseKinds()) {
       const median = (runs: Array<{ ms: number }>) => runs.map(({ ms }) => ms).sort((a, b) => a - b)[2];
       // Both run one argon2id verification: the unknown email is not answered in a fraction of the time.
       expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.4);
+    });
+
+    it('sign-ins, failed sign-ins, enrolment and a password change write audit rows without a secret', async () => {
+      const operator = await givenOperator(first);
+      const events = async () =>
+        (
+          await first.dataSource.getRepository(AuditEventEntity).find({ order: { occurredAt: 'ASC', id: 'ASC' } })
+        ).filter(
+          (event) => event.targetId === operator.id || (event.targetId === null && event.actorType === 'operator'),
+        );
+      const before = (await events()).length;
+      const wrong = `Wrong-${operator.email}-password`;
+      expect((await browser().post('/admin/login', { email: operator.email, password: wrong })).status).toBe(401);
+      // Text in the email field that is no operator's email (a password typed there by mistake) is not kept.
+      const typedPassword = 'My-Secret-Password-Typed-In-The-Email-Field';
+      await browser().post('/admin/login', { email: typedPassword, password: wrong });
+      clock.advance(60_000);
+      const client = await signedIn(operator.email);
+      await enrol(client);
+      const written = (await events()).slice(before);
+      expect(written.map((event) => [event.action, event.outcome, event.actorId])).toEqual([
+        ['signin.failure', 'failure', operator.id],
+        ['signin.failure', 'failure', null],
+        ['signin.success', 'success', operator.id],
+        ['2fa.enrol', 'success', operator.id],
+      ]);
+      expect(written[2]).toMatchObject({ actorType: 'operator', actorName: operator.email, targetType: 'operator' });
+      const text = JSON.stringify(await first.dataSource.getRepository(AuditEventEntity).find());
+      for (const secret of [OPERATOR_PASSWORD, wrong, typedPassword]) expect(text).not.toContain(secret);
     });
 
     it('a disabled operator is refused with the same answer as a wrong password', async () => {

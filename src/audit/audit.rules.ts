@@ -43,7 +43,6 @@ export const AUDIT_ACTIONS = [
   'operator.disable',
   'operator.enable',
   'operator.reset-password',
-  'operator.reset-2fa',
   'signin.success',
   'signin.failure',
   '2fa.enrol',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ConsoleController } from './console.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
@@ -16,6 +17,7 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
+  imports: [AuditModule],
   controllers: [ConsoleController],
   providers: [
     ConsoleViews,

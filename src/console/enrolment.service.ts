@@ -83,7 +83,7 @@ export class EnrolmentService {
           usedAt: null,
         })),
       );
-      await this.audit.twoFactorEnrolled(em, operatorId, client);
+      await this.audit.twoFactorEnrolled(em, session.operator, client);
       return this.sessions.replace(
         em,
         session.idHash,

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { passwordProblem } from '../operators/password-policy.js';
+import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
@@ -18,6 +19,7 @@ export class PasswordChangeService {
     private readonly sessions: ConsoleSessionsService,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
+    private readonly audit: SignInAudit,
   ) {}
 
   /**
@@ -38,6 +40,7 @@ export class PasswordChangeService {
     const operatorId = session.operator.id;
     const sessionId = await this.database.transaction(async (em) => {
       await this.operators.changePassword(em, operatorId, passwordHash, this.clock.now());
+      await this.audit.passwordChanged(em, session.operator, client);
       const operator = await this.operators.findById(em, operatorId);
       const rightsVersion = operator?.rightsVersion ?? session.rightsVersion + 1;
       return this.sessions.replace(em, session.idHash, { id: operatorId, rightsVersion }, client);

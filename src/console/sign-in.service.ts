@@ -15,7 +15,7 @@ import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
-import { SignInAudit } from './sign-in-audit.js';
+import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
@@ -74,7 +74,7 @@ export class SignInService implements OnModuleInit {
     const sessionId = await this.database.transaction(async (em) => {
       await this.failures.delete(em, emailKey);
       const id = await this.sessions.start(em, operator, enrolled ? 'second-factor' : 'signed-in', client);
-      if (!enrolled) await this.signedIn(em, operator.id, client);
+      if (!enrolled) await this.signedIn(em, operator, client);
       return id;
     });
     return { kind: 'session', sessionId };
@@ -113,7 +113,7 @@ export class SignInService implements OnModuleInit {
       if (!(await this.sessions.consume(em, session.idHash))) return null;
       await this.failures.delete(em, emailKey);
       const id = await this.sessions.start(em, operator, 'signed-in', client);
-      await this.signedIn(em, operator.id, client);
+      await this.signedIn(em, operator, client);
       return id;
     });
     if (sessionId === null) {
@@ -123,9 +123,9 @@ export class SignInService implements OnModuleInit {
     return { kind: 'session', sessionId };
   }
 
-  private async signedIn(em: EntityManager, operatorId: string, client: ClientInfo): Promise<void> {
-    await this.operators.markSignedIn(em, operatorId, this.clock.now());
-    await this.audit.signInSucceeded(em, operatorId, client);
+  private async signedIn(em: EntityManager, operator: AuditedOperator, client: ClientInfo): Promise<void> {
+    await this.operators.markSignedIn(em, operator.id, this.clock.now());
+    await this.audit.signInSucceeded(em, operator, client);
   }
 
   /** Seconds this email must still wait before an attempt is checked; 0 when it may try now. */

@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { DatabaseService } from '../database/database.service.js';
 import type { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
@@ -19,7 +21,13 @@ describe('OperatorsService', () => {
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    service = new OperatorsService(database, new OperatorsRepository(), fakeHasher, clock);
+    service = new OperatorsService(
+      database,
+      new OperatorsRepository(),
+      fakeHasher,
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+    );
   });
   afterEach(() => close());
 
@@ -46,7 +54,13 @@ describe('OperatorsService', () => {
 
     const fresh = await openInMemoryDatabase();
     try {
-      const racing = new OperatorsService(fresh.database, new OperatorsRepository(), fakeHasher, clock);
+      const racing = new OperatorsService(
+        fresh.database,
+        new OperatorsRepository(),
+        fakeHasher,
+        clock,
+        new AuditService(fresh.database, new AuditRepository(), clock),
+      );
       const results = await Promise.all([racing.createFirstAdmin('admin@localhost'), racing.createFirstAdmin('a@b')]);
       expect(results.filter((result) => result !== null)).toHaveLength(1);
       expect(await fresh.database.run((em) => em.count(OperatorEntity))).toBe(1);

@@ -1,3 +1,5 @@
+import { AuditService } from '../audit/audit.service.js';
+import { CLI_ACTOR, SYSTEM_ACTOR, type AuditAction, type AuditActor } from '../audit/audit.rules.js';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -102,9 +104,10 @@ export class OperatorsService {
     private readonly operators: OperatorsRepository,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
-  async create(input: CreateOperatorInput): Promise<CreatedOperator> {
+  async create(input: CreateOperatorInput, actor: AuditActor = CLI_ACTOR): Promise<CreatedOperator> {
     const operator = this.newOperator(input);
     let generated: string | null = null;
     if (input.password === undefined) {
@@ -123,6 +126,7 @@ export class OperatorsService {
           throw new OperatorEmailTakenError(operator.email);
         }
         await this.operators.insert(em, operator);
+        await this.record(em, actor, 'operator.create', operator);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new OperatorEmailTakenError(operator.email);
@@ -151,6 +155,7 @@ export class OperatorsService {
       const inserted = await this.database.transaction(async (em) => {
         if ((await this.operators.count(em)) > 0) return false;
         await this.operators.insert(em, operator);
+        await this.record(em, SYSTEM_ACTOR, 'operator.create', operator);
         return true;
       });
       return inserted ? { operator: toOperatorView(operator), oneTimePassword: password } : null;
@@ -172,48 +177,63 @@ export class OperatorsService {
   }
 
   /** Null when no operator has that id or email. */
-  async disable(idOrEmail: string): Promise<OperatorStatusChange | null> {
+  async disable(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorStatusChange | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       if (operator.status === 'disabled') return { operator: toOperatorView(operator), changed: false };
       const changed = await this.change(em, operator, { status: 'disabled' });
+      await this.record(em, actor, 'operator.disable', operator);
       return { operator: changed, changed: true };
     });
   }
 
   /** Null when no operator has that id or email. */
-  async enable(idOrEmail: string): Promise<OperatorStatusChange | null> {
+  async enable(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorStatusChange | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       if (operator.status === 'active') return { operator: toOperatorView(operator), changed: false };
       const changed = await this.change(em, operator, { status: 'active' });
+      await this.record(em, actor, 'operator.enable', operator);
       return { operator: changed, changed: true };
     });
   }
 
   /** A new one-time password that the next sign-in must change. Null when no operator matches. */
-  async resetPassword(idOrEmail: string): Promise<OperatorPasswordReset | null> {
+  async resetPassword(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorPasswordReset | null> {
     const password = newOneTimePassword();
     const passwordHash = await this.passwords.hash(password);
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       const changed = await this.change(em, operator, { passwordHash, mustChangePassword: true });
+      await this.record(em, actor, 'operator.reset-password', operator);
       return { operator: changed, oneTimePassword: password };
     });
   }
 
   /** Forgets the TOTP authenticator: the next sign-in needs the password alone (and enrols anew). */
-  async resetTotp(idOrEmail: string): Promise<OperatorTotpReset | null> {
+  async resetTotp(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorTotpReset | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       const wasEnrolled = operator.totpSecret !== null || operator.totpEnrolledAt !== null;
       if (!wasEnrolled) return { operator: toOperatorView(operator), wasEnrolled };
       const changes = { totpSecret: null, totpEnrolledAt: null, totpLastStep: null };
-      return { operator: await this.change(em, operator, changes), wasEnrolled };
+      const changed = await this.change(em, operator, changes);
+      await this.record(em, actor, '2fa.reset', operator);
+      return { operator: changed, wasEnrolled };
+    });
+  }
+
+  /** The audit row of a change of `operator`, in the change's transaction; never a password. */
+  private async record(em: EntityManager, actor: AuditActor, action: AuditAction, operator: OperatorEntity) {
+    await this.audit.record(em, {
+      actor,
+      action,
+      target: { type: 'operator', id: operator.id },
+      venueIds: operator.venueIds,
     });
   }
 

@@ -140,7 +140,13 @@ async function tokenActor(database: DatabaseService, clock: ManualClock, scope: 
 
 async function operatorActor(database: DatabaseService, clock: ManualClock, scope: (typeof SCOPES)[number]) {
   const repository = new OperatorsRepository();
-  const operators = new OperatorsService(database, repository, fakeHasher, clock);
+  const operators = new OperatorsService(
+    database,
+    repository,
+    fakeHasher,
+    clock,
+    new AuditService(database, new AuditRepository(), clock),
+  );
   await operators.create({
     email: 'ops@example.com',
     name: 'Ops',

@@ -1,3 +1,4 @@
+import { AuditModule } from '../../audit/audit.module.js';
 import { Argument } from 'commander';
 import { PasswordHasher } from '../../hotspot-users/password-hasher.js';
 import {
@@ -29,6 +30,7 @@ export type OperatorDirectory = Pick<
 
 export const OPERATOR_SERVICE: ServiceNeed<OperatorDirectory> = {
   // OperatorsService and its queries alone, not OperatorsModule: its FirstAdminService acts on start-up.
+  imports: [AuditModule],
   providers: [OperatorsService, OperatorsRepository, PasswordHasher],
   resolve: (context) => context.get(OperatorsService),
 };
