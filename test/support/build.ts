@@ -32,7 +32,10 @@ export function ensureBuilt(entries: readonly string[]): void {
     statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
     statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
   );
-  if (built > sources) return;
+  if (built > sources) {
+    writeBuildInfo();
+    return;
+  }
   const result = spawnSync(
     process.execPath,
     [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
@@ -43,7 +46,14 @@ export function ensureBuilt(entries: readonly string[]): void {
     },
   );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
-  // As npm run build does: the commit the build was made from, for the version the service shows.
+  writeBuildInfo();
+}
+
+/**
+ * As npm run build does: the commit the build was made from, for the version the service shows. Also
+ * after a commit that changed no source, so that the build, current, names the checkout's commit.
+ */
+function writeBuildInfo(): void {
   const info = spawnSync(process.execPath, [join(ROOT, 'scripts/build-info.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (info.status !== 0) throw new Error(`build-info failed:\n${info.stdout}${info.stderr}`);
 }
