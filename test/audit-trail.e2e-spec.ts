@@ -279,6 +279,7 @@ describeEachDatabase('audit trail', (current) => {
     ...(
       [
         ['operator.disable', ['disable']],
+        ['operator.enable', ['enable']],
         ['operator.reset-password', ['reset-password']],
         ['2fa.reset', ['reset-2fa']],
       ] as const
@@ -287,6 +288,7 @@ describeEachDatabase('audit trail', (current) => {
       prepare: () => registeredOperator(`audit-op-${index + 2}@example.com`),
       change: async (id: string) => {
         if (action === '2fa.reset') await enrolledTotp(id);
+        if (action === 'operator.enable') await disabled(id);
         const result = await cli('operator', ...argv, id, '--json');
         expect(result.code).toBe(0);
         const { oneTimePassword } = JSON.parse(result.stdout) as { oneTimePassword?: string };
@@ -306,6 +308,11 @@ describeEachDatabase('audit trail', (current) => {
     SECRETS.add(created.stdout.trim());
     const listed = JSON.parse((await cli('operator', 'list', '--json')).stdout) as Array<{ id: string; email: string }>;
     return listed.find((operator) => operator.email === email)!.id;
+  }
+
+  /** Disables the operator without an audit row of its own (what enable then changes). */
+  async function disabled(id: string): Promise<void> {
+    await current().dataSource.getRepository(OperatorEntity).update({ id }, { status: 'disabled' });
   }
 
   /** Marks the operator as enrolled in TOTP, so that a reset has something to reset. */

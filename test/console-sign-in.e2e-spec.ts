@@ -236,6 +236,14 @@ for (const kind of databaseKinds()) {
       expect(
         (await browser().post('/admin/login', { email: operator.email, password: 'a long new passphrase' })).status,
       ).toBe(303);
+      // One audit row for the change, naming the field, never the value; none for the refused one.
+      const updates = await first.dataSource
+        .getRepository(AuditEventEntity)
+        .findBy({ targetId: operator.id, action: 'operator.update' });
+      expect(updates).toEqual([
+        expect.objectContaining({ actorId: operator.id, changedFields: ['password'], outcome: 'success' }),
+      ]);
+      expect(JSON.stringify(updates)).not.toContain('passphrase');
     });
 
     it('failures slow the account down (exponentially, then 30 s at most), never lock it', async () => {
