@@ -1,6 +1,7 @@
 import { OperatorSessionEntity } from '../src/console/entities/operator-session.entity.js';
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
+import { OperatorsService } from '../src/operators/operators.service.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import {
   ConsoleBrowser,
@@ -319,6 +320,19 @@ for (const kind of databaseKinds()) {
         .getRepository(OperatorEntity)
         .update({ id: operator.id }, { status: 'disabled', rightsVersion: operator.rightsVersion + 1 });
       expect((await onSecond.get('/admin')).headers.location).toBe('/admin/login');
+    });
+
+    it('a change of rights (hotspot operator set) ends its sessions on another instance, audited', async () => {
+      const operator = await givenOperator(first);
+      const onSecond = await signedIn(operator.email, OPERATOR_PASSWORD, second);
+      expect((await onSecond.get('/admin')).status).toBe(200);
+      const changed = await first.app.get(OperatorsService).changeRights(operator.email, { venueIds: ['venue-z'] });
+      expect(changed?.changedFields).toEqual(['venueIds']);
+      expect((await onSecond.get('/admin')).headers.location).toBe('/admin/login');
+      const rows = await first.dataSource
+        .getRepository(AuditEventEntity)
+        .findBy({ targetId: operator.id, action: 'operator.update' });
+      expect(rows).toEqual([expect.objectContaining({ actorType: 'cli', changedFields: ['venueIds'] })]);
     });
 
     it('a password change on one instance ends the other sessions on the other instance', async () => {

@@ -67,6 +67,23 @@ export function operatorVenueIds(venueIds: readonly string[] | null): Checked<st
   return { value: uniqueVenueIds(venueIds) };
 }
 
+/** The names of the fields of `wanted` whose value differs from the operator's (venues compared as sets, in order of the list). */
+export function changedOperatorFields(
+  operator: { name: string; permissions: readonly string[]; venueIds: readonly string[] | null; admin: boolean },
+  wanted: { name?: string; permissions?: readonly string[]; venueIds?: readonly string[] | null; admin?: boolean },
+): string[] {
+  const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
+    a === null || b === null ? a === b : a.length === b.length && a.every((item) => b.includes(item));
+  const changed: string[] = [];
+  if (wanted.name !== undefined && wanted.name !== operator.name) changed.push('name');
+  if (wanted.permissions !== undefined && !sameList(wanted.permissions, operator.permissions)) {
+    changed.push('permissions');
+  }
+  if (wanted.venueIds !== undefined && !sameList(wanted.venueIds, operator.venueIds)) changed.push('venueIds');
+  if (wanted.admin !== undefined && Boolean(wanted.admin) !== Boolean(operator.admin)) changed.push('admin');
+  return changed;
+}
+
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 export const ONE_TIME_PASSWORD_RANDOM_BYTES = 13;
 

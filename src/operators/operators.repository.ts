@@ -6,7 +6,16 @@ import { OperatorEntity } from './entities/operator.entity.js';
 export type OperatorChanges = Partial<
   Pick<
     OperatorEntity,
-    'status' | 'passwordHash' | 'mustChangePassword' | 'totpSecret' | 'totpEnrolledAt' | 'totpLastStep'
+    | 'status'
+    | 'passwordHash'
+    | 'mustChangePassword'
+    | 'totpSecret'
+    | 'totpEnrolledAt'
+    | 'totpLastStep'
+    | 'name'
+    | 'permissions'
+    | 'venueIds'
+    | 'admin'
   >
 >;
 

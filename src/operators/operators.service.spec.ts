@@ -108,4 +108,27 @@ describe('OperatorsService', () => {
     expect(Boolean(row.mustChangePassword)).toBe(true);
     expect(await service.enable('nobody@example.com')).toBeNull();
   });
+
+  it('changes rights: names the changed fields, moves rights_version on, and writes nothing for the same values', async () => {
+    const { operator } = await service.create(input);
+    const changed = await service.changeRights(operator.id, { permissions: ['read', 'write'], venueIds: ['B', 'A'] });
+    expect(changed?.changedFields.sort()).toEqual(['permissions', 'venueIds']);
+    expect(changed?.operator).toMatchObject({ permissions: ['read', 'write'], venueIds: ['B', 'A'] });
+    let [row] = await rows();
+    expect(row.rightsVersion).toBe(2);
+
+    const same = await service.changeRights('OPS@example.com', { venueIds: ['A', 'B'], admin: operator.admin });
+    expect(same?.changedFields).toEqual([]);
+    [row] = await rows();
+    expect(row.rightsVersion).toBe(2);
+
+    expect((await service.changeRights(operator.id, { venueIds: null, admin: true }))?.changedFields).toEqual([
+      'venueIds',
+      'admin',
+    ]);
+    [row] = await rows();
+    expect(row).toMatchObject({ rightsVersion: 3, venueIds: null });
+    await expect(service.changeRights(operator.id, { permissions: [] })).rejects.toThrow(OperatorValidationError);
+    expect(await service.changeRights('nobody@example.com', { admin: true })).toBeNull();
+  });
 });

@@ -19,6 +19,7 @@ import {
   operatorName,
   operatorPermissions,
   operatorVenueIds,
+  changedOperatorFields,
   toOperatorView,
   type Checked,
   type OperatorView,
@@ -38,6 +39,15 @@ export interface CreateOperatorInput {
   admin: boolean;
   /** Omitted: a one-time password is generated, to be changed at the first sign-in. */
   password?: string;
+}
+
+/** What `operator set` changes: its name and rights; absent fields stay. */
+export type OperatorRightsChanges = Partial<Pick<CreateOperatorInput, 'name' | 'permissions' | 'venueIds' | 'admin'>>;
+
+export interface OperatorRightsChange {
+  operator: OperatorView;
+  /** The fields that took a new value; none: nothing was written. */
+  changedFields: string[];
 }
 
 export interface CreatedOperator {
@@ -210,6 +220,39 @@ export class OperatorsService {
       const changed = await this.change(em, operator, { passwordHash, mustChangePassword: true });
       await this.record(em, actor, 'operator.reset-password', operator);
       return { operator: changed, oneTimePassword: password };
+    });
+  }
+
+  /**
+   * Changes an operator's name, permissions, venues or admin capability. A change of rights moves
+   * rights_version on, so its console sessions are over on every instance at their next request.
+   * Null when no operator matches.
+   */
+  async changeRights(
+    idOrEmail: string,
+    input: OperatorRightsChanges,
+    actor: AuditActor = CLI_ACTOR,
+  ): Promise<OperatorRightsChange | null> {
+    const wanted: OperatorChanges = {};
+    if (input.name !== undefined) wanted.name = check('name', operatorName(input.name));
+    if (input.permissions !== undefined)
+      wanted.permissions = check('permissions', operatorPermissions(input.permissions));
+    if (input.venueIds !== undefined) wanted.venueIds = check('venueIds', operatorVenueIds(input.venueIds));
+    if (input.admin !== undefined) wanted.admin = input.admin;
+    return this.database.transaction(async (em) => {
+      const operator = await this.findByIdOrEmail(em, idOrEmail);
+      if (operator === null) return null;
+      const changedFields = changedOperatorFields(operator, wanted);
+      if (changedFields.length === 0) return { operator: toOperatorView(operator), changedFields };
+      const changed = await this.change(em, operator, wanted);
+      await this.audit.record(em, {
+        actor,
+        action: 'operator.update',
+        target: { type: 'operator', id: operator.id },
+        venueIds: operator.venueIds,
+        changedFields,
+      });
+      return { operator: changed, changedFields };
     });
   }
 

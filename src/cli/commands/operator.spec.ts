@@ -4,6 +4,7 @@ import {
   OperatorEmailTakenError,
   OperatorValidationError,
   type CreateOperatorInput,
+  type OperatorRightsChanges,
 } from '../../operators/operators.service.js';
 import { FakeRuntime, runCli, runCliWithInput } from '../../testing/cli.js';
 import { OPERATOR_SERVICE, type OperatorDirectory } from './operator.js';
@@ -58,6 +59,16 @@ class FakeOperators implements OperatorDirectory {
   }
   resetPassword(idOrEmail: string) {
     return this.answer(`resetPassword ${idOrEmail}`, (operator) => ({ operator, oneTimePassword: ONE_TIME }));
+  }
+  rightsChanges: OperatorRightsChanges[] = [];
+  changeRights(idOrEmail: string, changes: OperatorRightsChanges) {
+    this.rightsChanges.push(changes);
+    return this.answer(`changeRights ${idOrEmail}`, (operator) => ({
+      operator: { ...operator, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) },
+      changedFields: this.changed
+        ? Object.keys(changes).filter((key) => changes[key as keyof OperatorRightsChanges] !== undefined)
+        : [],
+    }));
   }
   resetTotp(idOrEmail: string) {
     return this.answer(`resetTotp ${idOrEmail}`, (operator) => ({ operator, wasEnrolled: this.changed }));
@@ -223,6 +234,55 @@ describe('hotspot operator', () => {
     it('says on stderr that there are no operators, leaving stdout empty', async () => {
       expect(await run('list')).toEqual({ code: 0, stdout: '', stderr: expect.stringContaining('No operators') });
       expect(await run('list', '--json')).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    });
+  });
+
+  describe('set', () => {
+    it('hands the given changes over and says what changed; the sessions are over', async () => {
+      const result = await run(
+        'set',
+        'ayse@example.com',
+        '--permissions',
+        'read,write',
+        '--venues',
+        'A,B',
+        '--no-admin',
+      );
+      expect(result.code).toBe(0);
+      expect(operators.rightsChanges).toEqual([
+        { name: undefined, permissions: ['read', 'write'], venueIds: ['A', 'B'], admin: false },
+      ]);
+      expect(result.stdout).toMatch(/^Changed permissions, venueIds, admin of operator /);
+      expect(result.stderr).toContain('console sessions are over');
+    });
+
+    it('--all-venues lifts the restriction; --json prints the operator and the changed fields', async () => {
+      const result = await run('set', 'ayse@example.com', '--all-venues', '--json');
+      expect(operators.rightsChanges[0].venueIds).toBeNull();
+      expect(JSON.parse(result.stdout)).toMatchObject({ venueIds: null, changedFields: ['venueIds'] });
+    });
+
+    it('says so when nothing changed', async () => {
+      operators.changed = false;
+      const result = await run('set', 'ayse@example.com', '--admin');
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain('nothing changed');
+    });
+
+    it.each([
+      ['nothing to change', ['ayse@example.com']],
+      ['--venues and --all-venues', ['ayse@example.com', '--venues', 'A', '--all-venues']],
+      ['--admin and --no-admin', ['ayse@example.com', '--admin', '--no-admin']],
+      ['the radius permission', ['ayse@example.com', '--permissions', 'radius']],
+    ])('is a usage error (exit 2, nothing changed) for %s', async (_case, argv) => {
+      const result = await run('set', ...argv);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(operators.rightsChanges).toEqual([]);
+    });
+
+    it('exit 1 when no operator matches', async () => {
+      operators.found = null;
+      expect(await run('set', 'nobody@example.com', '--admin')).toMatchObject({ code: 1, stdout: '' });
     });
   });
 

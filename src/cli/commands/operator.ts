@@ -21,11 +21,11 @@ import type { Permission } from '../../auth/permissions.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, printable, valueOption, venueIdList } from '../option-values.js';
 
-/** `hotspot operator create|list|disable|enable|reset-password|reset-2fa`: the people who sign in to the console. */
+/** `hotspot operator create|list|set|disable|enable|reset-password|reset-2fa`: the people who sign in to the console. */
 
 export type OperatorDirectory = Pick<
   OperatorsService,
-  'create' | 'list' | 'disable' | 'enable' | 'resetPassword' | 'resetTotp'
+  'create' | 'list' | 'changeRights' | 'disable' | 'enable' | 'resetPassword' | 'resetTotp'
 >;
 
 export const OPERATOR_SERVICE: ServiceNeed<OperatorDirectory> = {
@@ -146,6 +146,26 @@ export const operatorCommand: CliCommand = {
       .description('List the operators (never their password hashes or second-factor secrets).')
       .addOption(flagOption('--json', 'print a JSON array'))
       .action((options: { json?: true }) => runtime.use(OPERATOR_SERVICE, (operators) => list(operators, options, io)));
+
+    operator
+      .command('set')
+      .description(
+        "Change an operator's name, permissions, venues or admin capability. A change of rights ends its " +
+          'console sessions. Exit code 1 when none matches.',
+      )
+      .addArgument(new Argument('<id-or-email>', ID_OR_EMAIL).argParser(idOrEmailArgument))
+      .addOption(valueOption('--name <name>', 'display name, 1-100 characters', checked(operatorName)))
+      .addOption(
+        valueOption('--permissions <list>', 'comma-separated subset of read, write, delete', operatorPermissionList),
+      )
+      .addOption(valueOption('--venues <ids>', 'comma-separated venue ids it is restricted to', venueIdList))
+      .addOption(flagOption('--all-venues', 'no venue restriction'))
+      .addOption(flagOption('--admin', "settings too: API tokens, NAS registry, operators, everyone's audit trail"))
+      .addOption(flagOption('--no-admin', 'no settings'))
+      .addOption(flagOption('--json', 'print one JSON object: the operator and changedFields'))
+      .action((idOrEmail: string, options: SetOptions) =>
+        runtime.use(OPERATOR_SERVICE, (operators) => set(operators, idOrEmail, options, io)),
+      );
 
     operator
       .command('disable')
@@ -313,6 +333,42 @@ async function findAndChange<T>(idOrEmail: string, change: () => Promise<T | nul
   }
   if (result === null) throw new CommandFailure(`No operator has the id or email "${printable(idOrEmail)}".`);
   return result;
+}
+
+interface SetOptions {
+  name?: string;
+  permissions?: Permission[];
+  venues?: string[];
+  allVenues?: true;
+  /** true with --admin, false with --no-admin. */
+  admin?: boolean;
+  json?: true;
+}
+
+async function set(operators: OperatorDirectory, idOrEmail: string, options: SetOptions, io: CliIo): Promise<void> {
+  if (options.venues !== undefined && options.allVenues === true) {
+    throw new UsageError('give --venues or --all-venues, not both');
+  }
+  const changes = {
+    name: options.name,
+    permissions: options.permissions,
+    venueIds: options.allVenues === true ? null : options.venues,
+    admin: options.admin,
+  };
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new UsageError('nothing to change: give --name, --permissions, --venues, --all-venues or --[no-]admin');
+  }
+  const { operator, changedFields } = await findAndChange(idOrEmail, () => operators.changeRights(idOrEmail, changes));
+  if (options.json) {
+    printJson(io, { ...operator, changedFields });
+    return;
+  }
+  io.stdout.write(
+    changedFields.length === 0
+      ? `Operator ${operator.id} ${operator.email} has these values already; nothing changed.\n`
+      : `Changed ${changedFields.join(', ')} of operator ${operator.id}: ${describe(operator)}.\n`,
+  );
+  if (changedFields.length > 0) io.stderr.write('Its console sessions are over; it signs in again.\n');
 }
 
 async function setStatus(
