@@ -217,6 +217,7 @@ for (const kind of databaseKinds()) {
         [`venueId=${venue}&page=abc`, 'page'],
         ['venueId=bad%20venue!', 'venueId'],
         [`venueId=${venue}&venueId=${venue}`, 'venueId'],
+        [`venueId=${venue}&stauts=active`, 'stauts'],
       ]) {
         expect({ query, body: (await list(query).expect(400)).body }).toEqual({ query, body: validationError(field) });
       }
