@@ -62,6 +62,34 @@ describe('the OpenAPI conformance hook', () => {
     expect(report).toMatch(/body\.data\.username should be string/);
   });
 
+  it("names a session of the venue's list whose stale flag is not a boolean", async () => {
+    const session = {
+      id: 's',
+      userId: 'u',
+      venueId: 'v',
+      macAddress: null,
+      ipAddress: null,
+      nas: null,
+      status: 'active',
+      startedAt: '2026-11-22T10:00:00.000Z',
+      endedAt: null,
+      lastUpdateAt: null,
+      sessionTime: null,
+      inputOctets: null,
+      outputOctets: null,
+      terminateCause: null,
+      stale: false,
+    };
+    const pagination = { page: 1, limit: 20, total: 1, pages: 1 };
+    const page = (data: object) => JSON.stringify({ success: true, data: [data], pagination });
+    answer = { status: 200, headers: { 'X-Request-Id': 'abc' }, body: page(session) };
+    expect(await send('get', '/api/v1/sessions?venueId=v')).toBe('');
+    answer = { status: 200, headers: { 'X-Request-Id': 'abc' }, body: page({ ...session, stale: 'no' }) };
+    const report = await send('get', '/api/v1/sessions?venueId=v');
+    expect(report).toMatch(/GET \/api\/v1\/sessions .*answered 200: the body does not match the schema/);
+    expect(report).toMatch(/stale should be boolean/);
+  });
+
   it('names a missing required header and an undeclared one', async () => {
     answer = {
       status: 401,

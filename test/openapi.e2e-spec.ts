@@ -67,6 +67,7 @@ describe('OpenAPI document', () => {
       'read',
       ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
     ],
+    ['get', '/api/v1/sessions', 'read', ['200', '400', '401', '403', '413', '429', '500', '503']],
     ['get', '/api/v1/unauth-jobs/{id}', 'read', ['200', '400', '401', '403', '404', '413', '429', '500', '503']],
     [
       'post',
@@ -165,6 +166,28 @@ describe('OpenAPI document', () => {
     for (const field of ['page', 'limit', 'total', 'pages'])
       expect(schemas.PaginationDto.properties[field].type).toBe('integer');
     expect(schemas.ExpireResultDto.properties.expiredSessions.type).toBe('integer');
+  });
+
+  it("documents the venue's sessions list: its query parameters and a session's fields, stale included", async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body;
+    const operation = document.paths['/api/v1/sessions'].get;
+    const parameters = Object.fromEntries(
+      operation.parameters.map((parameter: { name: string; in: string; required?: boolean; schema: object }) => [
+        parameter.name,
+        parameter,
+      ]),
+    );
+    expect(Object.keys(parameters).sort()).toEqual(['limit', 'page', 'status', 'venueId']);
+    for (const parameter of Object.values(parameters))
+      expect(parameter).toMatchObject({ in: 'query', required: false });
+    expect(parameters.status.schema).toMatchObject({ enum: ['active', 'ended'] });
+    expect(parameters.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(parameters.page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
+    const session = document.components.schemas.VenueSessionDto;
+    expect(session.properties.stale).toMatchObject({ type: 'boolean' });
+    expect(session.properties.userId).toMatchObject({ type: 'string' });
+    expect(session.properties.lastUpdateAt).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(session.required).toEqual(expect.arrayContaining(['id', 'userId', 'venueId', 'status', 'stale']));
   });
 
   it('describes the token as an opaque bearer token, a relative server, public probes and no /radius routes', async () => {

@@ -1,6 +1,7 @@
 import type { DeviceEntity } from '../sessions/entities/device.entity.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
+import type { VenueSessionDto } from './dto/venue-sessions.dto.js';
 import type { DeviceDto, HotspotUserDto } from './dto/hotspot-user.response.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 
@@ -59,6 +60,11 @@ export function toUserSessionDto(session: SessionEntity): UserSessionDto {
     outputOctets: counter(session.outputOctets),
     terminateCause: session.terminateCause,
   };
+}
+
+/** A session in a venue's list: a user's session, with its user and whether it is stale. */
+export function toVenueSessionDto(session: SessionEntity, stale: boolean): VenueSessionDto {
+  return { ...toUserSessionDto(session), userId: session.userId, stale };
 }
 
 /** A 64-bit counter: a number while it is exact, its decimal digits beyond 2⁵³. */

@@ -15,10 +15,12 @@ import { UserSessionsModule } from './user-sessions.module.js';
 import { VenueCountsFolder } from './venue-counts-folder.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { VenueCountsService } from './venue-counts.service.js';
+import { VenueSessionsController } from './venue-sessions.controller.js';
+import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
   imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule],
-  controllers: [HotspotUsersController, UnauthJobsController],
+  controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController],
   providers: [
     HotspotUsersService,
     UserAccess,
@@ -30,6 +32,7 @@ import { VenueCountsService } from './venue-counts.service.js';
     VenueCountsService,
     VenueCountsFolder,
     UserUnauthJobsService,
+    VenueSessionsService,
   ],
 })
 export class HotspotUsersModule {}

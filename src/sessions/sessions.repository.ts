@@ -291,6 +291,23 @@ export class SessionsRepository {
     );
     return { total, sessions };
   }
+
+  /** One page of a venue's sessions, newest first, and how many match (idx_sessions_venue_status_started). */
+  async findPageOfVenue(
+    em: EntityManager,
+    venueId: string,
+    ended: boolean | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; sessions: SessionEntity[] }> {
+    const active: SessionStatus = 'active';
+    const query = sessionsQuery(em).where('s.venueId = :venueId', { venueId });
+    if (ended !== null) query.andWhere(`s.status ${ended ? '<>' : '='} :active`, { active });
+    const total = await query.getCount();
+    const sessions = await withExactCounters(
+      query.orderBy('s.startedAt', 'DESC').addOrderBy('s.id', 'DESC').offset(page.offset).limit(page.limit),
+    );
+    return { total, sessions };
+  }
 }
 
 function activeOfUserQuery(em: EntityManager, userId: string): SelectQueryBuilder<SessionEntity> {

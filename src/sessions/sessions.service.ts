@@ -140,4 +140,14 @@ export class SessionsService {
   ): Promise<{ total: number; sessions: SessionEntity[] }> {
     return this.sessions.findPageOfUser(em, userId, ended, page);
   }
+
+  /** One page of a venue's sessions, newest first; `ended` null: all of them. */
+  pageOfVenue(
+    em: EntityManager,
+    venueId: string,
+    ended: boolean | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; sessions: SessionEntity[] }> {
+    return this.sessions.findPageOfVenue(em, venueId, ended, page);
+  }
 }

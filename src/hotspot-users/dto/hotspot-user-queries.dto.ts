@@ -10,7 +10,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 export const MAX_PAGE = 1_000_000;
 
-const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
+export const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
 
 /** `?venueId=` on get, update and delete; the body of POST expire. */
 export class VenueContextDto {

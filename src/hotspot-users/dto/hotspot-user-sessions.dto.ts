@@ -5,7 +5,7 @@ import { UserPageQueryDto } from './hotspot-user-queries.dto.js';
 import { PaginationDto } from './hotspot-user.response.js';
 import { DATE_TIME_OUTPUT, MAC_OUTPUT, NULLABLE, VENUE_ID_SCHEMA } from './field-schemas.js';
 
-const SESSION_FILTERS = ['active', 'ended'] as const;
+export const SESSION_FILTERS = ['active', 'ended'] as const;
 export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** `GET /hotspot-users/:id/sessions`: the venue context of a get, a status filter and a page. */

@@ -19,6 +19,7 @@ const BIGINT_AS_STRING = {
 @Index('uq_sessions_nas_accounting_id', ['nasClientId', 'accountingUniqueId'], { unique: true })
 @Index('idx_sessions_nas_status', ['nasClientId', 'status'])
 @Index('idx_sessions_status_last_accounting', ['status', 'lastAccountingAt'])
+@Index('idx_sessions_venue_status_started', ['venueId', 'status', 'startedAt'])
 export class SessionEntity {
   @IdColumn()
   id!: string;

@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE, VENUE_ID_MESSAGE } from './hotspot-user-queries.dto.js';
+import { SESSION_FILTERS, type SessionFilter, UserSessionDto } from './hotspot-user-sessions.dto.js';
+import { PaginationDto } from './hotspot-user.response.js';
+import { VENUE_ID_SCHEMA } from './field-schemas.js';
+
+/** `GET /sessions`: the venue rules and paging of the users list, and a status filter. */
+export class ListVenueSessionsQueryDto {
+  @ApiPropertyOptional({
+    ...VENUE_ID_SCHEMA,
+    description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby',
+  })
+  @IsOptional()
+  @IsString({ message: 'venueId must be a single string' })
+  @IsSafeText()
+  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  venueId?: string;
+
+  @ApiPropertyOptional({
+    enum: SESSION_FILTERS,
+    description: '`active`: online now; `ended`: stopped by the NAS or ended by this service. Absent: all',
+  })
+  @IsOptional()
+  @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
+  status?: SessionFilter;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
+  @IsOptional()
+  @IsIntegerString(1, MAX_PAGE)
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
+  @IsOptional()
+  @IsIntegerString(1, MAX_LIMIT)
+  limit?: string;
+}
+
+/** A session of a venue: a user's session, with whose it is and whether it is stale. */
+export class VenueSessionDto extends UserSessionDto {
+  @ApiProperty({ example: '019a9c4e-8f00-7a11-b2c3-1d2e3f4a5b6c', description: 'The hotspot user of the session' })
+  userId!: string;
+
+  @ApiProperty({
+    type: Boolean,
+    example: false,
+    description:
+      'Active, reported by RADIUS accounting, and with no accounting update for longer than the stale window ' +
+      '(RADIUS_STALE_AFTER_SECONDS), after which the stale sweep ends it',
+  })
+  stale!: boolean;
+}
+
+export class VenueSessionListResponseDto {
+  @ApiProperty({ enum: [true] })
+  success!: true;
+
+  @ApiProperty({ type: [VenueSessionDto] })
+  data!: VenueSessionDto[];
+
+  @ApiProperty({ type: PaginationDto })
+  pagination!: PaginationDto;
+}
