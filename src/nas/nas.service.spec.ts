@@ -40,7 +40,12 @@ describe('NasService', () => {
       new ManualClock(),
       new AuditService(database, new AuditRepository(), new ManualClock()),
       configWith(secretsKey),
-      new VenuesService(database, new VenuesRepository(), new ManualClock()),
+      new VenuesService(
+        database,
+        new VenuesRepository(),
+        new ManualClock(),
+        new AuditService(database, new AuditRepository(), new ManualClock()),
+      ),
     );
   const storedSecret = async (id: string): Promise<string> =>
     (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0]
@@ -217,7 +222,12 @@ describe('NasService', () => {
       clock,
       new AuditService(database, new AuditRepository(), clock),
       configWith(key),
-      new VenuesService(database, new VenuesRepository(), clock),
+      new VenuesService(
+        database,
+        new VenuesRepository(),
+        clock,
+        new AuditService(database, new AuditRepository(), clock),
+      ),
     );
     const elsewhere = service();
     expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();

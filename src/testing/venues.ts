@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import { ConfigService } from '@nestjs/config';
 import type { Clock } from '../common/clock.js';
 import type { DatabaseService } from '../database/database.service.js';
@@ -12,7 +14,12 @@ export function registeredVenuesCheck(
   registeredOnly = false,
 ): RegisteredVenuesCheck {
   return new RegisteredVenuesCheck(
-    new VenuesService(database, new VenuesRepository(), clock),
+    new VenuesService(
+      database,
+      new VenuesRepository(),
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+    ),
     new ConfigService({ venuesRegisteredOnly: registeredOnly }),
   );
 }

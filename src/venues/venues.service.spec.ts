@@ -1,3 +1,5 @@
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { DatabaseService } from '../database/database.service.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { VenuesRepository } from './venues.repository.js';
@@ -12,7 +14,12 @@ describe('VenuesService', () => {
   beforeEach(async () => {
     ({ database, close } = await openInMemoryDatabase());
     clock = new ManualClock();
-    service = new VenuesService(database, new VenuesRepository(), clock);
+    service = new VenuesService(
+      database,
+      new VenuesRepository(),
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+    );
   });
 
   afterEach(() => close());
@@ -34,6 +41,19 @@ describe('VenuesService', () => {
         createdAt: new Date('2026-11-22T10:00:00.000Z'),
         updatedAt: new Date('2026-11-22T10:00:01.000Z'),
       },
+    ]);
+  });
+
+  it('records venue.create and venue.update with the changed fields, and nothing for a set that changes nothing', async () => {
+    await service.set('lobby', { ssid: 'Guest' });
+    await service.set('lobby', { ssid: 'Guest' });
+    await service.set('lobby', { displayName: 'Lobby', ssid: '' });
+    const rows = await database.dataSource.query<
+      Array<{ action: string; target_type: string; changed_fields: string | null }>
+    >('SELECT action, target_type, changed_fields FROM audit_events ORDER BY occurred_at, id');
+    expect(rows.map((row) => [row.action, row.target_type, row.changed_fields])).toEqual([
+      ['venue.create', 'venue', null],
+      ['venue.update', 'venue', JSON.stringify(['displayName', 'ssid'])],
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { CLI_ACTOR, type AuditActor } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -23,6 +25,13 @@ export interface Venue extends VenueFields {
   updatedAt: Date;
 }
 
+/** What `set` did: the venue as it is now, whether it was new, and the fields it changed. */
+export interface VenueSetResult {
+  venue: Venue;
+  created: boolean;
+  changed: VenueField[];
+}
+
 /** An input the registry refuses; `field` names it. */
 export class VenueValidationError extends Error {
   override name = 'VenueValidationError';
@@ -41,27 +50,28 @@ export class VenuesService {
     private readonly database: DatabaseService,
     private readonly venues: VenuesRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
-  /** Registers the venue `id` or changes the given fields of it; `created` says which. */
-  async set(id: string, changes: VenueChanges): Promise<{ venue: Venue; created: boolean; changed: VenueField[] }> {
+  /**
+   * Registers the venue `id` or changes the given fields of it; `created` says which. Recorded for
+   * `actor` (the command line unless said otherwise) as venue.create or venue.update.
+   */
+  async set(id: string, changes: VenueChanges, actor: AuditActor = CLI_ACTOR): Promise<VenueSetResult> {
     const idProblem = venueIdProblem(id);
     if (idProblem !== null) throw new VenueValidationError('id', idProblem);
     const problem = venueChangesProblem(changes);
     if (problem !== null) throw new VenueValidationError(problem[0], problem[1]);
     try {
-      return await this.upsert(id, changes);
+      return await this.upsert(id, changes, actor);
     } catch (error) {
       // Another set registered the same id between the read and the insert: it is there now.
-      if (isUniqueViolation(error)) return this.upsert(id, changes);
+      if (isUniqueViolation(error)) return this.upsert(id, changes, actor);
       throw error;
     }
   }
 
-  private upsert(
-    id: string,
-    changes: VenueChanges,
-  ): Promise<{ venue: Venue; created: boolean; changed: VenueField[] }> {
+  private upsert(id: string, changes: VenueChanges, actor: AuditActor): Promise<VenueSetResult> {
     return this.database.transaction(async (em) => {
       const now = this.clock.now();
       const stored = await this.venues.findById(em, id);
@@ -72,6 +82,7 @@ export class VenuesService {
           updatedAt: now,
         });
         await this.venues.insert(em, record);
+        await this.audit.record(em, { actor, action: 'venue.create', target: { type: 'venue', id }, venueIds: [id] });
         return {
           venue: view(record),
           created: true,
@@ -82,6 +93,13 @@ export class VenuesService {
       const changed = changedVenueFields(stored, fields);
       if (changed.length === 0) return { venue: view(stored), created: false, changed };
       await this.venues.update(em, id, fields, now);
+      await this.audit.record(em, {
+        actor,
+        action: 'venue.update',
+        target: { type: 'venue', id },
+        venueIds: [id],
+        changedFields: changed,
+      });
       return { venue: view(Object.assign(stored, fields, { updatedAt: now })), created: false, changed };
     });
   }
