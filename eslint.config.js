@@ -12,6 +12,7 @@ import tseslint from 'typescript-eslint';
 const FEATURE_LAYERS = [
   'audit',
   'auth',
+  'venues',
   'radius-packets',
   'idempotency',
   'sessions',

@@ -24,6 +24,7 @@ const APP_TABLES = [
   'venue_user_buckets',
   'venue_user_count_changes',
   'venue_user_counts',
+  'venues',
 ];
 
 async function tableNames(dataSource: DataSource): Promise<string[]> {

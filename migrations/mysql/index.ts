@@ -16,6 +16,7 @@ import { LoginAttemptsLookup1796544000000 } from './1796544000000-LoginAttemptsL
 import { Operators1796630400000 } from './1796630400000-Operators.js';
 import { AuditEvents1796716800000 } from './1796716800000-AuditEvents.js';
 import { OperatorSessions1796803200000 } from './1796803200000-OperatorSessions.js';
+import { Venues1796976000000 } from './1796976000000-Venues.js';
 import { SessionsVenueListIndex1797062400000 } from './1797062400000-SessionsVenueListIndex.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -37,5 +38,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Operators1796630400000,
   AuditEvents1796716800000,
   OperatorSessions1796803200000,
+  Venues1796976000000,
   SessionsVenueListIndex1797062400000,
 ];

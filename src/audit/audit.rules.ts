@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'nas.add',
   'nas.update',
   'nas.remove',
+  'venue.create',
+  'venue.update',
   'operator.create',
   'operator.update',
   'operator.disable',
@@ -50,7 +52,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'session', 'token', 'nas', 'operator'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'session', 'token', 'nas', 'operator', 'venue'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;

@@ -18,6 +18,7 @@ import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
+import { venueCommand } from './commands/venue.js';
 import { nestRuntime } from './nest-runtime.js';
 
 /** The subcommands of `hotspot`, in the order the help lists them. */
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CliCommand[] = [
   jobsCommand,
   loginsCommand,
   nasCommand,
+  venueCommand,
   radiusConfigCommand,
   auditCommand,
 ];
@@ -40,7 +42,7 @@ export function buildProgram(io: CliIo, runtime: CliRuntime): Command {
   // Subcommands inherit these settings when they are created, so they come first.
   const program = new Command('hotspot')
     .description(
-      'Command line of the hotspot user service: API tokens, console operators, sessions, unauth jobs, NASes, the FreeRADIUS configuration and the audit trail.',
+      'Command line of the hotspot user service: API tokens, console operators, sessions, unauth jobs, NASes, venues, the FreeRADIUS configuration and the audit trail.',
     )
     .version(
       versionLine(serviceVersion()),

@@ -58,6 +58,7 @@ describe('loadConfig', () => {
         passwordCacheMs: 300_000,
       },
       audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
+      venuesRegisteredOnly: false,
       console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
     });
   });
@@ -131,6 +132,7 @@ describe('loadConfig', () => {
       ADMIN_REQUIRE_2FA: 'false',
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
+      VENUES_REGISTERED_ONLY: 'true',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -178,6 +180,7 @@ describe('loadConfig', () => {
         passwordCacheMs: 0,
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
+      venuesRegisteredOnly: true,
       console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
     });
   });

@@ -208,6 +208,7 @@ const jobsAndLimits = z
     ADMIN_REQUIRE_2FA: flag.default(true),
     CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
     CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
+    VENUES_REGISTERED_ONLY: flag.default(false),
   })
   .superRefine(
     (env, context) => {
@@ -325,6 +326,8 @@ export const configSchema = z
         pruneIntervalMs: AUDIT_PRUNE_INTERVAL_MS,
       },
       /** The operator console under /admin. */
+      /** A v1 create or PUT naming a venue id without a `venues` entry answers 400. */
+      venuesRegisteredOnly: env.VENUES_REGISTERED_ONLY,
       console: {
         /** Admin operators must enrol a TOTP second factor before anything else. */
         adminRequire2fa: env.ADMIN_REQUIRE_2FA,

@@ -17,6 +17,7 @@ import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.en
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
+import { VenueEntity } from '../venues/entities/venue.entity.js';
 
 export const ENTITIES = [
   ApiTokenEntity,
@@ -36,4 +37,5 @@ export const ENTITIES = [
   OperatorSessionEntity,
   OperatorRecoveryCodeEntity,
   SignInFailureEntity,
+  VenueEntity,
 ];

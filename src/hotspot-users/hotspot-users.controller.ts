@@ -80,6 +80,13 @@ const SUCCESS_MESSAGES = {
 
 const ID_PARAM = { name: 'id', description: 'The user identifier (opaque string); anything unknown is a 404' };
 const VALIDATION = { description: 'Validation error: `errors` names each field', type: ErrorResponseDto };
+/** A create's or a PUT's 400, which VENUES_REGISTERED_ONLY widens. */
+const VALIDATION_OF_WRITE = {
+  description:
+    'Validation error: `errors` names each field; with VENUES_REGISTERED_ONLY=true, also `venueIds` ' +
+    'holding a venue id without a registry entry',
+  type: ErrorResponseDto,
+};
 const NOT_FOUND = {
   description: 'Kullanıcı bulunamadı: unknown id, or not visible to this token',
   type: ErrorResponseDto,
@@ -217,7 +224,7 @@ export class HotspotUsersController {
     type: HotspotUserMessageResponseDto,
     headers: { ...LOCATION_HEADER, ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER },
   })
-  @ApiBadRequestResponse(VALIDATION)
+  @ApiBadRequestResponse(VALIDATION_OF_WRITE)
   @ApiConflictResponse({
     description: `username, email or phone already used in one of the venues; or ${IN_PROGRESS}`,
     examples: { clash: CONFLICT_EXAMPLES.clash, inProgress: CONFLICT_EXAMPLES.inProgress },
@@ -248,7 +255,7 @@ export class HotspotUsersController {
   @ApiParam(ID_PARAM)
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: HotspotUserMessageResponseDto, headers: { ...ETAG_HEADER, ...UNAUTH_JOB_LINK_HEADER } })
-  @ApiBadRequestResponse(VALIDATION)
+  @ApiBadRequestResponse(VALIDATION_OF_WRITE)
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse({
     description: 'Expired users cannot be edited, or a uniqueness clash',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
 import { ExpirySweeper } from './expiry-sweeper.service.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersController } from './hotspot-users.controller.js';
@@ -19,7 +20,7 @@ import { VenueSessionsController } from './venue-sessions.controller.js';
 import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule],
+  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule],
   controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController],
   providers: [
     HotspotUsersService,

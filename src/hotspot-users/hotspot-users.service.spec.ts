@@ -24,6 +24,7 @@ import type { PasswordHasher } from './password-hasher.js';
 import { UserAccess } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
+import { registeredVenuesCheck } from '../testing/venues.js';
 
 const unrestricted: AuthenticatedToken = {
   kind: 'token',
@@ -93,6 +94,7 @@ describe('HotspotUsersService', () => {
       fakeHasher,
       new IdempotencyService(database, clock, new IdempotencyRepository()),
       new AuditService(database, new AuditRepository(), clock),
+      registeredVenuesCheck(database, clock),
     );
   });
 

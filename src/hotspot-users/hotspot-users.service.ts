@@ -11,6 +11,7 @@ import { pageWindow, paginationOf } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { RegisteredVenuesCheck } from '../venues/registered-venues-check.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
 import type { HotspotUserDto, PaginationDto } from './dto/hotspot-user.response.js';
 import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
@@ -63,6 +64,7 @@ export class HotspotUsersService {
     private readonly passwords: PasswordHasher,
     private readonly idempotency: IdempotencyService,
     private readonly audit: AuditService,
+    private readonly registeredVenues: RegisteredVenuesCheck,
   ) {}
 
   async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
@@ -117,6 +119,7 @@ export class HotspotUsersService {
     return this.writer.answeringConflicts(() =>
       this.database.transaction(async (em) => {
         await this.idempotency.reserve(em, idempotency);
+        await this.assertVenuesRegistered(em, input.venueIds);
         await this.writer.insert(em, user, input.venueIds);
         await this.audit.record(em, {
           actor: actorOf(token),
@@ -130,6 +133,15 @@ export class HotspotUsersService {
         return created;
       }),
     );
+  }
+
+  /** With VENUES_REGISTERED_ONLY, a 400 naming venueIds when it holds a venue id without a registry entry. */
+  private async assertVenuesRegistered(em: EntityManager, venueIds: readonly string[]): Promise<void> {
+    const refused = await this.registeredVenues.refused(em, venueIds);
+    if (refused.length === 0) return;
+    throw ApiError.validation([
+      { field: 'venueIds', message: `venueIds holds venue ids that are not registered: ${refused.join(', ')}` },
+    ]);
   }
 
   async update(
@@ -150,6 +162,7 @@ export class HotspotUsersService {
         if (move.kind === 'refused') throw ApiError.expiredUserNotEditable();
         const errors = rules.updateErrors(stored.user, input, now);
         if (errors.length > 0) throw ApiError.validation(errors);
+        if (input.venueIds !== undefined) await this.assertVenuesRegistered(em, input.venueIds);
 
         const { user, changes } = rules.appliedUpdate(stored.user, input, now);
         const venueIds = input.venueIds ?? stored.venueIds;

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
 import { NAS_DIRECTORY } from '../unauth-jobs/dispatchers/radius/nas-directory.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
 import { NasSecretsCheck } from './nas-secrets-check.js';
@@ -11,7 +12,7 @@ import { NasService } from './nas.service.js';
  */
 @Global()
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, VenuesModule],
   providers: [NasService, NasClientsRepository, NasSecretsCheck, { provide: NAS_DIRECTORY, useExisting: NasService }],
   exports: [NasService, NAS_DIRECTORY],
 })

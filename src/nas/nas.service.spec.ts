@@ -17,6 +17,8 @@ import {
 } from './nas.service.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
 import { NasSecretUnavailableError } from './secret-box.js';
+import { VenuesRepository } from '../venues/venues.repository.js';
+import { VenuesService } from '../venues/venues.service.js';
 
 function configWith(secretsKey: Buffer | null): ConfigService<AppConfig, true> {
   return { get: (name: string) => (name === 'secretsKey' ? secretsKey : undefined) } as unknown as ConfigService<
@@ -38,6 +40,12 @@ describe('NasService', () => {
       new ManualClock(),
       new AuditService(database, new AuditRepository(), new ManualClock()),
       configWith(secretsKey),
+      new VenuesService(
+        database,
+        new VenuesRepository(),
+        new ManualClock(),
+        new AuditService(database, new AuditRepository(), new ManualClock()),
+      ),
     );
   const storedSecret = async (id: string): Promise<string> =>
     (await database.dataSource.query<Array<{ secret: string }>>('SELECT secret FROM nas_clients WHERE id = ?', [id]))[0]
@@ -214,6 +222,12 @@ describe('NasService', () => {
       clock,
       new AuditService(database, new AuditRepository(), clock),
       configWith(key),
+      new VenuesService(
+        database,
+        new VenuesRepository(),
+        clock,
+        new AuditService(database, new AuditRepository(), clock),
+      ),
     );
     const elsewhere = service();
     expect(await instance.identify('lobby-ap', '192.0.2.10')).toBeNull();

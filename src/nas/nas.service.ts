@@ -10,6 +10,7 @@ import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import { VenuesService } from '../venues/venues.service.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
 import {
@@ -143,6 +144,7 @@ export class NasService implements NasDirectory {
     private readonly clock: Clock,
     private readonly audit: AuditService,
     config: ConfigService<AppConfig, true>,
+    private readonly venues: VenuesService,
   ) {
     this.key = config.get('secretsKey', { infer: true }) ?? null;
   }
@@ -201,6 +203,11 @@ export class NasService implements NasDirectory {
     return holder === null
       ? new NasNameTakenError(record.name)
       : new NasAddressTakenError(record.ipAddress, holder.name);
+  }
+
+  /** Whether `venueId` has an entry in the venue registry (`nas add` warns when it has none). */
+  async isVenueRegistered(venueId: string): Promise<boolean> {
+    return (await this.venues.unregisteredNow([venueId])).length === 0;
   }
 
   /** Every NAS, oldest first. */

@@ -28,6 +28,7 @@ import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import { toActor } from './operator-rules.js';
 import { OperatorsRepository } from './operators.repository.js';
 import { OperatorsService } from './operators.service.js';
+import { registeredVenuesCheck } from '../testing/venues.js';
 
 /**
  * One rule set for every caller: the same venue cases run through HotspotUsersService for an API
@@ -182,6 +183,7 @@ function usersService(database: DatabaseService, clock: ManualClock): HotspotUse
     fakeHasher,
     new IdempotencyService(database, clock, new IdempotencyRepository()),
     auditOf(database, clock),
+    registeredVenuesCheck(database, clock),
   );
 }
 

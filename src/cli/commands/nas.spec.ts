@@ -34,6 +34,7 @@ class FakeRegistry implements NasRegistry {
   nases: NasClient[] = [];
   failure: Error | null = null;
   encryptsSecrets = true;
+  registeredVenues = ['lobby'];
 
   async add(input: AddNasInput): Promise<NasClient> {
     this.added.push(input);
@@ -57,6 +58,9 @@ class FakeRegistry implements NasRegistry {
   }
   async list() {
     return this.nases;
+  }
+  async isVenueRegistered(venueId: string) {
+    return this.registeredVenues.includes(venueId);
   }
   async remove(idOrName: string) {
     this.removed.push(idOrName);
@@ -107,6 +111,17 @@ describe('hotspot nas', () => {
       expect(result.stdout + result.stderr).not.toContain(SECRET);
       expect(result.stderr).toContain('regenerate its configuration');
       expect(result.stderr).not.toContain('SECRETS_KEY');
+      expect(result.stderr).not.toContain('not registered');
+    });
+
+    it('adds the NAS of an unregistered venue with a warning on stderr', async () => {
+      registry.registeredVenues = [];
+      const result = await run('add', ...REQUIRED, '--json');
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ venueId: 'lobby' });
+      expect(result.stderr).toContain(
+        'Warning: the venue "lobby" is not registered; register it with: hotspot venue set lobby\n',
+      );
     });
 
     it('--json prints exactly the public fields; without SECRETS_KEY a warning goes to stderr', async () => {

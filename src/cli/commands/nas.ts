@@ -1,4 +1,5 @@
 import { AuditModule } from '../../audit/audit.module.js';
+import { VenuesModule } from '../../venues/venues.module.js';
 import { Argument, Option } from 'commander';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { toNasJson, type NasJson } from '../../nas/nas-json.js';
@@ -24,11 +25,14 @@ import { choiceOption, flagOption, printable, valueOption, venueId } from '../op
 
 /** `hotspot nas add|list|set|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
 
-export type NasRegistry = Pick<NasService, 'add' | 'list' | 'update' | 'remove' | 'encryptsSecrets'>;
+export type NasRegistry = Pick<
+  NasService,
+  'add' | 'list' | 'update' | 'remove' | 'encryptsSecrets' | 'isVenueRegistered'
+>;
 
 export const NAS_SERVICE: ServiceNeed<NasRegistry> = {
   // NasService alone, not NasModule: its start-up check is the service's business, not a command's.
-  imports: [AuditModule],
+  imports: [AuditModule, VenuesModule],
   providers: [NasService, NasClientsRepository],
   resolve: (context) => context.get(NasService),
 };
@@ -220,6 +224,12 @@ async function add(registry: NasRegistry, options: AddOptions, io: CliIo): Promi
   else io.stdout.write(`Added NAS ${json.id} "${json.name}": ${describe(json)}.\n`);
   if (!registry.encryptsSecrets) {
     io.stderr.write('Warning: SECRETS_KEY is not set, so the shared secret is stored in clear in the database.\n');
+  }
+  // A typo in --venue would otherwise make a new, empty venue without a word.
+  if (!(await registry.isVenueRegistered(json.venueId))) {
+    io.stderr.write(
+      `Warning: the venue "${json.venueId}" is not registered; register it with: hotspot venue set ${json.venueId}\n`,
+    );
   }
   io.stderr.write(REGENERATE_HINT);
 }

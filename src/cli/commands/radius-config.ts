@@ -1,4 +1,5 @@
 import { AuditModule } from '../../audit/audit.module.js';
+import { VenuesModule } from '../../venues/venues.module.js';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
@@ -33,7 +34,7 @@ export interface RadiusConfigSources {
 
 const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
   // ApiTokenService and its queries alone, not AuthModule (see TOKEN_SERVICE).
-  imports: [AuditModule],
+  imports: [AuditModule, VenuesModule],
   providers: [NasService, NasClientsRepository, ApiTokenRepository, ApiTokenService],
   resolve: (context) => {
     const nas = context.get(NasService);

@@ -1,0 +1,31 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DateTimeColumn } from '../../database/columns.js';
+import { VENUE_ID_MAX_LENGTH } from '../venue-rules.js';
+
+/** A registered venue: what the v1 API knows only as an id, with how it is shown and reached. */
+@Entity('venues')
+export class VenueEntity {
+  /** The venue id as the v1 API and the NAS registry spell it. */
+  @PrimaryColumn({ type: 'varchar', length: VENUE_ID_MAX_LENGTH })
+  id!: string;
+
+  @Column({ name: 'display_name', type: 'varchar', length: 100, nullable: true })
+  displayName!: string | null;
+
+  /** An IANA time zone, e.g. Europe/Berlin. */
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true })
+  timeZone!: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  ssid!: string | null;
+
+  /** The captive portal's login page. */
+  @Column({ name: 'portal_url', type: 'varchar', length: 2048, nullable: true })
+  portalUrl!: string | null;
+
+  @DateTimeColumn('created_at')
+  createdAt!: Date;
+
+  @DateTimeColumn('updated_at')
+  updatedAt!: Date;
+}
