@@ -12,6 +12,7 @@ import {
   text,
   valueOption,
 } from '../option-values.js';
+import { textTableText } from '../text-table.js';
 
 /** `hotspot audit list`: who changed what, newest first. */
 
@@ -94,7 +95,12 @@ async function list(service: AuditReader, options: ListOptions, io: CliIo): Prom
     io.stderr.write('No audit events match.\n');
     return;
   }
-  io.stdout.write(table(found));
+  io.stdout.write(
+    textTableText(
+      COLUMNS.map(([title]) => title),
+      found.map((event) => COLUMNS.map(([, cell]) => cell(event))),
+    ),
+  );
 }
 
 const COLUMNS: ReadonlyArray<[string, (event: AuditEventJson) => string]> = [
@@ -112,19 +118,4 @@ const COLUMNS: ReadonlyArray<[string, (event: AuditEventJson) => string]> = [
 function actorText(actor: AuditEventJson['actor']): string {
   if (actor.name === null) return actor.type;
   return `${actor.type}:${printable(actor.name)}`;
-}
-
-/** A header line and one line per event, columns aligned. */
-function table(events: AuditEventJson[]): string {
-  const rows = [COLUMNS.map(([title]) => title), ...events.map((event) => COLUMNS.map(([, cell]) => cell(event)))];
-  const widths = COLUMNS.map((_, index) => Math.max(...rows.map((row) => row[index].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
 }

@@ -14,6 +14,7 @@ import {
   valueOption,
   venueId,
 } from '../option-values.js';
+import { textTableText } from '../text-table.js';
 
 /** `hotspot logins`: the RADIUS login attempts, to answer "why was this guest refused". */
 
@@ -103,7 +104,12 @@ async function list(service: LoginsService, options: ListOptions, io: CliIo): Pr
     io.stderr.write('No login attempts match.\n');
     return;
   }
-  io.stdout.write(table(found));
+  io.stdout.write(
+    textTableText(
+      COLUMNS.map(([title]) => title),
+      found.map((attempt) => COLUMNS.map(([, cell]) => cell(attempt))),
+    ),
+  );
 }
 
 const COLUMNS: ReadonlyArray<[string, (attempt: LoginAttemptJson) => string]> = [
@@ -117,21 +123,3 @@ const COLUMNS: ReadonlyArray<[string, (attempt: LoginAttemptJson) => string]> = 
   // Last: the one column a NAS fills with whatever the device sent (shown printable and cut).
   ['USERNAME', (attempt) => (attempt.username === null ? '-' : printable(attempt.username))],
 ];
-
-/** A header line and one line per attempt, columns aligned. */
-function table(attempts: LoginAttemptJson[]): string {
-  const rows = [
-    COLUMNS.map(([title]) => title),
-    ...attempts.map((attempt) => COLUMNS.map(([, cell]) => cell(attempt))),
-  ];
-  const widths = COLUMNS.map((_, index) => Math.max(...rows.map((row) => row[index].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
-}

@@ -22,6 +22,7 @@ import {
 } from '../../nas/nas.service.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { choiceOption, flagOption, printable, valueOption, venueId } from '../option-values.js';
+import { textTable } from '../text-table.js';
 
 /** `hotspot nas add|list|set|remove`: the NAS registry (the RADIUS clients FreeRADIUS accepts). */
 
@@ -301,16 +302,7 @@ async function list(registry: NasRegistry, options: { json?: true }, io: CliIo):
     nas.requireMessageAuthenticator ? 'required' : '-',
     nas.createdAt,
   ]);
-  const lines = [NAS_TABLE_HEADER, ...cells];
-  const widths = NAS_TABLE_HEADER.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
-  for (const line of lines) {
-    io.stdout.write(
-      `${line
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
-  }
+  for (const line of textTable(NAS_TABLE_HEADER, cells)) io.stdout.write(`${line}\n`);
 }
 
 async function remove(registry: NasRegistry, idOrName: string, options: { json?: true }, io: CliIo): Promise<void> {

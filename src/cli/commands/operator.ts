@@ -20,6 +20,7 @@ import { PASSWORD_MAX_LENGTH } from '../../operators/password-policy.js';
 import type { Permission } from '../../auth/permissions.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, printable, valueOption, venueIdList } from '../option-values.js';
+import { textTable } from '../text-table.js';
 
 /** `hotspot operator create|list|set|disable|enable|reset-password|reset-2fa`: the people who sign in to the console. */
 
@@ -309,12 +310,7 @@ async function list(operators: OperatorDirectory, options: { json?: true }, io: 
     operator.createdAt,
     operator.lastSignInAt ?? '-',
   ]);
-  const lines = [OPERATOR_TABLE_HEADER, ...cells];
-  const widths = OPERATOR_TABLE_HEADER.map((_, column) => Math.max(...lines.map((line) => [...line[column]].length)));
-  for (const line of lines) {
-    const padded = line.map((cell, column) => cell + ' '.repeat(widths[column] - [...cell].length));
-    io.stdout.write(`${padded.join('  ').trimEnd()}\n`);
-  }
+  for (const line of textTable(OPERATOR_TABLE_HEADER, cells)) io.stdout.write(`${line}\n`);
 }
 
 /** Runs a change by id or email, turning "none" and "ambiguous" into exit code 1 with a message. */

@@ -6,6 +6,7 @@ import type { Permission } from '../../auth/permissions.js';
 import { toTokenJson, type TokenJson } from '../../auth/token-json.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, futureDateTime, permissionList, text, valueOption, venueIdList } from '../option-values.js';
+import { textTable } from '../text-table.js';
 
 /** `hotspot token create|list|revoke`: API tokens. */
 
@@ -134,7 +135,7 @@ async function list(tokens: TokenService, options: { json?: true }, io: CliIo): 
     io.stderr.write('No tokens. Create one with: hotspot token create --name NAME --permissions read\n');
     return;
   }
-  for (const line of table(TOKEN_TABLE_HEADER, rows.map(tokenTableRow))) io.stdout.write(`${line}\n`);
+  for (const line of textTable(TOKEN_TABLE_HEADER, rows.map(tokenTableRow))) io.stdout.write(`${line}\n`);
 }
 
 const TOKEN_TABLE_HEADER = [
@@ -164,18 +165,6 @@ function tokenTableRow(token: TokenJson): string[] {
     token.expiresAt ?? '-',
     token.revokedAt ?? '-',
   ];
-}
-
-/** Columns padded to their widest cell, two spaces apart. */
-function table(header: string[], rows: string[][]): string[] {
-  const lines = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => [...line[column]].length)));
-  return lines.map((line) =>
-    line
-      .map((cell, column) => cell + ' '.repeat(widths[column] - [...cell].length))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 async function revoke(tokens: TokenService, idOrValue: string, options: { json?: true }, io: CliIo): Promise<void> {

@@ -12,6 +12,7 @@ import { VenuesModule } from '../../venues/venues.module.js';
 import { VenuesService, VenueValidationError, type Venue } from '../../venues/venues.service.js';
 import { printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, valueOption } from '../option-values.js';
+import { textTable } from '../text-table.js';
 
 /** `hotspot venue set|list`: the venue registry (how a venue id is named, its time zone, SSID and portal). */
 
@@ -222,14 +223,5 @@ async function list(registry: VenueRegistry, options: { json?: true }, io: CliIo
     venue.portalUrl ?? '-',
     venue.updatedAt,
   ]);
-  const lines = [VENUE_TABLE_HEADER, ...cells];
-  const widths = VENUE_TABLE_HEADER.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
-  for (const line of lines) {
-    io.stdout.write(
-      `${line
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
-  }
+  for (const line of textTable(VENUE_TABLE_HEADER, cells)) io.stdout.write(`${line}\n`);
 }
