@@ -90,5 +90,10 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The console's own script runs in the browser.
+    files: ['src/console/static/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   prettier,
 );

@@ -18,6 +18,7 @@ import { AuditEvents1796716800000 } from './1796716800000-AuditEvents.js';
 import { OperatorSessions1796803200000 } from './1796803200000-OperatorSessions.js';
 import { Venues1796976000000 } from './1796976000000-Venues.js';
 import { SessionsVenueListIndex1797062400000 } from './1797062400000-SessionsVenueListIndex.js';
+import { OperatorTimeZone1797062401000 } from './1797062401000-OperatorTimeZone.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -40,4 +41,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   OperatorSessions1796803200000,
   Venues1796976000000,
   SessionsVenueListIndex1797062400000,
+  OperatorTimeZone1797062401000,
 ];

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,4 +15,13 @@ export function consoleAssetsDir(): string {
     dir = dirname(dir);
   }
   throw new Error('The console templates (src/console/views/) were not found beside the program.');
+}
+
+/** The files /admin/static/ serves, read once: the console's own (static/) and htmx from its pinned package. */
+export function consoleStaticFiles(): Map<string, Buffer> {
+  const dir = join(consoleAssetsDir(), 'static');
+  const files = new Map<string, Buffer>();
+  for (const name of readdirSync(dir)) files.set(name, readFileSync(join(dir, name)));
+  files.set('htmx.min.js', readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js')));
+  return files;
 }

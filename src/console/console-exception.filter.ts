@@ -6,6 +6,17 @@ import { ConsoleViews } from './console-views.js';
 import { DEFAULT_LANGUAGE } from './language.js';
 import { clearSessionCookie } from './session-cookie.js';
 
+/** The page a refusal of the services (the v1 API's errors, which the console's pages share) shows. */
+const HTTP_REFUSALS: Record<number, string> = {
+  400: 'error.invalid',
+  403: 'error.forbidden',
+  404: 'error.notFound',
+  409: 'error.conflict',
+  412: 'error.changed',
+  413: 'error.invalid',
+  429: 'error.tooMany',
+};
+
 /** The console answers in pages, never the API's JSON: redirects, refusals, and errors without details. */
 @Catch()
 export class ConsoleExceptionFilter implements ExceptionFilter {
@@ -26,10 +37,8 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     let refusal: ConsoleRefusal;
     if (exception instanceof ConsoleRefusal) refusal = exception;
     else if (exception instanceof HttpException && exception.getStatus() < 500) {
-      refusal = new ConsoleRefusal(
-        exception.getStatus(),
-        exception.getStatus() === 429 ? 'error.tooMany' : 'error.notFound',
-      );
+      const status = exception.getStatus();
+      refusal = new ConsoleRefusal(status, HTTP_REFUSALS[status] ?? 'error.invalid');
     } else {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
       refusal = new ConsoleRefusal(500, 'error.internal');

@@ -1,32 +1,32 @@
-import { All, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { clientKey } from '../auth/rate-limit/rate-limit.guard.js';
 import { RateLimiterService } from '../auth/rate-limit/rate-limiter.service.js';
 import { Public } from '../common/public-route.js';
 import type { ApiRequest } from '../common/request-context.js';
-import { consoleAssetsDir } from './console-assets.js';
+import { consoleStaticFiles } from './console-assets.js';
+import { client, ConsolePages, field, session } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { Access, CONSOLE_PAGES, ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
+import { ConsoleSessionsService } from './console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
 import { EnrolmentService } from './enrolment.service.js';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE } from './language.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { SignInService, type SignInOutcome } from './sign-in.service.js';
 
-/** Longest value read from any form field: more is cut (a password past the policy's maximum is refused anyway). */
-const MAX_FIELD_LENGTH = 1024;
 const LANGUAGE_COOKIE_MAX_AGE_MS = 365 * 86_400_000;
 
-/** The console's static files, read once at start-up: only these names are served. */
-const STATIC_FILES: Record<string, string> = { 'console.css': 'text/css; charset=utf-8' };
+/** The console's static files, read once at start-up: only these names are served (see consoleStaticFiles). */
+const STATIC_TYPES: Record<string, string> = {
+  'console.css': 'text/css; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'htmx.min.js': 'text/javascript; charset=utf-8',
+};
 
 /** The password policy's reasons, as message keys of the catalogues. */
 const PASSWORD_PROBLEMS: Array<[RegExp, string]> = [
@@ -52,26 +52,26 @@ export class ConsoleController {
 
   constructor(
     private readonly views: ConsoleViews,
+    private readonly pages: ConsolePages,
     private readonly signIn: SignInService,
     private readonly sessions: ConsoleSessionsService,
     private readonly enrolment: EnrolmentService,
     private readonly passwords: PasswordChangeService,
     private readonly limiter: RateLimiterService,
   ) {
-    const dir = join(consoleAssetsDir(), 'static');
-    this.staticFiles = new Map(Object.keys(STATIC_FILES).map((name) => [name, readFileSync(join(dir, name))]));
+    this.staticFiles = consoleStaticFiles();
   }
 
   @Get()
-  home(@Req() request: ConsoleRequest, @Res() response: Response): void {
+  async home(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const { operator } = session(request);
-    this.page(request, response, 200, 'home', { operator });
+    await this.page(request, response, 200, 'home', { operator });
   }
 
   @Get('login')
   @Access('anyone')
-  loginForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
-    this.page(request, response, 200, 'login', { email: '' });
+  async loginForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.page(request, response, 200, 'login', { email: '' });
   }
 
   @Post('login')
@@ -80,13 +80,13 @@ export class ConsoleController {
     await this.countClientAttempt(request);
     const email = field(request, 'email');
     const outcome = await this.signIn.withPassword(email, field(request, 'password'), client(request));
-    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.secondFactor, 'login', { email });
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.secondFactor, 'login', { email });
   }
 
   @Get('login/second-factor')
   @Access('second-factor')
-  secondFactorForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
-    this.page(request, response, 200, 'second-factor', {});
+  async secondFactorForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.page(request, response, 200, 'second-factor', {});
   }
 
   @Post('login/second-factor')
@@ -94,7 +94,7 @@ export class ConsoleController {
   async secondFactor(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.countClientAttempt(request);
     const outcome = await this.signIn.withTotp(session(request), field(request, 'code'), client(request));
-    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', {});
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', {});
   }
 
   @Post('login/recovery')
@@ -102,7 +102,7 @@ export class ConsoleController {
   async recovery(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.countClientAttempt(request);
     const outcome = await this.signIn.withRecoveryCode(session(request), field(request, 'code'), client(request));
-    this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', { recovery: true });
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', { recovery: true });
   }
 
   @Get('two-factor')
@@ -122,14 +122,14 @@ export class ConsoleController {
       return;
     }
     setSessionCookie(request, response, result.sessionId);
-    this.page(request, response, 200, 'recovery-codes', { codes: result.recoveryCodes });
+    await this.page(request, response, 200, 'recovery-codes', { codes: result.recoveryCodes });
   }
 
   @Get('password')
   @Access('unfinished')
-  passwordForm(@Req() request: ConsoleRequest, @Res() response: Response): void {
+  async passwordForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const { operator } = session(request);
-    this.page(request, response, 200, 'password', { required: operator.mustChangePassword, problem: null });
+    await this.page(request, response, 200, 'password', { required: operator.mustChangePassword, problem: null });
   }
 
   @Post('password')
@@ -144,7 +144,10 @@ export class ConsoleController {
     );
     if (outcome.kind === 'problem') {
       const key = PASSWORD_PROBLEMS.find(([pattern]) => pattern.test(outcome.problem))?.[1] ?? 'password.invalid';
-      this.page(request, response, 422, 'password', { required: current.operator.mustChangePassword, problem: key });
+      await this.page(request, response, 422, 'password', {
+        required: current.operator.mustChangePassword,
+        problem: key,
+      });
       return;
     }
     setSessionCookie(request, response, outcome.sessionId);
@@ -185,17 +188,10 @@ export class ConsoleController {
   @Get('static/:file')
   @Access('anyone')
   staticFile(@Param('file') name: string, @Res() response: Response): void {
-    const body = this.staticFiles.get(name);
+    const body = Object.hasOwn(STATIC_TYPES, name) ? this.staticFiles.get(name) : undefined;
     if (body === undefined) throw new ConsoleRefusal(404, 'error.notFound');
     response.setHeader('Cache-Control', 'public, max-age=3600');
-    response.type(STATIC_FILES[name]).send(body);
-  }
-
-  /** Any other path under /admin: the console's own 404 page, not the API's JSON. Declared last, so it matches last. */
-  @All('*path')
-  @Access('anyone')
-  notFound(): never {
-    throw new ConsoleRefusal(404, 'error.notFound');
+    response.type(STATIC_TYPES[name]).send(body);
   }
 
   private async showEnrolment(request: ConsoleRequest, response: Response, status: number, wrongCode: boolean) {
@@ -203,7 +199,7 @@ export class ConsoleController {
     if (current.operator.totpEnrolled) throw new ConsoleRedirect(CONSOLE_PAGES.home);
     const t = this.views.translator(request.consoleLanguage ?? DEFAULT_LANGUAGE);
     const offer = await this.enrolment.offer(current, t('enrol.qrLabel'));
-    this.page(request, response, status, 'enrol', { offer, wrongCode, operator: current.operator });
+    await this.page(request, response, status, 'enrol', { offer, wrongCode, operator: current.operator });
   }
 
   /** The address's attempts go through the API's shared (Redis) limiter for callers without a token. */
@@ -216,14 +212,14 @@ export class ConsoleController {
     }
   }
 
-  private afterAttempt(
+  private async afterAttempt(
     request: ConsoleRequest,
     response: Response,
     outcome: SignInOutcome,
     next: string,
     view: string,
     data: Record<string, unknown>,
-  ): void {
+  ): Promise<void> {
     if (outcome.kind === 'session') {
       setSessionCookie(request, response, outcome.sessionId);
       response.redirect(303, next);
@@ -232,32 +228,16 @@ export class ConsoleController {
     if (outcome.kind === 'wait') response.setHeader('Retry-After', String(outcome.seconds));
     const status = outcome.kind === 'wait' ? 429 : 401;
     const problem = outcome.kind === 'wait' ? { key: 'signin.wait', values: { seconds: outcome.seconds } } : null;
-    this.page(request, response, status, view, { ...data, refused: outcome.kind === 'refused', problem });
+    await this.page(request, response, status, view, { ...data, refused: outcome.kind === 'refused', problem });
   }
 
-  private page(
+  private async page(
     request: ConsoleRequest,
     response: Response,
     status: number,
     view: string,
     data: Record<string, unknown>,
-  ): void {
-    const html = this.views.render(view, request.consoleLanguage ?? DEFAULT_LANGUAGE, data);
-    response.status(status).type('html').send(html);
+  ): Promise<void> {
+    await this.pages.render(request, response, status, view, data);
   }
-}
-
-function session(request: ConsoleRequest): SessionWithOperator {
-  if (request.consoleSession === undefined) throw new ConsoleRedirect(CONSOLE_PAGES.login);
-  return request.consoleSession;
-}
-
-function field(request: ConsoleRequest, name: string): string {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body?.[name];
-  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
-}
-
-function client(request: ConsoleRequest): ClientInfo {
-  return { ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') ?? '' };
 }

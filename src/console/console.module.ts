@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ConsoleController } from './console.controller.js';
+import { ConsolePages } from './console-page.js';
+import { ConsoleNotFoundController } from './not-found.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
@@ -17,10 +20,12 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule],
-  controllers: [ConsoleController],
+  imports: [AuditModule, VenuesModule],
+  // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
+  controllers: [ConsoleController, ConsoleNotFoundController],
   providers: [
     ConsoleViews,
+    ConsolePages,
     ConsoleGuard,
     ConsoleExceptionFilter,
     ConsoleSessionsService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, type EntityManager } from 'typeorm';
+import type { Permission } from '../auth/permissions.js';
 import { readDateTime } from '../database/columns.js';
 import { OperatorEntity, type OperatorStatus } from '../operators/entities/operator.entity.js';
 import { OperatorSessionEntity, type SessionStage } from './entities/operator-session.entity.js';
@@ -22,6 +23,11 @@ export interface SessionWithOperator {
     admin: boolean;
     mustChangePassword: boolean;
     totpEnrolled: boolean;
+    permissions: Permission[];
+    /** null: every venue. */
+    venueIds: string[] | null;
+    /** An IANA time zone the operator chose for dates; null: UTC. */
+    timeZone: string | null;
   };
 }
 
@@ -41,6 +47,9 @@ interface SessionRow {
   admin: number | boolean | string;
   must_change_password: number | boolean | string;
   totp_enrolled_at: Date | string | null;
+  permissions: string;
+  venue_ids: string | null;
+  time_zone: string | null;
 }
 
 const flag = (value: number | boolean | string): boolean => value === true || Number(value) === 1;
@@ -73,6 +82,9 @@ export class OperatorSessionsRepository {
         'o.admin AS admin',
         'o.must_change_password AS must_change_password',
         'o.totp_enrolled_at AS totp_enrolled_at',
+        'o.permissions AS permissions',
+        'o.venue_ids AS venue_ids',
+        'o.time_zone AS time_zone',
       ])
       .where('s.id_hash = :idHash', { idHash })
       .getRawOne<SessionRow>();
@@ -94,6 +106,9 @@ export class OperatorSessionsRepository {
         admin: flag(row.admin),
         mustChangePassword: flag(row.must_change_password),
         totpEnrolled: row.totp_enrolled_at !== null,
+        permissions: JSON.parse(row.permissions) as Permission[],
+        venueIds: row.venue_ids === null ? null : (JSON.parse(row.venue_ids) as string[]),
+        timeZone: row.time_zone,
       },
     };
   }

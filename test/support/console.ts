@@ -1,5 +1,6 @@
 import type TestAgent from 'supertest/lib/agent.js';
 import type { Response } from 'supertest';
+import type { Permission } from '../../src/auth/permissions.js';
 import { newId } from '../../src/common/ids.js';
 import { base32Decode, hotp, totpStep } from '../../src/console/totp.js';
 import { PasswordHasher } from '../../src/hotspot-users/password-hasher.js';
@@ -12,6 +13,8 @@ export interface OperatorOptions {
   password?: string;
   admin?: boolean;
   mustChangePassword?: boolean;
+  permissions?: Permission[];
+  venueIds?: string[] | null;
 }
 
 export const OPERATOR_PASSWORD = 'correct horse battery staple';
@@ -29,14 +32,15 @@ export async function givenOperator(testApp: TestApp, options: OperatorOptions =
     name: options.name ?? `Operator ${counter}`,
     passwordHash: await new PasswordHasher().hash(options.password ?? OPERATOR_PASSWORD),
     mustChangePassword: options.mustChangePassword ?? false,
-    permissions: ['read'],
+    permissions: options.permissions ?? ['read'],
     admin: options.admin ?? false,
-    venueIds: null,
+    venueIds: options.venueIds ?? null,
     status: 'active',
     rightsVersion: 1,
     totpSecret: null,
     totpEnrolledAt: null,
     totpLastStep: null,
+    timeZone: null,
     createdAt: now,
     updatedAt: now,
     lastSignInAt: null,

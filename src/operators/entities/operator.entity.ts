@@ -65,6 +65,10 @@ export class OperatorEntity {
   @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
   totpLastStep!: string | null;
 
+  /** An IANA time zone the console shows dates in for this operator (My account); null: UTC. */
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true })
+  timeZone!: string | null;
+
   @DateTimeColumn('created_at')
   createdAt!: Date;
 

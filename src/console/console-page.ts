@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Actor } from '../auth/actor.js';
+import { satisfies, type Permission } from '../auth/permissions.js';
+import { Clock } from '../common/clock.js';
+import { VenuesService } from '../venues/venues.service.js';
+import { bytesText, timeHtml } from './console-format.js';
+import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import type { ConsoleRequest } from './console-request.js';
+import type { ClientInfo } from './console-sessions.service.js';
+import { ConsoleViews } from './console-views.js';
+import { DEFAULT_LANGUAGE } from './language.js';
+import type { SessionWithOperator } from './operator-sessions.repository.js';
+
+/** Longest value read from any form field: more is cut (every field the console takes is shorter). */
+const MAX_FIELD_LENGTH = 1024;
+/** How long the venue names the pages show are reused before they are read again. */
+const VENUE_NAMES_TTL_MS = 5_000;
+
+export type SignedInOperator = SessionWithOperator['operator'];
+
+/** A link of the console's navigation; `admin` ones are shown to administrators only. */
+interface NavItem {
+  href: string;
+  key: string;
+  admin?: boolean;
+}
+
+/** The console's navigation, in the order the menu shows it; each page names its own by href. */
+export const CONSOLE_NAV: readonly NavItem[] = [
+  { href: '/admin', key: 'nav.dashboard' },
+  { href: '/admin/users', key: 'nav.users' },
+  { href: '/admin/online', key: 'nav.online' },
+  { href: '/admin/logins', key: 'nav.logins' },
+  { href: '/admin/jobs', key: 'nav.jobs' },
+  { href: '/admin/audit', key: 'nav.audit' },
+  { href: '/admin/settings/tokens', key: 'nav.tokens', admin: true },
+  { href: '/admin/settings/nas', key: 'nav.nas', admin: true },
+  { href: '/admin/settings/venues', key: 'nav.venues', admin: true },
+  { href: '/admin/settings/operators', key: 'nav.operators', admin: true },
+  { href: '/admin/account', key: 'nav.account' },
+];
+
+/** The signed-in session of a request the guard let through (a route of access 'anyone' has none). */
+export function session(request: ConsoleRequest): SessionWithOperator {
+  if (request.consoleSession === undefined) throw new ConsoleRedirect('/admin/login');
+  return request.consoleSession;
+}
+
+/** A form field as text ('' when absent or not text), cut at MAX_FIELD_LENGTH. */
+export function field(request: ConsoleRequest, name: string): string {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
+}
+
+/** Every value of a repeated form field (checkboxes), each cut as `field` cuts. */
+export function fieldValues(request: ConsoleRequest, name: string): string[] {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, MAX_FIELD_LENGTH));
+}
+
+/** A query-string parameter as text ('' when absent, repeated or not text). */
+export function queryValue(request: ConsoleRequest, name: string): string {
+  const value = request.query[name];
+  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
+}
+
+export function client(request: ConsoleRequest): ClientInfo {
+  return { ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') ?? '' };
+}
+
+/** The signed-in operator as the services' Actor: the same permission and venue rules as a token's. */
+export function operatorActor(operator: SignedInOperator): Actor {
+  return {
+    kind: 'operator',
+    id: operator.id,
+    name: operator.email,
+    permissions: operator.permissions,
+    venueIds: operator.venueIds,
+  };
+}
+
+/** Refuses (403 page) an operator without `permission`; every state-changing console route calls it first. */
+export function requirePermission(request: ConsoleRequest, permission: Permission): SignedInOperator {
+  const { operator } = session(request);
+  if (!satisfies(operator.permissions, permission)) throw new ConsoleRefusal(403, 'error.forbidden');
+  return operator;
+}
+
+/** Refuses (403 page) an operator who is not an administrator (the settings). */
+export function requireAdmin(request: ConsoleRequest): SignedInOperator {
+  const { operator } = session(request);
+  if (!operator.admin) throw new ConsoleRefusal(403, 'error.forbidden');
+  return operator;
+}
+
+/**
+ * Renders the console's pages with what every page needs besides its own data: the operator, what
+ * the operator may do (`can`, `admin`: a page shows no control its operator cannot use), the
+ * navigation, dates in the operator's time zone (`time`), byte counts, venue display names, and a
+ * notice named by the `notice` query parameter of a redirect after a change (shown only when it is a
+ * `notice.*` key of the catalogues, so a link cannot put words on the page).
+ */
+@Injectable()
+export class ConsolePages {
+  private venueNames: { at: number; names: Map<string, string> } | null = null;
+
+  constructor(
+    private readonly views: ConsoleViews,
+    private readonly venues: VenuesService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A whole page (a view that names the layout) or a fragment (a view that does not, for htmx). */
+  async render(
+    request: ConsoleRequest,
+    response: Response,
+    status: number,
+    view: string,
+    data: Record<string, unknown> = {},
+  ): Promise<void> {
+    const language = request.consoleLanguage ?? DEFAULT_LANGUAGE;
+    const operator = request.consoleSession?.operator;
+    const names = operator === undefined ? new Map<string, string>() : await this.names();
+    const notice = request.method === 'GET' ? queryValue(request, 'notice') : '';
+    const zone = operator?.timeZone ?? null;
+    const html = this.views.render(view, language, {
+      operator,
+      admin: operator?.admin === true,
+      can: (permission: Permission) => operator !== undefined && satisfies(operator.permissions, permission),
+      nav: operator === undefined ? [] : CONSOLE_NAV.filter((item) => item.admin !== true || operator.admin),
+      path: request.path,
+      time: (value: Date | string | null | undefined) => timeHtml(value, zone, language),
+      bytes: (value: number | string | null | undefined) => bytesText(value, language),
+      venueName: (id: string) => names.get(id) ?? id,
+      notice: notice.startsWith('notice.') && this.views.has(notice) ? notice : null,
+      ...data,
+    });
+    response.status(status).type('html').send(html);
+  }
+
+  /** The registered venues' display names by id, read at most every few seconds. */
+  private async names(): Promise<Map<string, string>> {
+    const now = this.clock.now().getTime();
+    if (this.venueNames === null || now - this.venueNames.at > VENUE_NAMES_TTL_MS) {
+      const venues = await this.venues.list();
+      const names = new Map<string, string>();
+      for (const venue of venues) if (venue.displayName !== null) names.set(venue.id, venue.displayName);
+      this.venueNames = { at: now, names };
+    }
+    return this.venueNames.names;
+  }
+}

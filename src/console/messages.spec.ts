@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { consoleAssetsDir } from './console-assets.js';
+import { loadCatalogue } from './console-views.js';
+import { LANGUAGES } from './language.js';
+
+/** Every text the console shows comes from both catalogues: the same keys in each, and every key a view names exists. */
+describe('console message catalogues', () => {
+  const dir = consoleAssetsDir();
+  const catalogues = LANGUAGES.map((language) => ({ language, messages: loadCatalogue(dir, language) }));
+
+  it('have the same keys in every language, none empty', () => {
+    const [first, ...others] = catalogues;
+    for (const other of others) {
+      expect(Object.keys(other.messages).sort()).toEqual(Object.keys(first.messages).sort());
+    }
+    for (const { messages } of catalogues) {
+      expect(Object.entries(messages).filter(([, text]) => text.trim() === '')).toEqual([]);
+    }
+  });
+
+  it('have the same {placeholders} in every language', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    const [first, ...others] = catalogues;
+    for (const other of others) {
+      for (const [key, text] of Object.entries(first.messages)) {
+        expect([key, placeholders(other.messages[key] ?? '')]).toEqual([key, placeholders(text)]);
+      }
+    }
+  });
+
+  it('have every key the views and the console code name literally', () => {
+    const files = (folder: string): string[] =>
+      readdirSync(folder).flatMap((name) => {
+        const path = join(folder, name);
+        return statSync(path).isDirectory() ? files(path) : [path];
+      });
+    const sources = files(dir).filter((path) => /\.(eta|ts)$/.test(path) && !path.endsWith('.spec.ts'));
+    const named = new Set<string>();
+    for (const path of sources) {
+      const text = readFileSync(path, 'utf8');
+      for (const match of text.matchAll(/\bt\('([a-zA-Z0-9_.-]+)'/g)) named.add(match[1]);
+    }
+    expect(named.size).toBeGreaterThan(20);
+    const messages = catalogues[0].messages;
+    expect([...named].filter((key) => !(key in messages))).toEqual([]);
+  });
+});
