@@ -101,3 +101,27 @@ export function pageText(html: string, className: string): string {
 export function recoveryCodesOf(html: string): string[] {
   return [...html.matchAll(/<li><code>([0-9A-Z-]+)<\/code><\/li>/g)].map((match) => match[1]);
 }
+
+export interface SignedInConsole {
+  console: ConsoleBrowser;
+  operator: OperatorEntity;
+  /** The TOTP seed an administrator enrolled with while signing in (base32); null for other operators. */
+  totpSecret: string | null;
+}
+
+/**
+ * An operator stored with `options` and signed in through the console's own forms: email and
+ * password, and for an administrator the two-factor enrolment the console requires first.
+ */
+export async function signInConsole(testApp: TestApp, options: OperatorOptions = {}): Promise<SignedInConsole> {
+  const operator = await givenOperator(testApp, options);
+  const console = new ConsoleBrowser(() => testApp.http);
+  const login = await console.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD });
+  if (login.status !== 303) throw new Error(`sign-in answered ${login.status}`);
+  if (!operator.admin) return { console, operator, totpSecret: null };
+  const enrolment = await console.get('/admin/two-factor');
+  const totpSecret = pageText(enrolment.text, 'secret');
+  const confirmed = await console.post('/admin/two-factor', { code: totpCode(totpSecret, new Date()) });
+  if (confirmed.status !== 200) throw new Error(`enrolment answered ${confirmed.status}`);
+  return { console, operator, totpSecret };
+}
