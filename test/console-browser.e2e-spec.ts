@@ -1,10 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { axeViolations, pageWidth, PHONE, TestBrowser } from './support/browser.js';
 import { givenOperator, OPERATOR_PASSWORD, totpCode } from './support/console.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -15,33 +12,13 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * what the browser sees does not depend on the database.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { width: 360, height: 740 };
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  nodes: Array<{ target: unknown }>;
-}
-
 describe('console in a browser', () => {
   let testApp: TestApp;
   let base: string;
   let foreign: Server;
   let foreignBase: string;
-  let profile: string;
+  let testBrowser: TestBrowser;
   let browser: BrowserContext;
-  const problems: string[] = [];
 
   beforeAll(async () => {
     testApp = await startTestApp('sqlite');
@@ -58,47 +35,23 @@ describe('console in a browser', () => {
     });
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     foreignBase = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
-    profile = mkdtempSync(join(tmpdir(), 'hotspot-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: PHONE,
-    });
+    testBrowser = await TestBrowser.launch(PHONE);
+    browser = testBrowser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await testBrowser?.close();
     await new Promise((resolve) => foreign?.close(resolve));
     await testApp?.close();
   });
 
-  async function newPage(): Promise<Page> {
-    const page = await browser.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
-        problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    return page;
-  }
+  const newPage = (): Promise<Page> => testBrowser.newPage();
 
   /** axe-core's violations on the page, and whether it is wider than the phone. */
   async function check(page: Page, name: string): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run()).violations.map(({ id, nodes }) => ({ id, nodes: nodes.map((node) => node.target) }));
-    });
-    expect({ name, violations }).toEqual({ name, violations: [] });
-    const width = await page.evaluate(
-      () =>
-        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
-          .scrollWidth,
-    );
-    expect({ name, width }).toEqual({ name, width: PHONE.width });
-    expect(problems).toEqual([]);
+    expect({ name, violations: await axeViolations(page) }).toEqual({ name, violations: [] });
+    expect({ name, width: await pageWidth(page) }).toEqual({ name, width: PHONE.width });
+    expect(testBrowser.problems).toEqual([]);
   }
 
   it('refuses a sign-in form posted from another origin', async () => {

@@ -2,7 +2,10 @@ import type TestAgent from 'supertest/lib/agent.js';
 import type { Response } from 'supertest';
 import type { Permission } from '../../src/auth/permissions.js';
 import { newId } from '../../src/common/ids.js';
-import { base32Decode, hotp, totpStep } from '../../src/console/totp.js';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../src/config/configuration.js';
+import { base32Decode, base32Encode, hotp, newTotpSeed, totpStep } from '../../src/console/totp.js';
+import { sealTotpSeed } from '../../src/console/totp-seal.js';
 import { PasswordHasher } from '../../src/hotspot-users/password-hasher.js';
 import { OperatorEntity } from '../../src/operators/entities/operator.entity.js';
 import type { TestApp } from './test-app.js';
@@ -15,6 +18,8 @@ export interface OperatorOptions {
   mustChangePassword?: boolean;
   permissions?: Permission[];
   venueIds?: string[] | null;
+  /** Enrolled in two-factor sign-in with this seed (base32), sealed with the app's SECRETS_KEY. */
+  totpSecret?: string;
 }
 
 export const OPERATOR_PASSWORD = 'correct horse battery staple';
@@ -38,13 +43,17 @@ export async function givenOperator(testApp: TestApp, options: OperatorOptions =
     status: 'active',
     rightsVersion: 1,
     totpSecret: null,
-    totpEnrolledAt: null,
+    totpEnrolledAt: options.totpSecret === undefined ? null : now,
     totpLastStep: null,
     timeZone: null,
     createdAt: now,
     updatedAt: now,
     lastSignInAt: null,
   };
+  if (options.totpSecret !== undefined) {
+    const key = testApp.app.get(ConfigService<AppConfig, true>).get('secretsKey', { infer: true });
+    operator.totpSecret = sealTotpSeed(base32Decode(options.totpSecret), operator.id, key);
+  }
   await testApp.dataSource.getRepository(OperatorEntity).insert(operator);
   return operator;
 }
@@ -83,6 +92,11 @@ export class ConsoleBrowser {
     }
     return response;
   }
+}
+
+/** A new TOTP seed in base32, as the enrolment page shows one. */
+export function newTotpSecret(): string {
+  return base32Encode(newTotpSeed());
 }
 
 /** The TOTP code of `secret` (base32, as the enrolment page shows it) at `at`. */
