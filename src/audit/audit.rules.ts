@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'user.expire',
   'user.delete',
   'session.disconnect',
+  'unauth-job.retry',
   'token.create',
   'token.revoke',
   'nas.add',
@@ -52,7 +53,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'session', 'token', 'nas', 'operator', 'venue'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'session', 'unauth-job', 'token', 'nas', 'operator', 'venue'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;

@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
+import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
+import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ConsoleController } from './console.controller.js';
 import { ConsolePages } from './console-page.js';
 import { ConsoleNotFoundController } from './not-found.controller.js';
+import { JobsController } from './jobs.controller.js';
+import { OnlineController } from './online.controller.js';
+import { UserPageController } from './user-page.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
@@ -20,9 +25,9 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule],
+  imports: [AuditModule, VenuesModule, HotspotUsersModule, LoginAttemptsModule],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
-  controllers: [ConsoleController, ConsoleNotFoundController],
+  controllers: [ConsoleController, UserPageController, OnlineController, JobsController, ConsoleNotFoundController],
   providers: [
     ConsoleViews,
     ConsolePages,

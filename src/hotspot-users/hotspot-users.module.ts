@@ -11,7 +11,9 @@ import { UnauthJobsController } from './unauth-jobs.controller.js';
 import { UserAccess } from './user-access.js';
 import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
+import { OperatorViewsRepository } from './operator-views.repository.js';
 import { PasswordHasher } from './password-hasher.js';
+import { SessionDisconnectService } from './session-disconnect.service.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 import { VenueCountsFolder } from './venue-counts-folder.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
@@ -34,6 +36,10 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     VenueCountsFolder,
     UserUnauthJobsService,
     VenueSessionsService,
+    SessionDisconnectService,
+    OperatorViewsRepository,
   ],
+  // For the console's pages, which call the same use cases with the signed-in operator as the actor.
+  exports: [HotspotUsersService, UserUnauthJobsService, VenueSessionsService, SessionDisconnectService],
 })
 export class HotspotUsersModule {}

@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { actorOf, type AuditOrigin } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { pageWindow, paginationOf } from '../common/pagination.js';
+import { Clock } from '../common/clock.js';
+import { pageWindow, paginationOf, type PageRequest } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { PaginationDto } from './dto/hotspot-user.response.js';
 import type { UnauthJobDto } from './dto/unauth-job.response.js';
 import type { UserPageQuery } from './hotspot-user.inputs.js';
 import { venuesOfJob } from './hotspot-user.rules.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import { OperatorViewsRepository } from './operator-views.repository.js';
 import { toUnauthJobDto } from './unauth-job.mapper.js';
 import { UserAccess } from './user-access.js';
 
@@ -25,6 +31,9 @@ export class UserUnauthJobsService {
     private readonly users: HotspotUsersRepository,
     private readonly access: UserAccess,
     private readonly jobs: UnauthJobsService,
+    private readonly views: OperatorViewsRepository,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -32,15 +41,63 @@ export class UserUnauthJobsService {
    * user's, or with the job's sessions' once the user is deleted): its existence is not revealed.
    */
   get(token: Actor, id: string): Promise<UnauthJobDto> {
-    return this.database.run(async (em) => {
-      const job = await this.jobs.findIn(em, id);
+    return this.database.run(async (em) => toUnauthJobDto(await this.readable(em, token, id)));
+  }
+
+  /** The stored job itself, under get's rules (the console shows its deliveries' times). */
+  find(token: Actor, id: string): Promise<UnauthJobEntity> {
+    return this.database.run((em) => this.readable(em, token, id));
+  }
+
+  /**
+   * One page of the jobs the actor may read (get's venue rules), newest first, of one status and
+   * reason when given.
+   */
+  async pageInScope(
+    token: Actor,
+    filter: { status?: UnauthJobStatus; reason?: UnauthReason },
+    page: PageRequest,
+  ): Promise<{ jobs: UnauthJobEntity[]; pagination: PaginationDto }> {
+    const { total, jobs } = await this.database.run((em) =>
+      this.views.findJobPage(em, { ...filter, venueIds: token.venueIds }, pageWindow(page)),
+    );
+    return { jobs, pagination: paginationOf(page, total) };
+  }
+
+  /**
+   * Puts a failed job back for the worker (pending, due now, attempts from zero), in one transaction
+   * with its unauth-job.retry event: 404 as get, 403 when one of its sessions lies in a venue outside
+   * the actor's, 409 when the job is not failed.
+   */
+  retry(token: Actor, id: string, origin: AuditOrigin): Promise<void> {
+    return this.database.transaction(async (em) => {
+      const job = await this.jobs.lockIn(em, id);
       if (job === null) throw ApiError.unauthJobNotFound();
       const user = await this.users.findRecord(em, job.userId);
-      if (!this.venueScope.canRead(token, venuesOfJob(user?.venueIds ?? null, job.sessions))) {
-        throw ApiError.unauthJobNotFound();
+      const venueIds = venuesOfJob(user?.venueIds ?? null, job.sessions);
+      if (!this.venueScope.canRead(token, venueIds)) throw ApiError.unauthJobNotFound();
+      this.venueScope.assertVenuesInScope(token, [...new Set(job.sessions.map((s) => s.venueId))], 'id');
+      if (!(await this.jobs.reopenFailed(em, job, this.clock.now()))) {
+        throw ApiError.conflict([{ field: 'status', message: `the job is ${job.status}, not failed` }]);
       }
-      return toUnauthJobDto(job);
+      await this.audit.record(em, {
+        actor: actorOf(token),
+        action: 'unauth-job.retry',
+        target: { type: 'unauth-job', id: job.id },
+        venueIds,
+        origin,
+      });
     });
+  }
+
+  private async readable(em: EntityManager, token: Actor, id: string): Promise<UnauthJobEntity> {
+    const job = await this.jobs.findIn(em, id);
+    if (job === null) throw ApiError.unauthJobNotFound();
+    const user = await this.users.findRecord(em, job.userId);
+    if (!this.venueScope.canRead(token, venuesOfJob(user?.venueIds ?? null, job.sessions))) {
+      throw ApiError.unauthJobNotFound();
+    }
+    return job;
   }
 
   /** A page of the user's jobs, newest first, under the same venue rules as getting the user. */

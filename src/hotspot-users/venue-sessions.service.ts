@@ -12,6 +12,7 @@ import type { VenueSessionDto } from './dto/venue-sessions.dto.js';
 import type { PaginationDto } from './dto/hotspot-user.response.js';
 import { toVenueSessionDto } from './hotspot-user.mapper.js';
 import type { SessionsQuery } from './hotspot-user.inputs.js';
+import { OperatorViewsRepository } from './operator-views.repository.js';
 
 /** The sessions of a venue (GET /sessions), with the venue rules of the users list. */
 @Injectable()
@@ -23,9 +24,28 @@ export class VenueSessionsService {
     private readonly clock: Clock,
     private readonly venueScope: VenueScopeService,
     private readonly sessions: SessionsService,
+    private readonly views: OperatorViewsRepository,
     config: ConfigService<AppConfig, true>,
   ) {
     this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
+  }
+
+  /**
+   * list's page, each session with the username (or name) of its user, for a page that names them
+   * (the console's Online now).
+   */
+  async listNamed(
+    actor: Actor,
+    query: SessionsQuery,
+  ): Promise<{ data: Array<VenueSessionDto & { userName: string | null }>; pagination: PaginationDto }> {
+    const { data, pagination } = await this.list(actor, query);
+    const names = await this.database.run((em) =>
+      this.views.findUserNames(
+        em,
+        data.map((session) => session.userId),
+      ),
+    );
+    return { data: data.map((session) => ({ ...session, userName: names.get(session.userId) ?? null })), pagination };
   }
 
   /** One page of the venue's sessions, newest first; stale is judged at the time of the request. */

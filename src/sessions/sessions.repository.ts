@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { dateTimeParameter } from '../database/columns.js';
+import { dateTimeParameter, ID_LENGTH } from '../database/columns.js';
 import { changedRows, isSqlite } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
 
@@ -51,6 +51,13 @@ export class SessionsRepository {
    */
   async lockById(em: EntityManager, id: string): Promise<SessionEntity | null> {
     const [session] = await withExactCounters(lockedOnMysql(em, sessionsQuery(em).where('s.id = :id', { id })));
+    return session ?? null;
+  }
+
+  /** The session, read without a lock; null when there is none (or `id` cannot be one). */
+  async findById(em: EntityManager, id: string): Promise<SessionEntity | null> {
+    if (id.length === 0 || id.length > ID_LENGTH) return null;
+    const [session] = await withExactCounters(sessionsQuery(em).where('s.id = :id', { id }));
     return session ?? null;
   }
 

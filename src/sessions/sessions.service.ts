@@ -109,6 +109,24 @@ export class SessionsService {
     );
   }
 
+  /** The session, read in the caller's unit of work without a lock; null when there is none. */
+  find(em: EntityManager, sessionId: string): Promise<SessionEntity | null> {
+    return this.sessions.findById(em, sessionId);
+  }
+
+  /**
+   * Ends one session as the service does (an operator's disconnect), inside the caller's transaction,
+   * which holds the user's row: the session's row is locked, and null returned when it is not active
+   * (any more). Its device stays the user's, seen until now.
+   */
+  async endOneByService(em: EntityManager, sessionId: string, now: Date): Promise<SessionEntity | null> {
+    const session = await this.sessions.lockById(em, sessionId);
+    if (session === null || session.status !== 'active') return null;
+    const [ended] = await this.endByService(em, [session], now);
+    await this.devices.markSeen(em, ended.userId, ended.macAddress, now);
+    return ended;
+  }
+
   /** Ends `active` sessions as the service does (not the network side), returning them as ended. */
   private async endByService(em: EntityManager, active: SessionEntity[], now: Date): Promise<SessionEntity[]> {
     const ended = endedByService(active, now);

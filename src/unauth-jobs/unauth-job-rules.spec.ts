@@ -9,6 +9,7 @@ import {
   nasClientIdsOf,
   newPendingJob,
   releasedChanges,
+  retriedChanges,
   sessionsTakingCoa,
   type ClaimedJob,
 } from './unauth-job-rules.js';
@@ -148,5 +149,56 @@ describe('sessions of a CoA job', () => {
   it('names each registered NAS once', () => {
     expect(nasClientIdsOf(sessions)).toEqual(['nas-a', 'nas-b']);
     expect(nasClientIdsOf([])).toEqual([]);
+  });
+});
+
+describe('a failed job retried', () => {
+  const at = '2030-01-01T11:00:00.000Z';
+  const outcome = (result: 'acked' | 'failed' | 'retry') => ({
+    result,
+    errorCause: result === 'acked' ? null : 404,
+    detail: null,
+    nas: 'nas-1',
+    attempts: 3,
+    at,
+  });
+
+  it('is pending, due now, its attempts from zero, and no longer leased', () => {
+    expect(retriedChanges({ deliveries: null }, NOW)).toEqual({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: NOW,
+      leaseExpiresAt: null,
+      deliveries: null,
+      updatedAt: NOW,
+    });
+  });
+
+  it('opens its failed deliveries and their failed sessions again; what was settled stays settled', () => {
+    const changes = retriedChanges(
+      {
+        deliveries: {
+          radius: {
+            status: 'failed',
+            attempts: 3,
+            lastError: 'session s2: refused',
+            at,
+            sessions: { s1: outcome('acked'), s2: outcome('failed'), s3: outcome('retry') },
+          },
+          webhook: { status: 'done', attempts: 1, lastError: null, at },
+        },
+      },
+      NOW,
+    );
+    expect(changes.deliveries).toEqual({
+      radius: {
+        status: 'pending',
+        attempts: 3,
+        lastError: 'session s2: refused',
+        at,
+        sessions: { s1: outcome('acked'), s2: outcome('retry'), s3: outcome('retry') },
+      },
+      webhook: { status: 'done', attempts: 1, lastError: null, at },
+    });
   });
 });

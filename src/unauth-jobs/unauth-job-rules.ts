@@ -5,6 +5,7 @@ import {
   type UnauthJobStatus,
   type UnauthReason,
 } from './entities/unauth-job.entity.js';
+import type { Deliveries } from './delivery.js';
 import { retryDelayMs } from './retry-delay.js';
 
 /** A job this worker holds: processing, with the lease it was claimed under. */
@@ -89,6 +90,41 @@ export function failedChanges(
   if (job.attempts >= retry.maxAttempts) return { status: 'failed', leaseExpiresAt: null, lastError, updatedAt: now };
   const nextAttemptAt = new Date(now.getTime() + retryDelayMs(job.attempts, retry.retryBaseMs, random));
   return { status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError, updatedAt: now };
+}
+
+/**
+ * A failed job put back for the worker, as a new job would be: pending, due at once, its attempts
+ * from zero. Its failed deliveries are open again, and so are the sessions they failed for (sent
+ * again); what was settled (an ACK, a NAS's own Stop) stays settled and is not sent again.
+ */
+export function retriedChanges(job: Pick<UnauthJobEntity, 'deliveries'>, now: Date): Partial<UnauthJobEntity> {
+  return {
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    leaseExpiresAt: null,
+    deliveries: reopenedDeliveries(job.deliveries),
+    updatedAt: now,
+  };
+}
+
+function reopenedDeliveries(deliveries: Deliveries | null): Deliveries | null {
+  if (deliveries === null) return null;
+  return Object.fromEntries(
+    Object.entries(deliveries).map(([name, delivery]) => {
+      if (delivery.status !== 'failed') return [name, delivery];
+      const sessions =
+        delivery.sessions === undefined
+          ? undefined
+          : Object.fromEntries(
+              Object.entries(delivery.sessions).map(([id, outcome]) => [
+                id,
+                outcome.result === 'failed' ? { ...outcome, result: 'retry' as const } : outcome,
+              ]),
+            );
+      return [name, { ...delivery, status: 'pending' as const, ...(sessions === undefined ? {} : { sessions }) }];
+    }),
+  );
 }
 
 /** Handed back untried (shutdown): due at once, and the attempt does not count. */

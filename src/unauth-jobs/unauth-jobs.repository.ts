@@ -64,6 +64,25 @@ export class UnauthJobsRepository {
     return em.findOneBy(UnauthJobEntity, { id });
   }
 
+  /** The job, its row locked until the transaction ends (MySQL; SQLite runs one transaction at a time). */
+  async lockById(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    if (id.length === 0 || id.length > ID_LENGTH) return null;
+    const query = em.createQueryBuilder(UnauthJobEntity, 'job').where('job.id = :id', { id }).limit(1);
+    if (this.database.supportsRowLocks) query.setLock('pessimistic_write');
+    return (await query.getOne()) ?? null;
+  }
+
+  /** Applies `changes` only while the job is still in `status`. Returns whether it did. */
+  async updateInStatus(
+    em: EntityManager,
+    id: string,
+    status: UnauthJobStatus,
+    changes: Partial<UnauthJobEntity>,
+  ): Promise<boolean> {
+    const result = await em.update(UnauthJobEntity, { id, status }, changes);
+    return result.affected === 1;
+  }
+
   /** One page of the user's jobs, newest first, and how many the user has. */
   async findPageOfUser(
     em: EntityManager,

@@ -12,6 +12,7 @@ import {
   nasClientIdsOf,
   newPendingJob,
   releasedChanges,
+  retriedChanges,
   sessionsTakingCoa,
   type ClaimedJob,
   type RetryPolicy,
@@ -188,6 +189,20 @@ export class UnauthJobsService {
   /** The job, read in the caller's unit of work; null when there is none. */
   findIn(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
     return this.jobs.findById(em, id);
+  }
+
+  /** The job with its row locked for the caller's transaction; null when there is none. */
+  lockIn(em: EntityManager, id: string): Promise<UnauthJobEntity | null> {
+    return this.jobs.lockById(em, id);
+  }
+
+  /**
+   * Puts a failed job back for the worker (retriedChanges), in the caller's transaction; false when
+   * it is not failed (any more).
+   */
+  reopenFailed(em: EntityManager, job: UnauthJobEntity, now: Date): Promise<boolean> {
+    if (job.status !== 'failed') return Promise.resolve(false);
+    return this.jobs.updateInStatus(em, job.id, 'failed', retriedChanges(job, now));
   }
 
   /** One page of the user's jobs, newest first, in the caller's unit of work. */

@@ -121,7 +121,8 @@ export class UnauthJobDto {
     example: 'blocked',
     description:
       '`coa`: not a disconnect but a changed expiresAt, sent as a CoA-Request with the new Session-Timeout; ' +
-      '`venue-removed`: venues taken from the user; `enforcement`: the NAS reported a session the user may not have',
+      '`venue-removed`: venues taken from the user; `enforcement`: the NAS reported a session the user may not have; ' +
+      '`operator`: an operator disconnected one session in the console',
   })
   reason!: UnauthReason;
 

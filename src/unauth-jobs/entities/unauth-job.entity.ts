@@ -7,6 +7,7 @@ import type { Deliveries } from '../delivery.js';
  * `enforcement`: accounting reported a session of a user who may not have one (blocked, expired,
  * deleted, or not in the NAS's venue).
  * `coa`: not an unauth but a change of the user's expiresAt, sent as a CoA-Request with the new Session-Timeout.
+ * `operator`: a console operator disconnected one session (Online now).
  */
 export const UNAUTH_REASONS = [
   'blocked',
@@ -16,6 +17,7 @@ export const UNAUTH_REASONS = [
   'venue-removed',
   'enforcement',
   'coa',
+  'operator',
 ] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 

@@ -1,0 +1,192 @@
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { NasService } from '../src/nas/nas.service.js';
+import { SessionEntity } from '../src/sessions/entities/session.entity.js';
+import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
+import { UnauthJobWorker } from '../src/unauth-jobs/unauth-job-worker.service.js';
+import { api } from './support/api-client.js';
+import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
+import { givenOperator } from './support/console.js';
+import { givenUser } from './support/factories.js';
+import { NasSimulator } from './support/nas-simulator.js';
+import { radiusCall, rlmBody } from './support/radius.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * The network screens in Debian's Chromium: a user's page (devices, sessions, login attempts, jobs),
+ * Online now, the jobs list and a job's page, in English and Turkish at 1280 and 360 px, with no axe
+ * violation, no sideways scroll on the phone and no CSP or script error; a block's job turns from
+ * waiting to ACK on the user's page without a reload (htmx polling), and a Disconnect done by
+ * keyboard alone. SQLite only: what the browser sees does not depend on the database.
+ */
+
+const NAS_SECRET = 'nas-shared-secret-browser-e2e';
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}-${++sequence}-${Date.now().toString(36)}`;
+
+describe('console network screens in a browser', () => {
+  let testApp: TestApp;
+  let base: string;
+  let nas: NasSimulator;
+  let nasName: string;
+  let radiusToken: string;
+  let worker: UnauthJobWorker;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    nas = await NasSimulator.start(NAS_SECRET);
+    testApp = await startTestApp('sqlite', {
+      UNAUTH_DISPATCHER: 'radius',
+      RADIUS_DM_TIMEOUT_MS: '100',
+      RADIUS_DM_RETRIES: '0',
+      WORKER_ENABLED: 'false',
+      LOG_LEVEL: 'fatal',
+    });
+    await testApp.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+    worker = testApp.app.get(UnauthJobWorker);
+    radiusToken = await testApp.createToken({ permissions: ['radius'] });
+    nasName = unique('nas');
+    await testApp.app.get(NasService).add({
+      venueId: 'venue-a',
+      name: nasName,
+      ipAddress: nas.address,
+      secret: NAS_SECRET,
+      coaPort: nas.port,
+      vendor: 'mikrotik',
+    });
+    const operator = await givenOperator(testApp, { permissions: ['read', 'write'], venueIds: ['venue-a'] });
+    browser = await TestBrowser.launch(DESKTOP);
+    page = await browser.newPage();
+    await signInInBrowser(page, base, operator.email);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await testApp?.close();
+    await nas?.close();
+  });
+
+  async function onlineUser(mac: string) {
+    const user = await givenUser(testApp);
+    const nasClient = { name: nasName, ip: nas.address };
+    await radiusCall(
+      testApp,
+      radiusToken,
+      'accounting',
+      nasClient,
+      rlmBody({
+        'Acct-Status-Type': 'Start',
+        'User-Name': user.username!,
+        'Acct-Session-Id': unique('acct'),
+        'Acct-Unique-Session-Id': unique('unique'),
+        'Calling-Station-Id': mac,
+        'Framed-IP-Address': '10.0.0.7',
+        'NAS-IP-Address': '192.0.2.10',
+        'Acct-Session-Time': 0,
+      }),
+    ).expect(204);
+    await radiusCall(
+      testApp,
+      radiusToken,
+      'post-auth',
+      nasClient,
+      rlmBody({ 'User-Name': user.username!, 'Calling-Station-Id': mac }),
+      { 'X-Radius-Result': 'Access-Reject', 'X-Radius-Reply-Message': 'Too many simultaneous sessions' },
+    ).expect(204);
+    const [session] = await testApp.dataSource.getRepository(SessionEntity).findBy({ userId: user._id });
+    return { user, session };
+  }
+
+  async function check(where: string): Promise<void> {
+    expect([where, await axeViolations(page)]).toEqual([where, []]);
+    if (page.viewportSize()?.width === PHONE.width)
+      expect([where, await pageWidth(page)]).toEqual([where, PHONE.width]);
+    expect([where, browser.problems]).toEqual([where, []]);
+  }
+
+  it("a block's job turns from waiting to ACK on the user's page without a reload", async () => {
+    const { user } = await onlineUser('AA-BB-CC-00-10-01');
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+    await page.goto(`${base}/admin/users/${user._id}`);
+    await expect(page.locator('#user-jobs .net-outcome').first().textContent()).resolves.toBe('Waiting');
+    await page.evaluate(() => {
+      (globalThis as unknown as { stillHere: boolean }).stillHere = true;
+    });
+
+    expect(await worker.processBatch()).toBe(1);
+
+    await page.locator('#user-jobs .net-outcome', { hasText: 'ACK' }).waitFor({ timeout: 6_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+    expect(await page.locator('#user-jobs').getAttribute('hx-trigger')).toBeNull();
+    expect(browser.problems).toEqual([]);
+  }, 30_000);
+
+  it('Disconnect by keyboard alone, then the NAS answer appears on Online now', async () => {
+    const { user, session } = await onlineUser('AA-BB-CC-00-10-02');
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${base}/admin/online?venueId=venue-a`);
+    const target = `/admin/online/${session.id}/disconnect`;
+    await tabUntil((element) => element.href === target);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}${target}`);
+    await tabUntil((element) => element.id === 'confirm-disconnect');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/admin/online' && url.searchParams.has('job'));
+    const [job] = await testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId: user._id });
+    expect(job.reason).toBe('operator');
+    await expect(page.locator('#job-status .net-outcome').first().textContent()).resolves.toBe('Waiting');
+    expect(await worker.processBatch()).toBe(1);
+    await page.locator('#job-status .net-outcome', { hasText: 'ACK' }).waitFor({ timeout: 6_000 });
+    expect(browser.problems).toEqual([]);
+  }, 30_000);
+
+  it('every screen, with data, in English and Turkish at 1280 and 360 px: no axe violation, no sideways scroll', async () => {
+    const { user } = await onlineUser('AA-BB-CC-00-10-03');
+    await onlineUser('AA-BB-CC-00-10-04');
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+    nas.answer = () => ({ nak: 404 });
+    await worker.processBatch();
+    const [job] = await testApp.dataSource
+      .getRepository(UnauthJobEntity)
+      .findBy({ userId: user._id, reason: 'blocked' });
+    const screens = [
+      `/admin/users/${user._id}`,
+      '/admin/online?venueId=venue-a',
+      '/admin/jobs',
+      `/admin/jobs/${job.id}`,
+      `/admin/jobs/${job.id}/retry`,
+    ];
+    for (const language of ['en', 'tr'] as const) {
+      await browser.context.addCookies([{ name: 'lang', value: language, url: base }]);
+      for (const viewport of [DESKTOP, PHONE]) {
+        await page.setViewportSize(viewport);
+        for (const screen of screens) {
+          await page.goto(`${base}${screen}`);
+          expect(await page.locator('html').getAttribute('lang')).toBe(language);
+          await check(`${screen} ${language} ${viewport.width}`);
+        }
+      }
+    }
+    await page.goto(`${base}/admin/jobs/${job.id}`);
+    expect(await page.locator('main').textContent()).toContain('Error-Cause 404 (Invalid-Request)');
+  }, 60_000);
+
+  /** Presses Tab until the focused element matches (at most 80 times); fails otherwise. */
+  async function tabUntil(matches: (element: { href: string; id: string }) => boolean): Promise<void> {
+    for (let presses = 0; presses < 80; presses += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const element = (
+          globalThis as unknown as {
+            document: { activeElement: { getAttribute(name: string): string | null; id: string } | null };
+          }
+        ).document.activeElement;
+        return { href: element?.getAttribute('href') ?? '', id: element?.id ?? '' };
+      });
+      if (matches(focused)) return;
+    }
+    throw new Error('the keyboard never reached the control');
+  }
+});
