@@ -10,6 +10,7 @@ import { client, ConsolePages, field, session } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { Access, CONSOLE_PAGES, ConsoleGuard } from './console.guard.js';
+import { consoleReturnPath } from './console.rules.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
@@ -182,7 +183,7 @@ export class ConsoleController {
       secure: request.secure,
       maxAge: LANGUAGE_COOKIE_MAX_AGE_MS,
     });
-    response.redirect(303, field(request, 'back') === 'login' ? CONSOLE_PAGES.login : CONSOLE_PAGES.home);
+    response.redirect(303, consoleReturnPath(field(request, 'back')) ?? CONSOLE_PAGES.home);
   }
 
   @Get('static/:file')

@@ -1,4 +1,4 @@
-import { crossSiteRefusal, lastSeenDue, sessionOver, signInDelayMs } from './console.rules.js';
+import { consoleReturnPath, crossSiteRefusal, lastSeenDue, sessionOver, signInDelayMs } from './console.rules.js';
 
 const OWN = 'https://hotspot.example';
 
@@ -54,5 +54,29 @@ describe('lastSeenDue', () => {
     const t = new Date('2026-01-01T00:00:00Z');
     expect(lastSeenDue(t, new Date(t.getTime() + 59_999))).toBe(false);
     expect(lastSeenDue(t, new Date(t.getTime() + 60_000))).toBe(true);
+  });
+});
+
+describe('consoleReturnPath', () => {
+  it('keeps a console path with its query', () => {
+    expect(consoleReturnPath('/admin/users?venueId=a&q=ada')).toBe('/admin/users?venueId=a&q=ada');
+    expect(consoleReturnPath('/admin')).toBe('/admin');
+    expect(consoleReturnPath('/admin/login')).toBe('/admin/login');
+  });
+
+  it('refuses anything that could lead elsewhere', () => {
+    for (const value of [
+      '',
+      'home',
+      '//evil.example/admin',
+      '/admin//evil',
+      '/administrator',
+      'https://evil.example/admin',
+      '/admin\\evil',
+      '/admin/ x',
+      '/admin/' + 'x'.repeat(600),
+    ]) {
+      expect([value, consoleReturnPath(value)]).toEqual([value, null]);
+    }
   });
 });

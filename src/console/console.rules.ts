@@ -60,3 +60,14 @@ export const LAST_SEEN_RESOLUTION_MS = 60_000;
 export function lastSeenDue(lastSeenAt: Date, now: Date): boolean {
   return now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS;
 }
+
+/**
+ * Where a form may send the browser back to (the page the language was switched on): a path of the
+ * console's own, never another site (`//host`, a backslash, a scheme) and never a long one; null otherwise.
+ */
+export function consoleReturnPath(value: string): string | null {
+  if (value.length > 512) return null;
+  if (!/^\/admin(?:[/?]|$)/.test(value)) return null;
+  if (/[\\\s]|\/\//.test(value)) return null;
+  return value;
+}
