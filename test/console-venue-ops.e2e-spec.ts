@@ -449,6 +449,20 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
     });
   });
 
+  describe('jobs of a deleted user', () => {
+    it("still count for the venues of the job's sessions, and for no other venue", async () => {
+      const pendingOf = async (browser: ConsoleBrowser) =>
+        Number(figure((await browser.get('/admin')).text, 'jobs-pending'));
+      const before = await pendingOf(venueA);
+      const adminBefore = await pendingOf(admin);
+      const { user } = await givenUserWithSessions(testApp, { venues: ['venue-a'] });
+      expect((await api(testApp).users.remove(user._id)).status).toBeLessThan(300);
+      expect(await pendingOf(venueA)).toBe(before + 1);
+      expect(await pendingOf(admin)).toBe(adminBefore + 1);
+      expect(Number(figure((await admin.get('/admin?venueId=venue-b')).text, 'jobs-pending'))).toBe(0);
+    });
+  });
+
   describe('rights', () => {
     it('refuses every settings page and form to non-administrators, changing nothing', async () => {
       const nasId = nasA.id;
