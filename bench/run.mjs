@@ -10,9 +10,9 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_PASSWORD, seedMysql, seedSqlite } from './seed.mjs';
+import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
-import { radiusWorkloads, workloads } from './workloads.mjs';
+import { consoleWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -349,6 +349,57 @@ async function setUpRadius(database) {
   return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1), sessionPrefix };
 }
 
+/** The session cookie ("name=value") a console answer set, if any. */
+function consoleCookie(response) {
+  const set = response.headers.getSetCookie().find((cookie) => /^(__Host-)?hotspot_console=[^;]/.test(cookie));
+  return set?.split(';')[0];
+}
+
+/**
+ * When the service has the console: an operator of the 100,000-user venue (read permission) created
+ * through the CLI, signed in through the console's forms as a browser would (its one-time password
+ * changed first). Returns the session cookie, or null without a console.
+ */
+async function setUpConsole(database, service) {
+  if (!existsSync(join(ROOT, 'dist/src/console/dashboard.controller.js'))) return null;
+  const email = `bench-${Date.now().toString(36)}@bench.example`;
+  const created = JSON.parse(
+    cli(database, [
+      'operator',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Bench',
+      '--permissions',
+      'read',
+      '--venues',
+      HOT_VENUE,
+      '--json',
+    ]),
+  );
+  const post = async (path, form, cookie) =>
+    fetch(`http://127.0.0.1:${service.port}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'same-origin',
+        ...(cookie === undefined ? {} : { cookie }),
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+  const signIn = await post('/admin/login', { email, password: created.oneTimePassword });
+  const first = consoleCookie(signIn);
+  if (signIn.status !== 303 || first === undefined) throw new Error(`console sign-in answered ${signIn.status}`);
+  const password = `bench console ${Date.now().toString(36)} password`;
+  const changed = await post('/admin/password', { password, repeat: password }, first);
+  const cookie = consoleCookie(changed);
+  if (changed.status !== 303 || cookie === undefined)
+    throw new Error(`console password change answered ${changed.status}`);
+  return cookie;
+}
+
 async function startService(database) {
   const port = await freePort();
   // --cpu-prof: the profile is written to bench/results/ when the service exits.
@@ -384,7 +435,12 @@ async function benchDatabase(database) {
   const databasePid = database.kind === 'mysql' ? databaseServerPid() : null;
   const rows = [];
   try {
-    const all = [...workloads(database.users), ...(radius === null ? [] : radiusWorkloads(radius))];
+    const consoleSession = await setUpConsole(database, service);
+    const all = [
+      ...workloads(database.users),
+      ...(radius === null ? [] : radiusWorkloads(radius)),
+      ...(consoleSession === null ? [] : consoleWorkloads(consoleSession, database.users)),
+    ];
     const chosen = all.filter((w) => args.only === undefined || args.only.split(',').includes(w.name));
     for (const workload of chosen) {
       const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;

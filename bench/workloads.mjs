@@ -171,3 +171,19 @@ export function workloads(users) {
     },
   ];
 }
+
+/**
+ * The console's workloads, when the service has it: `cookie` is the session of an operator of the
+ * 100,000-user venue (read permission), signed in through the console's forms.
+ */
+export function consoleWorkloads(cookie, users) {
+  return [
+    {
+      name: 'dashboard',
+      title: `console dashboard, ${users / 10}-user venue`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `/admin?venueId=${HOT_VENUE}`, headers: { cookie } }),
+    },
+  ];
+}

@@ -143,6 +143,11 @@ export class ConsolePages {
     response.status(status).type('html').send(html);
   }
 
+  /** Reads the venue names again at the next page (after a change of the registry here). */
+  forgetVenueNames(): void {
+    this.venueNames = null;
+  }
+
   /** The registered venues' display names by id, read at most every few seconds. */
   private async names(): Promise<Map<string, string>> {
     const now = this.clock.now().getTime();

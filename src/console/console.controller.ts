@@ -63,12 +63,6 @@ export class ConsoleController {
     this.staticFiles = consoleStaticFiles();
   }
 
-  @Get()
-  async home(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
-    const { operator } = session(request);
-    await this.page(request, response, 200, 'home', { operator });
-  }
-
   @Get('login')
   @Access('anyone')
   async loginForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {

@@ -1,8 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
-import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { UnauthJobCountsRepository } from '../hotspot-users/unauth-job-counts.repository.js';
+import { VenueCountsRepository } from '../hotspot-users/venue-counts.repository.js';
+import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { DashboardController } from './dashboard.controller.js';
+import { DashboardService } from './dashboard.service.js';
+import { LoginsController } from './logins.controller.js';
+import { NasSettingsController } from './nas-settings.controller.js';
+import { VenueSettingsController } from './venue-settings.controller.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ConsoleController } from './console.controller.js';
 import { ConsolePages } from './console-page.js';
@@ -25,9 +33,19 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule, HotspotUsersModule, LoginAttemptsModule],
+  imports: [AuditModule, VenuesModule, HotspotUsersModule, SessionsModule, LoginAttemptsModule],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
-  controllers: [ConsoleController, UserPageController, OnlineController, JobsController, ConsoleNotFoundController],
+  controllers: [
+    ConsoleController,
+    DashboardController,
+    UserPageController,
+    OnlineController,
+    JobsController,
+    LoginsController,
+    NasSettingsController,
+    VenueSettingsController,
+    ConsoleNotFoundController,
+  ],
   providers: [
     ConsoleViews,
     ConsolePages,
@@ -43,6 +61,9 @@ import { SignInService } from './sign-in.service.js';
     RecoveryCodesRepository,
     SignInFailuresRepository,
     PasswordHasher,
+    DashboardService,
+    VenueCountsRepository,
+    UnauthJobCountsRepository,
   ],
 })
 export class ConsoleModule {}

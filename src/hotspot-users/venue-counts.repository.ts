@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { isNotSupported } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { UserStatus } from './entities/hotspot-user.entity.js';
+import { USER_STATUSES, type UserStatus } from './entities/hotspot-user.entity.js';
 import type { CountDelta, FoldedCounts } from './venue-counts.rules.js';
 
 /** A counter change as the fold reads it: its row id, to delete it once added. */
@@ -119,5 +119,25 @@ export class VenueCountsRepository {
     }
     const keys = ids.map((_id, index) => (index === 0 ? 'SELECT ? AS id' : 'SELECT ?')).join(' UNION ALL ');
     await em.query(`DELETE c FROM (${keys}) k STRAIGHT_JOIN venue_user_count_changes c ON c.id = k.id`, [...ids]);
+  }
+
+  /**
+   * Users by status over `venueIds` (null: every venue), from the counters and the changes not yet
+   * folded (as the list's totals are): two reads of the counters' keys, never a count of users.
+   */
+  async statusTotals(em: EntityManager, venueIds: readonly string[] | null): Promise<Record<UserStatus, number>> {
+    const totals = Object.fromEntries(USER_STATUSES.map((status) => [status, 0])) as Record<UserStatus, number>;
+    if (venueIds !== null && venueIds.length === 0) return totals;
+    const where = venueIds === null ? '' : `WHERE venue_id IN (${venueIds.map(() => '?').join(', ')})`;
+    const rows = await em.query<Array<{ user_status: UserStatus; n: number | string | null }>>(
+      `SELECT user_status, SUM(n) AS n FROM (
+         SELECT user_status, SUM(user_count) AS n FROM venue_user_counts ${where} GROUP BY user_status
+         UNION ALL
+         SELECT user_status, SUM(delta) AS n FROM venue_user_count_changes ${where} GROUP BY user_status
+       ) totals GROUP BY user_status`,
+      venueIds === null ? [] : [...venueIds, ...venueIds],
+    );
+    for (const row of rows) if (row.user_status in totals) totals[row.user_status] = Number(row.n ?? 0);
+    return totals;
   }
 }

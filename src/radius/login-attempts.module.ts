@@ -6,6 +6,6 @@ import { RadiusUsersRepository } from './radius-users.repository.js';
 /** Login attempts: recorded by post-auth, listed by `hotspot logins`, pruned by the stale-session sweep. */
 @Module({
   providers: [LoginAttemptsService, LoginAttemptsRepository, RadiusUsersRepository],
-  exports: [LoginAttemptsService],
+  exports: [LoginAttemptsService, LoginAttemptsRepository],
 })
 export class LoginAttemptsModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { LessThan, type EntityManager } from 'typeorm';
+import { Brackets, LessThan, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
-import { LoginAttemptEntity } from './entities/login-attempt.entity.js';
+import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
 
 /** Which attempts to list: each given field narrows the list; at most one of userId, username and macAddress. */
 export interface LoginAttemptFilter {
@@ -13,6 +13,28 @@ export interface LoginAttemptFilter {
   macAddress?: string;
   /** Only attempts recorded at or after this instant. */
   since?: Date;
+  limit: number;
+}
+
+/**
+ * Whose attempts an operator sees: those of `venueIds` (null: every venue), and those of no venue
+ * (an unknown NAS's) when `withoutVenue`.
+ */
+export interface LoginAttemptScope {
+  venueIds: readonly string[] | null;
+  withoutVenue: boolean;
+}
+
+/** The console's list: a scope, then each given field narrows it; newest first, a window of it. */
+export interface LoginAttemptQuery {
+  scope: LoginAttemptScope;
+  /** Only these outcomes (`reject` and `unknown` together are the rejections). */
+  outcomes: readonly LoginOutcome[];
+  /** Exactly as the NAS sent it. */
+  username?: string;
+  /** Canonical (AA:BB:CC:DD:EE:FF). */
+  macAddress?: string;
+  offset: number;
   limit: number;
 }
 
@@ -47,4 +69,55 @@ export class LoginAttemptsRepository {
     const result = await em.delete(LoginAttemptEntity, { createdAt: LessThan(before) });
     return result.affected ?? 0;
   }
+
+  /**
+   * A window of the attempts `query` selects, newest first: by username or MAC on their index, else
+   * by venue (one venue: idx_login_attempts_venue) or by time (idx_login_attempts_created_at).
+   */
+  page(em: EntityManager, query: LoginAttemptQuery): Promise<LoginAttemptEntity[]> {
+    const builder = em
+      .getRepository(LoginAttemptEntity)
+      .createQueryBuilder('attempt')
+      .where('attempt.outcome IN (:...outcomes)', { outcomes: [...query.outcomes] })
+      .orderBy('attempt.createdAt', 'DESC')
+      .addOrderBy('attempt.id', 'DESC')
+      .offset(query.offset)
+      .limit(query.limit);
+    if (query.username !== undefined) builder.andWhere('attempt.username = :username', { username: query.username });
+    if (query.macAddress !== undefined) {
+      builder.andWhere('attempt.macAddress = :macAddress', { macAddress: query.macAddress });
+    }
+    return inScope(builder, query.scope).getMany();
+  }
+
+  /** Attempts in scope since `since`, by outcome: one range of idx_login_attempts_venue or _created_at. */
+  async outcomesSince(em: EntityManager, scope: LoginAttemptScope, since: Date): Promise<Record<LoginOutcome, number>> {
+    const counts: Record<LoginOutcome, number> = { accept: 0, reject: 0, unknown: 0 };
+    const builder = em
+      .getRepository(LoginAttemptEntity)
+      .createQueryBuilder('attempt')
+      .select('attempt.outcome', 'outcome')
+      .addSelect('COUNT(*)', 'n')
+      .where('attempt.createdAt >= :since', { since: dateTimeParameter(since) })
+      .groupBy('attempt.outcome');
+    const rows = await inScope(builder, scope).getRawMany<{ outcome: LoginOutcome; n: number | string }>();
+    for (const row of rows) if (row.outcome in counts) counts[row.outcome] = Number(row.n);
+    return counts;
+  }
+}
+
+function inScope<T extends SelectQueryBuilder<LoginAttemptEntity>>(builder: T, scope: LoginAttemptScope): T {
+  if (scope.venueIds === null) {
+    if (!scope.withoutVenue) builder.andWhere('attempt.venueId IS NOT NULL');
+    return builder;
+  }
+  const venueIds = [...scope.venueIds];
+  builder.andWhere(
+    new Brackets((where) => {
+      if (venueIds.length > 0) where.where('attempt.venueId IN (:...scopeVenues)', { scopeVenues: venueIds });
+      else where.where('1 = 0');
+      if (scope.withoutVenue) where.orWhere('attempt.venueId IS NULL');
+    }),
+  );
+  return builder;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThan, Not, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { dateTimeParameter, ID_LENGTH } from '../database/columns.js';
+import { dateTimeParameter, ID_LENGTH, readDateTime } from '../database/columns.js';
 import { changedRows, isSqlite } from '../database/plain-sql.js';
 import { SessionEntity, type SessionStatus } from './entities/session.entity.js';
 
@@ -314,6 +314,36 @@ export class SessionsRepository {
       query.orderBy('s.startedAt', 'DESC').addOrderBy('s.id', 'DESC').offset(page.offset).limit(page.limit),
     );
     return { total, sessions };
+  }
+
+  /** Active sessions in `venueIds` (null: every venue): idx_sessions_venue_status_started, or idx_sessions_status_last_accounting. */
+  async countActive(em: EntityManager, venueIds: readonly string[] | null): Promise<number> {
+    if (venueIds !== null && venueIds.length === 0) return 0;
+    const venues = venueIds === null ? '' : ` AND venue_id IN (${venueIds.map(() => '?').join(', ')})`;
+    const [row] = await em.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM sessions WHERE status = 'active'${venues}`,
+      venueIds === null ? [] : [...venueIds],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * The time of the latest accounting packet of each NAS in `nasClientIds` (absent: none yet): one
+   * step down idx_sessions_nas_last_accounting per NAS.
+   */
+  async lastAccountingByNas(em: EntityManager, nasClientIds: readonly string[]): Promise<Map<string, Date>> {
+    const last = new Map<string, Date>();
+    if (nasClientIds.length === 0) return last;
+    const keys = nasClientIds.map((_id, index) => (index === 0 ? 'SELECT ? AS id' : 'SELECT ?')).join(' UNION ALL ');
+    const rows = await em.query<Array<{ id: string; last_accounting_at: Date | string | null }>>(
+      `SELECT k.id, (SELECT s.last_accounting_at FROM sessions s
+                      WHERE s.nas_client_id = k.id AND s.last_accounting_at IS NOT NULL
+                      ORDER BY s.last_accounting_at DESC LIMIT 1) AS last_accounting_at
+         FROM (${keys}) k`,
+      [...nasClientIds],
+    );
+    for (const row of rows) if (row.last_accounting_at !== null) last.set(row.id, readDateTime(row.last_accounting_at));
+    return last;
   }
 }
 

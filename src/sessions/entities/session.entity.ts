@@ -20,6 +20,7 @@ const BIGINT_AS_STRING = {
 @Index('idx_sessions_nas_status', ['nasClientId', 'status'])
 @Index('idx_sessions_status_last_accounting', ['status', 'lastAccountingAt'])
 @Index('idx_sessions_venue_status_started', ['venueId', 'status', 'startedAt'])
+@Index('idx_sessions_nas_last_accounting', ['nasClientId', 'lastAccountingAt'])
 export class SessionEntity {
   @IdColumn()
   id!: string;

@@ -1,0 +1,44 @@
+import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../common/public-route.js';
+import { ConsolePages, queryValue, session } from './console-page.js';
+import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { ConsoleRefusal } from './console-errors.js';
+import { ConsoleGuard } from './console.guard.js';
+import type { ConsoleRequest } from './console-request.js';
+import { DashboardService } from './dashboard.service.js';
+import { venueView, type VenueView } from './venue-ops.rules.js';
+
+/** The operator's scope, or the one venue `?venueId=` asks for: 400 when malformed, 403 outside the operator's venues. */
+export function requestedVenueView(request: ConsoleRequest): VenueView {
+  const { operator } = session(request);
+  const view = venueView(operator.venueIds, operator.admin, queryValue(request, 'venueId'));
+  if (view === 'invalid') throw new ConsoleRefusal(400, 'error.invalid');
+  if (view === 'forbidden') throw new ConsoleRefusal(403, 'error.forbidden');
+  return view;
+}
+
+/** The dashboard at /admin: the figures of the operator's venues at a glance. */
+@ApiExcludeController()
+@Public()
+@Controller('admin')
+@UseGuards(ConsoleGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class DashboardController {
+  constructor(
+    private readonly pages: ConsolePages,
+    private readonly dashboard: DashboardService,
+  ) {}
+
+  @Get()
+  async home(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const view = requestedVenueView(request);
+    const figures = await this.dashboard.figures(view);
+    await this.pages.render(request, response, 200, 'dashboard/index', {
+      figures,
+      venueId: queryValue(request, 'venueId'),
+      venueChoices: session(request).operator.venueIds ?? [],
+    });
+  }
+}
