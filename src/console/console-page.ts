@@ -133,7 +133,7 @@ export class ConsolePages {
       can: (permission: Permission) => operator !== undefined && satisfies(operator.permissions, permission),
       nav: operator === undefined ? [] : CONSOLE_NAV.filter((item) => item.admin !== true || operator.admin),
       path: request.path,
-      here: request.method === 'GET' ? request.originalUrl : request.path,
+      here: request.path,
       time: (value: Date | string | null | undefined) => timeHtml(value, zone, language),
       bytes: (value: number | string | null | undefined) => bytesText(value, language),
       venueName: (id: string) => names.get(id) ?? id,

@@ -62,7 +62,7 @@ export function lastSeenDue(lastSeenAt: Date, now: Date): boolean {
 }
 
 /**
- * Where a form may send the browser back to (the page the language was switched on): a path of the
+ * Where a form may send the browser back to (the screen the language was switched on): a path of the
  * console's own, never another site (`//host`, a backslash, a scheme) and never a long one; null otherwise.
  */
 export function consoleReturnPath(value: string): string | null {
