@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
+import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { AccountController } from './account.controller.js';
+import { AccountService } from './account.service.js';
+import { AuditController } from './audit.controller.js';
 import { ConsoleController } from './console.controller.js';
+import { OperatorsController } from './operators.controller.js';
+import { TokensController } from './tokens.controller.js';
 import { ConsolePages } from './console-page.js';
 import { ConsoleNotFoundController } from './not-found.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
@@ -20,9 +26,16 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule],
+  imports: [AuditModule, VenuesModule, OperatorsModule],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
-  controllers: [ConsoleController, ConsoleNotFoundController],
+  controllers: [
+    ConsoleController,
+    TokensController,
+    OperatorsController,
+    AuditController,
+    AccountController,
+    ConsoleNotFoundController,
+  ],
   providers: [
     ConsoleViews,
     ConsolePages,
@@ -38,6 +51,7 @@ import { SignInService } from './sign-in.service.js';
     RecoveryCodesRepository,
     SignInFailuresRepository,
     PasswordHasher,
+    AccountService,
   ],
 })
 export class ConsoleModule {}
