@@ -324,7 +324,7 @@ for (const kind of databaseKinds()) {
           expect((await admin.console.get(path)).status).toBe(404);
           expect((await admin.console.post(path, { confirm: 'yes' })).status).toBe(404);
         }
-        for (const form of [
+        for (const form of <Array<Record<string, string>>>[
           { email: 'not an email', name: 'x', permissions: 'read', scope: 'all' },
           { email: email('x'), name: '', permissions: 'read', scope: 'all' },
           { email: email('x'), name: 'x', permissions: 'radius', scope: 'all' },
