@@ -1,6 +1,7 @@
 import {
   actorOf,
   auditRecord,
+  auditRowVisible,
   changedFieldNames,
   CLI_ACTOR,
   retentionCutoff,
@@ -145,5 +146,27 @@ describe('userUpdateAction', () => {
 describe('retentionCutoff', () => {
   it('counts the retention back from now in whole days', () => {
     expect(retentionCutoff(NOW, 400)).toEqual(new Date(NOW.getTime() - 400 * 86_400_000));
+  });
+});
+
+describe('auditRowVisible', () => {
+  const row = (targetType: AuditEventInput['target']['type'], venueIds: string[] | null) => ({ targetType, venueIds });
+  const venueA = { admin: false, venueIds: ['A'] };
+
+  it('shows an administrator every row', () => {
+    expect(auditRowVisible(row('token', null), { admin: true, venueIds: ['A'] })).toBe(true);
+    expect(auditRowVisible(row('user', ['B']), { admin: true, venueIds: ['A'] })).toBe(true);
+  });
+
+  it("shows another operator only rows whose venues all lie within its own, never a token's or operator's", () => {
+    expect(auditRowVisible(row('user', ['A']), venueA)).toBe(true);
+    expect(auditRowVisible(row('user', ['A', 'B']), venueA)).toBe(false);
+    expect(auditRowVisible(row('user', ['B']), venueA)).toBe(false);
+    expect(auditRowVisible(row('token', ['A']), venueA)).toBe(false);
+    expect(auditRowVisible(row('operator', ['A']), venueA)).toBe(false);
+    expect(auditRowVisible(row('user', null), venueA)).toBe(false);
+    expect(auditRowVisible(row('user', []), venueA)).toBe(false);
+    expect(auditRowVisible(row('nas', ['A', 'B']), { admin: false, venueIds: null })).toBe(true);
+    expect(auditRowVisible(row('token', null), { admin: false, venueIds: null })).toBe(false);
   });
 });

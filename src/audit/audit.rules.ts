@@ -188,3 +188,42 @@ export interface AuditFilter {
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * 86_400_000);
 }
+
+/** The target types whose rows only administrators see in the console (they name no venue of a guest). */
+export const ADMIN_ONLY_TARGET_TYPES: readonly AuditTargetType[] = ['token', 'operator'];
+
+/** Who reads the trail in the console: an administrator sees every row, others only their venues' rows. */
+export interface AuditViewer {
+  admin: boolean;
+  /** null: every venue. */
+  venueIds: readonly string[] | null;
+}
+
+/** The console's audit log query: each given field narrows it; rows newest first, one page at a time. */
+export interface AuditPageQuery {
+  actorType?: AuditActorType;
+  /** The actor's id or name (email of an operator, name of a token). */
+  actor?: string;
+  action?: AuditAction;
+  targetType?: AuditTargetType;
+  targetId?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+  viewer: AuditViewer;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * Whether a console viewer may see a row: an administrator every row; another operator only rows
+ * about something in venues (never a token's or an operator's) whose venues all lie within its own.
+ */
+export function auditRowVisible(row: Pick<AuditEventRecord, 'targetType' | 'venueIds'>, viewer: AuditViewer): boolean {
+  if (viewer.admin) return true;
+  if (ADMIN_ONLY_TARGET_TYPES.includes(row.targetType)) return false;
+  if (row.venueIds === null || row.venueIds.length === 0) return false;
+  const allowed = viewer.venueIds;
+  return allowed === null || row.venueIds.every((venueId) => allowed.includes(venueId));
+}

@@ -4,7 +4,13 @@ import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
 import { AuditRepository } from './audit.repository.js';
-import { auditRecord, type AuditEventInput, type AuditFilter } from './audit.rules.js';
+import {
+  auditRecord,
+  type AuditEventInput,
+  type AuditFilter,
+  type AuditPageQuery,
+  auditRowVisible,
+} from './audit.rules.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 
 /** The audit trail: who changed what, written with the change. */
@@ -29,6 +35,12 @@ export class AuditService {
   /** Events matching `filter`, newest first. */
   list(filter: AuditFilter): Promise<AuditEventEntity[]> {
     return this.database.run((em) => this.events.list(em, filter));
+  }
+
+  /** One page of the console's audit log (see AuditRepository.page); rows the viewer may not see never pass. */
+  async page(query: AuditPageQuery): Promise<AuditEventEntity[]> {
+    const rows = await this.database.run((em) => this.events.page(em, query));
+    return rows.filter((row) => auditRowVisible(row, query.viewer));
   }
 
   /** Deletes events recorded before `before`; returns how many. */

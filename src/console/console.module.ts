@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
+import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { UnauthJobCountsRepository } from '../hotspot-users/unauth-job-counts.repository.js';
 import { VenueCountsRepository } from '../hotspot-users/venue-counts.repository.js';
@@ -12,7 +13,12 @@ import { LoginsController } from './logins.controller.js';
 import { NasSettingsController } from './nas-settings.controller.js';
 import { VenueSettingsController } from './venue-settings.controller.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { AccountController } from './account.controller.js';
+import { AccountService } from './account.service.js';
+import { AuditController } from './audit.controller.js';
 import { ConsoleController } from './console.controller.js';
+import { OperatorsController } from './operators.controller.js';
+import { TokensController } from './tokens.controller.js';
 import { ConsolePages } from './console-page.js';
 import { ConsoleNotFoundController } from './not-found.controller.js';
 import { JobsController } from './jobs.controller.js';
@@ -33,7 +39,7 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule, HotspotUsersModule, SessionsModule, LoginAttemptsModule],
+  imports: [AuditModule, VenuesModule, HotspotUsersModule, SessionsModule, LoginAttemptsModule, OperatorsModule],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
     ConsoleController,
@@ -44,6 +50,10 @@ import { SignInService } from './sign-in.service.js';
     LoginsController,
     NasSettingsController,
     VenueSettingsController,
+    TokensController,
+    OperatorsController,
+    AuditController,
+    AccountController,
     ConsoleNotFoundController,
   ],
   providers: [
@@ -64,6 +74,7 @@ import { SignInService } from './sign-in.service.js';
     DashboardService,
     VenueCountsRepository,
     UnauthJobCountsRepository,
+    AccountService,
   ],
 })
 export class ConsoleModule {}

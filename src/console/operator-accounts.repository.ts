@@ -45,6 +45,11 @@ export class OperatorAccountsRepository {
       .execute();
   }
 
+  /** The zone the console shows this operator's dates in (null: UTC); no session ends for it. */
+  async setTimeZone(em: EntityManager, id: string, timeZone: string | null, at: Date): Promise<void> {
+    await em.update(OperatorEntity, { id }, { timeZone, updatedAt: at });
+  }
+
   async markSignedIn(em: EntityManager, id: string, at: Date): Promise<void> {
     await em.update(OperatorEntity, { id }, { lastSignInAt: at });
   }

@@ -54,6 +54,16 @@ export class SignInAudit {
     await this.record(em, 'operator.update', operator, client, ['password']);
   }
 
+  /** `operator.update` naming what the operator changed of its own account (`timeZone`, `recoveryCodes`). */
+  async accountChanged(
+    em: EntityManager,
+    operator: AuditedOperator,
+    client: ClientInfo,
+    changedFields: readonly string[],
+  ): Promise<void> {
+    await this.record(em, 'operator.update', operator, client, changedFields);
+  }
+
   private async record(
     em: EntityManager,
     action: AuditAction,

@@ -34,6 +34,17 @@ export class OperatorsRepository {
     return em.count(OperatorEntity);
   }
 
+  /** How many active administrators there are besides the operator `exceptId`. */
+  countOtherActiveAdmins(em: EntityManager, exceptId: string): Promise<number> {
+    return em
+      .getRepository(OperatorEntity)
+      .createQueryBuilder('operator')
+      .where('operator.admin = :admin', { admin: true })
+      .andWhere('operator.status = :status', { status: 'active' })
+      .andWhere('operator.id <> :exceptId', { exceptId })
+      .getCount();
+  }
+
   listOldestFirst(em: EntityManager): Promise<OperatorEntity[]> {
     return em.find(OperatorEntity, { order: { createdAt: 'ASC', id: 'ASC' } });
   }

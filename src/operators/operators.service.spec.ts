@@ -5,7 +5,12 @@ import type { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { OperatorEntity } from './entities/operator.entity.js';
 import { OperatorsRepository } from './operators.repository.js';
-import { OperatorEmailTakenError, OperatorsService, OperatorValidationError } from './operators.service.js';
+import {
+  LastActiveAdminError,
+  OperatorEmailTakenError,
+  OperatorsService,
+  OperatorValidationError,
+} from './operators.service.js';
 
 /** Hashing is the library's job; here only what was hashed matters. */
 const fakeHasher: PasswordHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) };
@@ -130,5 +135,23 @@ describe('OperatorsService', () => {
     expect(row).toMatchObject({ rightsVersion: 3, venueIds: null });
     await expect(service.changeRights(operator.id, { permissions: [] })).rejects.toThrow(OperatorValidationError);
     expect(await service.changeRights('nobody@example.com', { admin: true })).toBeNull();
+  });
+
+  it('refuses a console operator who would disable or demote the last active administrator; the command line may', async () => {
+    const { operator: admin } = await service.create({ ...input, admin: true });
+    const console = { type: 'operator' as const, id: admin.id, name: admin.email };
+    await expect(service.disable(admin.id, console)).rejects.toBeInstanceOf(LastActiveAdminError);
+    await expect(service.changeRights(admin.id, { admin: false }, console)).rejects.toBeInstanceOf(
+      LastActiveAdminError,
+    );
+    expect((await rows())[0]).toMatchObject({ status: 'active', rightsVersion: 1 });
+    expect((await service.changeRights(admin.id, { name: 'Still admin' }, console))?.changedFields).toEqual(['name']);
+
+    const { operator: other } = await service.create({ ...input, email: 'other@example.com', admin: true });
+    expect((await service.disable(admin.id, console))?.changed).toBe(true);
+    await expect(service.changeRights(other.id, { admin: false }, console)).rejects.toBeInstanceOf(
+      LastActiveAdminError,
+    );
+    expect((await service.disable(other.id))?.changed).toBe(true);
   });
 });

@@ -92,6 +92,17 @@ export class OperatorEmailTakenError extends Error {
   }
 }
 
+/**
+ * A console operator would disable or demote the last active administrator: nobody could manage the
+ * settings any more. The command line may (it is the way back in: it can enable or create one).
+ */
+export class LastActiveAdminError extends Error {
+  override name = 'LastActiveAdminError';
+  constructor() {
+    super('This would leave no active administrator.');
+  }
+}
+
 /** A value given to find an operator is one operator's id (`byIdEmail`) and another's email. */
 export class OperatorAmbiguousError extends Error {
   override name = 'OperatorAmbiguousError';
@@ -192,6 +203,7 @@ export class OperatorsService {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       if (operator.status === 'disabled') return { operator: toOperatorView(operator), changed: false };
+      if (operator.admin) await this.keepAnActiveAdmin(em, operator, actor);
       const changed = await this.change(em, operator, { status: 'disabled' });
       await this.record(em, actor, 'operator.disable', operator);
       return { operator: changed, changed: true };
@@ -244,6 +256,9 @@ export class OperatorsService {
       if (operator === null) return null;
       const changedFields = changedOperatorFields(operator, wanted);
       if (changedFields.length === 0) return { operator: toOperatorView(operator), changedFields };
+      if (changedFields.includes('admin') && operator.admin && operator.status === 'active') {
+        await this.keepAnActiveAdmin(em, operator, actor);
+      }
       const changed = await this.change(em, operator, wanted);
       await this.audit.record(em, {
         actor,
@@ -268,6 +283,18 @@ export class OperatorsService {
       await this.record(em, actor, '2fa.reset', operator);
       return { operator: changed, wasEnrolled };
     });
+  }
+
+  /** Refuses (LastActiveAdminError) a console operator's change that takes away the last active administrator. */
+  private async keepAnActiveAdmin(em: EntityManager, operator: OperatorEntity, actor: AuditActor): Promise<void> {
+    if (actor.type !== 'operator') return;
+    if ((await this.operators.countOtherActiveAdmins(em, operator.id)) === 0) throw new LastActiveAdminError();
+  }
+
+  /** One operator by id, as the console shows it; null when none has that id. */
+  async get(id: string): Promise<OperatorView | null> {
+    const operator = await this.database.run((em) => this.operators.findById(em, id));
+    return operator === null ? null : toOperatorView(operator);
   }
 
   /** The audit row of a change of `operator`, in the change's transaction; never a password. */

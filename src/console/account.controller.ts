@@ -1,0 +1,73 @@
+import { Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Clock } from '../common/clock.js';
+import { Public } from '../common/public-route.js';
+import { AccountService } from './account.service.js';
+import { timeZones } from './console-format.js';
+import { client, ConsolePages, field, session } from './console-page.js';
+import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { ConsoleGuard } from './console.guard.js';
+import type { ConsoleRequest } from './console-request.js';
+
+const ACCOUNT = '/admin/account';
+
+/**
+ * My account: who is signed in, the password and second factor (their own pages), new recovery
+ * codes (shown once), the time zone of every date the console shows, and sign-out everywhere.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('admin')
+@UseGuards(ConsoleGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class AccountController {
+  private readonly zones = timeZones();
+
+  constructor(
+    private readonly pages: ConsolePages,
+    private readonly account: AccountService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get('account')
+  async show(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.page(request, response, 200, null, null);
+  }
+
+  @Post('account/time-zone')
+  async timeZone(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const saved = await this.account.setTimeZone(session(request), field(request, 'timeZone'), client(request));
+    if (!saved) return this.page(request, response, 422, 'account.problem.timeZone', null);
+    response.redirect(303, `${ACCOUNT}?notice=notice.account.timeZone`);
+  }
+
+  @Post('account/recovery-codes')
+  async recoveryCodes(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const outcome = await this.account.newRecoveryCodes(
+      session(request),
+      { password: field(request, 'password'), code: field(request, 'code') },
+      client(request),
+    );
+    if (outcome.kind === 'not-enrolled') return this.page(request, response, 409, null, 'account.problem.notEnrolled');
+    if (outcome.kind === 'refused') return this.page(request, response, 422, null, 'account.problem.proof');
+    await this.pages.render(request, response, 200, 'recovery-codes', { codes: outcome.codes });
+  }
+
+  private async page(
+    request: ConsoleRequest,
+    response: Response,
+    status: number,
+    zoneProblem: string | null,
+    codesProblem: string | null,
+  ): Promise<void> {
+    const { operator } = session(request);
+    await this.pages.render(request, response, status, 'account/show', {
+      zones: this.zones,
+      zone: operator.timeZone ?? 'UTC',
+      now: this.clock.now(),
+      zoneProblem,
+      codesProblem,
+    });
+  }
+}

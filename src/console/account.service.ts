@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import type { AppConfig } from '../config/configuration.js';
+import { DatabaseService } from '../database/database.service.js';
+import { verifyPassword } from '../hotspot-users/password-hasher.js';
+import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
+import { isTimeZone } from './console-format.js';
+import type { ClientInfo } from './console-sessions.service.js';
+import type { SessionWithOperator } from './operator-sessions.repository.js';
+import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { RecoveryCodesRepository } from './recovery-codes.repository.js';
+import { newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
+import { sha256Hex } from './session-ids.js';
+import { SignInAudit } from './sign-in-audit.js';
+import { openTotpSeed } from './totp-seal.js';
+import { matchingTotpStep } from './totp.js';
+
+export type RecoveryCodesOutcome = { kind: 'refused' } | { kind: 'not-enrolled' } | { kind: 'codes'; codes: string[] };
+
+/** My account: what an operator changes of its own account besides the password and the second factor. */
+@Injectable()
+export class AccountService {
+  private readonly secretsKey: Buffer | null;
+
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly operators: OperatorAccountsRepository,
+    private readonly recoveryCodes: RecoveryCodesRepository,
+    private readonly audit: SignInAudit,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.secretsKey = config.get('secretsKey', { infer: true });
+  }
+
+  /** Sets the zone dates are shown in ('UTC' is stored as none); false for a zone this Node.js does not know. */
+  async setTimeZone(session: SessionWithOperator, zone: string, client: ClientInfo): Promise<boolean> {
+    if (!isTimeZone(zone)) return false;
+    const timeZone = zone === 'UTC' ? null : zone;
+    if (timeZone === session.operator.timeZone) return true;
+    await this.database.transaction(async (em) => {
+      await this.operators.setTimeZone(em, session.operator.id, timeZone, this.clock.now());
+      await this.audit.accountChanged(em, session.operator, client, ['timeZone']);
+    });
+    return true;
+  }
+
+  /**
+   * Ten new recovery codes replace every old one (used or not), confirmed with the operator's
+   * current password or a TOTP code it has not used yet. Shown once: only their hashes are kept.
+   */
+  async newRecoveryCodes(
+    session: SessionWithOperator,
+    proof: { password: string; code: string },
+    client: ClientInfo,
+  ): Promise<RecoveryCodesOutcome> {
+    const operatorId = session.operator.id;
+    const stored = await this.database.run((em) => this.operators.findById(em, operatorId));
+    if (stored === null || stored.totpSecret === null || stored.totpEnrolledAt === null)
+      return { kind: 'not-enrolled' };
+    const password = proof.password;
+    const passwordOk =
+      password !== '' &&
+      password.length <= PASSWORD_MAX_LENGTH &&
+      (await verifyPassword(stored.passwordHash, password));
+    const now = this.clock.now();
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const done = await this.database.transaction(async (em) => {
+      if (!passwordOk) {
+        const seed = openTotpSeed(stored.totpSecret!, operatorId, this.secretsKey);
+        const step = matchingTotpStep(seed, proof.code.trim(), now);
+        if (step === null || !(await this.operators.acceptTotpStep(em, operatorId, step))) return false;
+      }
+      await this.recoveryCodes.replaceAll(
+        em,
+        operatorId,
+        codes.map((value) => ({
+          id: newId(),
+          operatorId,
+          codeHash: sha256Hex(value.replaceAll('-', '')),
+          createdAt: now,
+          usedAt: null,
+        })),
+      );
+      await this.audit.accountChanged(em, session.operator, client, ['recoveryCodes']);
+      return true;
+    });
+    return done ? { kind: 'codes', codes } : { kind: 'refused' };
+  }
+}
