@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
+import { ConsoleUsersController } from './users.controller.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { ConsoleController } from './console.controller.js';
 import { ConsolePages } from './console-page.js';
@@ -20,9 +22,9 @@ import { SignInService } from './sign-in.service.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule],
+  imports: [AuditModule, VenuesModule, HotspotUsersModule],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
-  controllers: [ConsoleController, ConsoleNotFoundController],
+  controllers: [ConsoleController, ConsoleUsersController, ConsoleNotFoundController],
   providers: [
     ConsoleViews,
     ConsolePages,

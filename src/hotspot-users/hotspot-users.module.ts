@@ -35,5 +35,6 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     UserUnauthJobsService,
     VenueSessionsService,
   ],
+  exports: [HotspotUsersService],
 })
 export class HotspotUsersModule {}
