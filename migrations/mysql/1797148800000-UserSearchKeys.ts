@@ -4,7 +4,8 @@ import { fillUserSearchKeys } from '../shared/user-search-keys.js';
 /**
  * The list's search (`q`): folded keys of name, username, email and phone on each venue row, each
  * with a (venue, key) index, so a prefix is one index range within the venue. Unlike the uniqueness
- * keys they stay set while the user is expired. Existing rows are filled from their users.
+ * keys they stay set while the user is expired. Each index also holds the status, creation time and
+ * id, so a search range is read from the index alone. Existing rows are filled from their users.
  */
 export class UserSearchKeys1797148800000 implements MigrationInterface {
   name = 'UserSearchKeys1797148800000';
@@ -20,10 +21,10 @@ export class UserSearchKeys1797148800000 implements MigrationInterface {
     await fillUserSearchKeys(queryRunner);
     await queryRunner.query(
       `ALTER TABLE \`hotspot_user_venues\`
-        ADD INDEX \`idx_user_venues_search_name\` (\`venue_id\`, \`search_name\`),
-        ADD INDEX \`idx_user_venues_search_username\` (\`venue_id\`, \`search_username\`),
-        ADD INDEX \`idx_user_venues_search_email\` (\`venue_id\`, \`search_email\`),
-        ADD INDEX \`idx_user_venues_search_phone\` (\`venue_id\`, \`search_phone\`)`,
+        ADD INDEX \`idx_user_venues_search_name\` (\`venue_id\`, \`search_name\`, \`user_status\`, \`user_created_at\`, \`user_id\`),
+        ADD INDEX \`idx_user_venues_search_username\` (\`venue_id\`, \`search_username\`, \`user_status\`, \`user_created_at\`, \`user_id\`),
+        ADD INDEX \`idx_user_venues_search_email\` (\`venue_id\`, \`search_email\`, \`user_status\`, \`user_created_at\`, \`user_id\`),
+        ADD INDEX \`idx_user_venues_search_phone\` (\`venue_id\`, \`search_phone\`, \`user_status\`, \`user_created_at\`, \`user_id\`)`,
     );
   }
 

@@ -12,7 +12,7 @@ export class UserSearchKeys1797148800000 implements MigrationInterface {
     await fillUserSearchKeys(queryRunner);
     for (const [column] of COLUMNS) {
       await queryRunner.query(
-        `CREATE INDEX "idx_user_venues_${column}" ON "hotspot_user_venues" ("venue_id", "${column}")`,
+        `CREATE INDEX "idx_user_venues_${column}" ON "hotspot_user_venues" ("venue_id", "${column}", "user_status", "user_created_at", "user_id")`,
       );
     }
   }

@@ -16,11 +16,14 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Index('idx_user_venues_username_key', ['usernameKey', 'userId'])
 @Index('uq_user_venues_email', ['venueId', 'emailKey'], { unique: true })
 @Index('uq_user_venues_phone', ['venueId', 'phoneKey'], { unique: true })
-/** The list's search (`q`): a prefix of each key within a venue (see user-search.rules.ts). */
-@Index('idx_user_venues_search_name', ['venueId', 'searchName'])
-@Index('idx_user_venues_search_username', ['venueId', 'searchUsername'])
-@Index('idx_user_venues_search_email', ['venueId', 'searchEmail'])
-@Index('idx_user_venues_search_phone', ['venueId', 'searchPhone'])
+/**
+ * The list's search (`q`): a prefix of each key within a venue (see user-search.rules.ts); with the
+ * status, creation time and id, each search range is read from its index alone.
+ */
+@Index('idx_user_venues_search_name', ['venueId', 'searchName', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_username', ['venueId', 'searchUsername', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_email', ['venueId', 'searchEmail', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_phone', ['venueId', 'searchPhone', 'userStatus', 'userCreatedAt', 'userId'])
 export class HotspotUserVenueEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
   userId!: string;
