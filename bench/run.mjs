@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_PASSWORD, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
-import { radiusWorkloads, workloads } from './workloads.mjs';
+import { consoleWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -349,6 +349,46 @@ async function setUpRadius(database) {
   return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1), sessionPrefix };
 }
 
+/**
+ * A console operator (read permission, every venue) made through the CLI, signed in through the
+ * console's form as a browser would: the session cookie the console workloads send.
+ */
+async function signInConsole(database, port) {
+  const email = `bench-${Date.now().toString(36)}@bench.example`;
+  const password = 'bench console password 0123';
+  const run = spawnSync(
+    process.execPath,
+    [
+      'dist/src/cli/main.js',
+      'operator',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Bench operator',
+      '--permissions',
+      'read',
+      '--password-stdin',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      input: password,
+    },
+  );
+  if (run.status !== 0) throw new Error(`hotspot operator create failed:\n${run.stderr}`);
+  const response = await fetch(`http://127.0.0.1:${port}/admin/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  const cookie = response.headers.getSetCookie().find((set) => /hotspot_console=[^;]/.test(set));
+  if (response.status !== 303 || cookie === undefined) throw new Error(`console sign-in answered ${response.status}`);
+  return cookie.split(';')[0];
+}
+
 async function startService(database) {
   const port = await freePort();
   // --cpu-prof: the profile is written to bench/results/ when the service exits.
@@ -384,7 +424,12 @@ async function benchDatabase(database) {
   const databasePid = database.kind === 'mysql' ? databaseServerPid() : null;
   const rows = [];
   try {
-    const all = [...workloads(database.users), ...(radius === null ? [] : radiusWorkloads(radius))];
+    const session = await signInConsole(database, service.port);
+    const all = [
+      ...workloads(database.users),
+      ...(radius === null ? [] : radiusWorkloads(radius)),
+      ...consoleWorkloads(session),
+    ];
     const chosen = all.filter((w) => args.only === undefined || args.only.split(',').includes(w.name));
     for (const workload of chosen) {
       const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;

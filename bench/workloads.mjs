@@ -88,6 +88,37 @@ export function radiusWorkloads(radius) {
   ];
 }
 
+/** Searches of the users screen and of the v1 list (`q`) in the hot venue: a phone and a name prefix. */
+export const SEARCH = { phone: '+90 512', name: 'guest 12' };
+
+/**
+ * Concurrent requests of the console workloads, whatever --connections says: pages people ask for
+ * (the users search sends one request per pause in typing), so 8 at once stands for a busy chain's
+ * front desks; the API's search is measured at --connections like the other list workloads.
+ */
+const CONSOLE_CONNECTIONS = 8;
+
+/**
+ * The console's workloads: `session` is the cookie of a signed-in operator (read permission, every
+ * venue), sent as a browser would.
+ */
+export function consoleWorkloads(session) {
+  return [
+    {
+      name: 'console-users-search',
+      title: `console users page, ${HOT_VENUE} venue, q=${SEARCH.phone}`,
+      yardstick: null,
+      connections: CONSOLE_CONNECTIONS,
+      expected: [200],
+      request: () => ({
+        method: 'GET',
+        path: `/admin/users?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.phone)}`,
+        headers: { cookie: session },
+      }),
+    },
+  ];
+}
+
 /**
  * @param users how many users were seeded
  * @returns workloads: { name, title, yardstick: 'bare' | 'nest' | null, expected: number[], request(), connections? }
@@ -143,6 +174,20 @@ export function workloads(users) {
       yardstick: 'bare',
       expected: [200],
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&page=${deepPage}` }),
+    },
+    {
+      name: 'users-search-phone',
+      title: `list, ${users / 10}-user venue, q=${SEARCH.phone} (phone prefix)`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.phone)}` }),
+    },
+    {
+      name: 'users-search-name',
+      title: `list, ${users / 10}-user venue, q=${SEARCH.name} (name prefix)`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.name)}` }),
     },
     {
       name: 'create-guest',
