@@ -2,8 +2,8 @@
 // statement per user): a numbers table, then INSERT … SELECT from it into each table.
 //
 // Shape, for `users` users: a tenth of them in the venue HOT_VENUE, the rest in venues of
-// VENUE_SIZE users (`venue-0000`, `venue-0001`, …). Every user has a username (`u<n>`) and the
-// password BENCH_PASSWORD; one in seven is blocked; about one in five has a device.
+// VENUE_SIZE users (`venue-0000`, `venue-0001`, …). Every user has a username (`u<n>`), a phone
+// (`+90 5<n>`) and the password BENCH_PASSWORD; one in seven is blocked; about one in five has a device.
 
 export const HOT_VENUE = 'hot';
 export const VENUE_SIZE = 1000;
@@ -49,9 +49,10 @@ const DIALECT = {
 
 /**
  * The statements that seed `users` users; `passwordHash` is the stored hash of BENCH_PASSWORD.
- * `numbers` is a table with a column `n` holding 1..users.
+ * `numbers` is a table with a column `n` holding 1..users. `hasSearch`: the venue rows have the
+ * list's search keys (name, username and phone folded as the service folds them).
  */
-function seedStatements(dialect, users, passwordHash, numbers) {
+function seedStatements(dialect, users, passwordHash, numbers, hasSearch) {
   const d = DIALECT[dialect];
   const status = `CASE WHEN n % 7 = 3 THEN 'blocked' ELSE 'active' END`;
   const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
@@ -59,12 +60,14 @@ function seedStatements(dialect, users, passwordHash, numbers) {
   return [
     `INSERT INTO hotspot_users (id, name, username, email, phone, mac_address, login_method, status, password_hash,
        expires_at, metadata, created_at, updated_at)
-     SELECT ${d.id('01900000-0000-7000-8000-')}, ${d.concat(`'Guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL, NULL, NULL,
+     SELECT ${d.id('01900000-0000-7000-8000-')}, ${d.concat(`'Guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL,
+       ${d.concat(`'+90 5'`, 'n')}, NULL,
        'username_password', ${status}, '${passwordHash}', NULL, '{}', ${d.createdAt}, ${d.createdAt}
      ${range} ORDER BY n`,
     `INSERT INTO hotspot_user_venues (user_id, venue_id, position, user_status, user_created_at, username_key, email_key,
-       phone_key)
-     SELECT ${d.id('01900000-0000-7000-8000-')}, ${venue}, 0, ${status}, ${d.createdAt}, ${d.concat(`'u'`, 'n')}, NULL, NULL
+       phone_key${hasSearch ? ', search_name, search_username, search_email, search_phone' : ''})
+     SELECT ${d.id('01900000-0000-7000-8000-')}, ${venue}, 0, ${status}, ${d.createdAt}, ${d.concat(`'u'`, 'n')}, NULL,
+       ${d.concat(`'+905'`, 'n')}${hasSearch ? `, ${d.concat(`'guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL, ${d.concat(`'905'`, 'n')}` : ''}
      ${range} ORDER BY n`,
     `INSERT INTO devices (id, user_id, mac_address, name, status, first_seen_at, last_seen_at)
      SELECT ${d.id('01900000-0000-7000-9000-')}, ${d.id('01900000-0000-7000-8000-')}, ${d.mac}, NULL, 'active',
@@ -106,9 +109,10 @@ export async function seedMysql(connection, users, passwordHash) {
   );
   await connection.query('DROP TABLE bench_digits_copy');
   const [tables] = await connection.query("SHOW TABLES LIKE 'venue_user_counts'");
+  const [search] = await connection.query("SHOW COLUMNS FROM hotspot_user_venues LIKE 'search_name'");
   await connection.beginTransaction();
   for (const sql of [
-    ...seedStatements('mysql', users, passwordHash, 'bench_numbers'),
+    ...seedStatements('mysql', users, passwordHash, 'bench_numbers', search.length > 0),
     ...countStatements('mysql', tables.length > 0),
   ]) {
     await connection.query(sql);
@@ -123,12 +127,14 @@ export async function seedMysql(connection, users, passwordHash) {
 export function seedSqlite(db, users, passwordHash) {
   const hasCounts =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_user_counts'").get() !== undefined;
+  const hasSearch =
+    db.prepare("SELECT 1 FROM pragma_table_info('hotspot_user_venues') WHERE name = 'search_name'").get() !== undefined;
   db.exec(`CREATE TEMP TABLE bench_numbers (n INTEGER PRIMARY KEY)`);
   db.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${users})
            INSERT INTO bench_numbers (n) SELECT n FROM c`);
   db.transaction(() => {
     for (const sql of [
-      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers'),
+      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers', hasSearch),
       ...countStatements('sqlite', hasCounts),
     ]) {
       db.exec(sql);

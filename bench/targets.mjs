@@ -21,6 +21,21 @@ const WORKLOAD_TARGETS = [
   { workload: 'get', measure: 'ratio', limit: 0.5, unit: '', text: 'get one user, ratio to the bare handler' },
   { workload: 'list-small', measure: 'ratio', limit: 0.7, unit: '', text: 'list of a 1,000-user venue, ratio to bare' },
   { workload: 'status', measure: 'ratio', limit: 0.8, unit: '', text: 'GET /api/v1, ratio to the minimal Nest app' },
+  {
+    workload: 'users-search-phone',
+    measure: 'p99',
+    limit: 100,
+    unit: 'ms',
+    text: 'search (q) of the 100,000-user venue by a phone prefix, p99',
+  },
+  { workload: 'users-search-name', measure: 'p99', limit: 100, unit: 'ms', text: 'the same by a name prefix, p99' },
+  {
+    workload: 'console-users-search',
+    measure: 'p99',
+    limit: 100,
+    unit: 'ms',
+    text: 'the console users page searching that venue, p99 at 8 connections',
+  },
   { workload: 'radius-authorize', measure: 'p99', limit: 100, unit: 'ms', text: 'authorize, p99 at 50 logins' },
   {
     workload: 'dashboard',
@@ -28,6 +43,13 @@ const WORKLOAD_TARGETS = [
     limit: 100,
     unit: 'ms',
     text: 'console dashboard of the 100,000-user venue, p99',
+  },
+  {
+    workload: 'console-user-page',
+    measure: 'p99',
+    limit: 100,
+    unit: 'ms',
+    text: "a user's page in the console, p99",
   },
   { workload: 'radius-accounting', measure: 'rps', limit: 2000, unit: '/s', text: 'accounting, Interim-Updates' },
 ];

@@ -88,6 +88,51 @@ export function radiusWorkloads(radius) {
   ];
 }
 
+/** Searches of the users screen and of the v1 list (`q`) in the hot venue: a phone and a name prefix. */
+export const SEARCH = { phone: '+90 512', name: 'guest 12' };
+
+/**
+ * Concurrent requests of the console workloads, whatever --connections says: pages people ask for
+ * (the users search sends one request per pause in typing), so 8 at once stands for a busy chain's
+ * front desks; the API's search is measured at --connections like the other list workloads.
+ */
+const CONSOLE_CONNECTIONS = 8;
+
+/**
+ * The console's workloads: `session` is the cookie of an operator of the hot venue (read
+ * permission) signed in through the console's forms, sent as a browser would.
+ */
+export function consoleWorkloads(session, users) {
+  const hotUser = randomUser(users, 7, 100);
+  const page = (path) => () => ({ method: 'GET', path, headers: { cookie: session } });
+  return [
+    {
+      name: 'dashboard',
+      title: `console dashboard, ${users / 10}-user venue`,
+      yardstick: null,
+      connections: CONSOLE_CONNECTIONS,
+      expected: [200],
+      request: page(`/admin?venueId=${HOT_VENUE}`),
+    },
+    {
+      name: 'console-users-search',
+      title: `console users page, ${HOT_VENUE} venue, q=${SEARCH.phone}`,
+      yardstick: null,
+      connections: CONSOLE_CONNECTIONS,
+      expected: [200],
+      request: page(`/admin/users?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.phone)}`),
+    },
+    {
+      name: 'console-user-page',
+      title: `console user's page, ${HOT_VENUE} venue`,
+      yardstick: null,
+      connections: CONSOLE_CONNECTIONS,
+      expected: [200],
+      request: () => page(`/admin/users/${hotUser()}?venueId=${HOT_VENUE}`)(),
+    },
+  ];
+}
+
 /**
  * @param users how many users were seeded
  * @returns workloads: { name, title, yardstick: 'bare' | 'nest' | null, expected: number[], request(), connections? }
@@ -145,6 +190,20 @@ export function workloads(users) {
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&page=${deepPage}` }),
     },
     {
+      name: 'users-search-phone',
+      title: `list, ${users / 10}-user venue, q=${SEARCH.phone} (phone prefix)`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.phone)}` }),
+    },
+    {
+      name: 'users-search-name',
+      title: `list, ${users / 10}-user venue, q=${SEARCH.name} (name prefix)`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.name)}` }),
+    },
+    {
       name: 'create-guest',
       title: 'create guest',
       yardstick: null,
@@ -168,22 +227,6 @@ export function workloads(users) {
       yardstick: null,
       expected: [200],
       request: () => ({ method: 'POST', path: `${USERS}/${expireUser()}/expire` }),
-    },
-  ];
-}
-
-/**
- * The console's workloads, when the service has it: `cookie` is the session of an operator of the
- * 100,000-user venue (read permission), signed in through the console's forms.
- */
-export function consoleWorkloads(cookie, users) {
-  return [
-    {
-      name: 'dashboard',
-      title: `console dashboard, ${users / 10}-user venue`,
-      yardstick: null,
-      expected: [200],
-      request: () => ({ method: 'GET', path: `/admin?venueId=${HOT_VENUE}`, headers: { cookie } }),
     },
   ];
 }

@@ -19,6 +19,7 @@ import { OperatorSessions1796803200000 } from './1796803200000-OperatorSessions.
 import { Venues1796976000000 } from './1796976000000-Venues.js';
 import { SessionsVenueListIndex1797062400000 } from './1797062400000-SessionsVenueListIndex.js';
 import { OperatorTimeZone1797062401000 } from './1797062401000-OperatorTimeZone.js';
+import { UserSearchKeys1797148800000 } from './1797148800000-UserSearchKeys.js';
 import { SessionsNasLastAccountingIndex1797321600000 } from './1797321600000-SessionsNasLastAccountingIndex.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -43,5 +44,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Venues1796976000000,
   SessionsVenueListIndex1797062400000,
   OperatorTimeZone1797062401000,
+  UserSearchKeys1797148800000,
   SessionsNasLastAccountingIndex1797321600000,
 ];

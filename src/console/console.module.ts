@@ -12,6 +12,7 @@ import { DashboardService } from './dashboard.service.js';
 import { LoginsController } from './logins.controller.js';
 import { NasSettingsController } from './nas-settings.controller.js';
 import { VenueSettingsController } from './venue-settings.controller.js';
+import { ConsoleUsersController } from './users.controller.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { AccountController } from './account.controller.js';
 import { AccountService } from './account.service.js';
@@ -44,6 +45,8 @@ import { SignInService } from './sign-in.service.js';
   controllers: [
     ConsoleController,
     DashboardController,
+    // Before UserPageController: its /admin/users/:id would take /admin/users/new.
+    ConsoleUsersController,
     UserPageController,
     OnlineController,
     JobsController,

@@ -45,6 +45,7 @@ describe('hotspot user inputs', () => {
       venueId: 'v',
       status: undefined,
       macAddress: null,
+      search: null,
       page: 1,
       limit: 20,
     });

@@ -10,6 +10,7 @@ import {
 import type { ListUserSessionsQueryDto } from './dto/hotspot-user-sessions.dto.js';
 import type { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { JsonObject, UserStatus } from './entities/hotspot-user.entity.js';
+import { searchPrefixes, type SearchPrefixes } from './user-search.rules.js';
 
 /**
  * Validated requests as the service takes them, parsed once here: dates as Date, MAC addresses
@@ -47,6 +48,8 @@ export interface ListUsersQuery {
   venueId?: string;
   status?: UserStatus;
   macAddress: string | null;
+  /** `q` read as prefixes of each kind of key; null without `q`. */
+  search: SearchPrefixes | null;
   page: number;
   limit: number;
 }
@@ -84,6 +87,7 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
     venueId: dto.venueId,
     status: dto.status,
     macAddress: dto.macAddress === undefined ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
+    search: dto.q === undefined ? null : searchPrefixes(dto.q),
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };

@@ -8,6 +8,7 @@ import {
   expiredUser,
   expiryErrors,
   fieldOfDuplicateKeyError,
+  generatedPassword,
   hasLapsed,
   isDueForExpiry,
   KeyConflict,
@@ -305,5 +306,13 @@ describe('venuesOfJob (who may read an unauth job)', () => {
   it("is the venues of the job's sessions once the user is deleted; none without sessions", () => {
     expect(venuesOfJob(null, sessions)).toEqual(['b', 'c']);
     expect(venuesOfJob(null, [])).toEqual([]);
+  });
+});
+
+describe('generatedPassword', () => {
+  it('makes two groups of five unambiguous characters, skipping the bytes that would bias them', () => {
+    const bytes = Uint8Array.from([255, 248, ...Array.from({ length: 30 }, (_, i) => i)]);
+    expect(generatedPassword(bytes)).toBe('abcde-fghjk');
+    expect(generatedPassword(new Uint8Array(32).fill(250))).toBeNull();
   });
 });

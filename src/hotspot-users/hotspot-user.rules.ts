@@ -270,3 +270,27 @@ export function venueRowChanges(
     added: placed.filter(({ venueId }) => !stored.includes(venueId)),
   };
 }
+
+// Generated passwords
+
+/** Letters and digits a guest cannot misread (no i, l, o, 0, 1). */
+const PASSWORD_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const GENERATED_PASSWORD_LENGTH = 10;
+/** Random bytes enough for the password even after dropping those above the alphabet's last multiple. */
+export const GENERATED_PASSWORD_RANDOM_BYTES = 32;
+
+/**
+ * A password for a username_password user whose creator typed none (the console), from `random`
+ * bytes (GENERATED_PASSWORD_RANDOM_BYTES of them): 10 characters of a 31-letter alphabet (about 49
+ * bits), in two groups of five, easy to read out at a front desk. Null if the bytes ran out.
+ */
+export function generatedPassword(random: Uint8Array): string | null {
+  const usable = Math.floor(256 / PASSWORD_ALPHABET.length) * PASSWORD_ALPHABET.length;
+  const characters: string[] = [];
+  for (const byte of random) {
+    if (characters.length === GENERATED_PASSWORD_LENGTH) break;
+    if (byte < usable) characters.push(PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length]);
+  }
+  if (characters.length < GENERATED_PASSWORD_LENGTH) return null;
+  return `${characters.slice(0, 5).join('')}-${characters.slice(5).join('')}`;
+}

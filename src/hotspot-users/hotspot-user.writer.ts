@@ -6,6 +6,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
+import { searchKeysOf } from './user-search.rules.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { countDeltas, type CountedUser } from './venue-counts.rules.js';
 
@@ -99,7 +100,12 @@ export class HotspotUserWriter {
     venueIds: readonly string[],
   ): Promise<void> {
     const { removed, kept, added } = venueRowChanges(stored, venueIds);
-    const fields = (position: number) => ({ position, userStatus: user.status, ...keysOf(user) });
+    const fields = (position: number) => ({
+      position,
+      userStatus: user.status,
+      ...keysOf(user),
+      ...searchKeysOf(user),
+    });
     await this.users.deleteVenueRows(em, user.id, removed);
     for (const { venueId, position } of kept) await this.users.updateVenueRow(em, user.id, venueId, fields(position));
     await this.users.insertVenueRows(

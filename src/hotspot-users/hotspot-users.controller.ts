@@ -146,7 +146,10 @@ export class HotspotUsersController {
 
   @Get()
   @RequirePermission('read')
-  @ApiOperation({ summary: 'List the users of a venue', description: `Newest first. ${SCOPE}` })
+  @ApiOperation({
+    summary: 'List the users of a venue',
+    description: `Newest first; \`q\` finds users by a prefix of their name, username, email, phone or MAC. ${SCOPE}`,
+  })
   @ApiOkResponse({ type: HotspotUserListResponseDto })
   @ApiBadRequestResponse(VALIDATION)
   async list(

@@ -7,6 +7,7 @@ import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js'
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
 import { pageOrder, shownRecordsOf, type PageRow, type ShownRecord, type ShownUserRow } from './user-rows.js';
+import { LIKE_ESCAPE, prefixRange, type SearchKeys, type SearchPrefixes } from './user-search.rules.js';
 import { bucketEnd, pageStart } from './venue-counts.rules.js';
 
 export type { ShownRecord };
@@ -27,10 +28,12 @@ export interface VenueListFilter {
   status?: UserStatus;
   /** Matches the user's own MAC address or one of its devices'. */
   macAddress: string | null;
+  /** `q`: a prefix of the name, username, email, phone or a MAC (user-search.rules.ts); null: no search. */
+  search: SearchPrefixes | null;
 }
 
 /** The columns a venue row copies from its user, and its uniqueness keys. */
-export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus'> & UniquenessKeys;
+export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus'> & UniquenessKeys & SearchKeys;
 
 /**
  * The SQL of hotspot users and their venue rows; every method runs on the caller's EntityManager
@@ -52,6 +55,7 @@ export class HotspotUsersRepository {
     filter: VenueListFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; records: ShownRecord[] }> {
+    if (filter.search !== null) return this.findVenuePageBySearch(em, { ...filter, search: filter.search }, page);
     if (filter.macAddress !== null)
       return this.findVenuePageByMac(em, { ...filter, macAddress: filter.macAddress }, page);
     const { venueId, status } = filter;
@@ -118,6 +122,39 @@ export class HotspotUsersRepository {
     return {
       total,
       records: await this.findShownRecords(em, await pageIds(matching.clone(), page.offset, page.limit)),
+    };
+  }
+
+  /**
+   * The venue's users with a key starting with one of the search's prefixes: one index range of a
+   * (venue, key) index per key (the MACs through their own indexes, joined to the venue's rows),
+   * united, newest first; the total counted over the union in the same statement.
+   */
+  private async findVenuePageBySearch(
+    em: EntityManager,
+    filter: VenueListFilter & { search: SearchPrefixes },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    const { sql, params } = searchMatches(filter);
+    if (sql === null) return { total: 0, records: [] };
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
+      `SELECT user_id, COUNT(*) OVER () AS total FROM (${sql}) m
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+      [...params, page.limit, page.offset],
+    );
+    if (rows.length === 0) {
+      const [count] = await em.query<Array<{ total: number | string }>>(
+        `SELECT COUNT(*) AS total FROM (${sql}) m`,
+        params,
+      );
+      return { total: Number(count.total), records: [] };
+    }
+    return {
+      total: Number(rows[0].total),
+      records: await this.findShownRecords(
+        em,
+        rows.map((row) => row.user_id),
+      ),
     };
   }
 
@@ -393,6 +430,59 @@ function listRangeParams(
     page.limit,
     page.offset - (start?.skipped ?? 0),
   ];
+}
+
+/**
+ * The union of the venue rows a search matches (`user_id`, `user_created_at`), with its parameters;
+ * null when `q` is no prefix of any key (white space alone). Each branch is one range of an index
+ * that starts with the venue (the MAC ones: of the MAC's own index, joined to the venue's rows).
+ */
+export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes }): {
+  sql: string | null;
+  params: Array<string | number>;
+} {
+  const { venueId, status, search, macAddress } = filter;
+  const branches: string[] = [];
+  const params: Array<string | number> = [];
+  const statusSql = status === undefined ? '' : ' AND uv.user_status = ?';
+  const venueParams = status === undefined ? [venueId] : [venueId, status];
+  const range = (column: string, prefix: string) => {
+    const { from, to, like } = prefixRange(prefix);
+    params.push(from, ...(to === null ? [] : [to]), like);
+    return `${column} >= ?${to === null ? '' : ` AND ${column} < ?`} AND ${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
+  };
+  const keyBranch = (column: string, prefix: string) => {
+    params.push(...venueParams);
+    const where = `uv.venue_id = ?${statusSql}`;
+    branches.push(
+      `SELECT uv.user_id, uv.user_created_at FROM hotspot_user_venues uv WHERE ${where} AND ${range(`uv.${column}`, prefix)}`,
+    );
+  };
+  const macBranch = (table: string, userColumn: string, prefix: string) => {
+    params.push(...venueParams);
+    branches.push(
+      `SELECT uv.user_id, uv.user_created_at FROM ${table} x JOIN hotspot_user_venues uv ON uv.user_id = x.${userColumn}
+       WHERE uv.venue_id = ?${statusSql} AND ${range('x.mac_address', prefix)}`,
+    );
+  };
+  if (search.text !== null) {
+    for (const column of ['search_name', 'search_username', 'search_email']) keyBranch(column, search.text);
+  }
+  if (search.phone !== null) keyBranch('search_phone', search.phone);
+  if (search.mac !== null) {
+    macBranch('hotspot_users', 'id', search.mac);
+    macBranch('devices', 'user_id', search.mac);
+  }
+  if (branches.length === 0) return { sql: null, params: [] };
+  let sql = branches.join('\n UNION ');
+  if (macAddress !== null) {
+    // With the list's exact MAC filter as well: the matches whose user or one of its devices has it.
+    sql = `SELECT s.user_id, s.user_created_at FROM (${sql}) s
+      WHERE EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.mac_address = ?)
+         OR EXISTS (SELECT 1 FROM devices d WHERE d.user_id = s.user_id AND d.mac_address = ?)`;
+    params.push(macAddress, macAddress);
+  }
+  return { sql, params };
 }
 
 /** Hour counts read per query while looking for a deep page's start. */

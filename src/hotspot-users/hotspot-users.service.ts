@@ -70,7 +70,7 @@ export class HotspotUsersService {
   async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
-      const filter = { venueId, status: query.status, macAddress: query.macAddress };
+      const filter = { venueId, status: query.status, macAddress: query.macAddress, search: query.search };
       const { total, records } = await this.users.findVenuePage(em, filter, pageWindow(query));
       return { data: records.map(toDto), pagination: paginationOf(query, total) };
     });

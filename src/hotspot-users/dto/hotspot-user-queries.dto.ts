@@ -3,7 +3,14 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
-import { IsIntegerString, IsMacAddress, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import {
+  HasCharacters,
+  IsIntegerString,
+  IsMacAddress,
+  IsSafeText,
+  VENUE_ID_PATTERN,
+} from '../../common/validation/validators.js';
+import { SEARCH_QUERY_MAX_LENGTH } from '../user-search.rules.js';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
@@ -87,6 +94,23 @@ export class ListHotspotUsersQueryDto {
   @IsSafeText()
   @IsMacAddress()
   macAddress?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: SEARCH_QUERY_MAX_LENGTH,
+    example: '+90 532',
+    description:
+      "Search (an addition to v1): users whose name, username, email, phone or MAC (their own or a device's) starts " +
+      'with this, within the venue and the other filters. Name, username and email ignore case, accents and repeated ' +
+      'spaces; a phone prefix ignores spaces, dashes, brackets and a leading +; a MAC prefix of 2-12 hex digits ' +
+      'matches in any separator form. % and _ match themselves.',
+  })
+  @IsOptional()
+  @IsString({ message: 'q must be a single string' })
+  @IsSafeText()
+  @HasCharacters(1, SEARCH_QUERY_MAX_LENGTH)
+  q?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()

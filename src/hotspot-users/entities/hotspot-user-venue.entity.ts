@@ -16,6 +16,14 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Index('idx_user_venues_username_key', ['usernameKey', 'userId'])
 @Index('uq_user_venues_email', ['venueId', 'emailKey'], { unique: true })
 @Index('uq_user_venues_phone', ['venueId', 'phoneKey'], { unique: true })
+/**
+ * The list's search (`q`): a prefix of each key within a venue (see user-search.rules.ts); with the
+ * status, creation time and id, each search range is read from its index alone.
+ */
+@Index('idx_user_venues_search_name', ['venueId', 'searchName', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_username', ['venueId', 'searchUsername', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_email', ['venueId', 'searchEmail', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_phone', ['venueId', 'searchPhone', 'userStatus', 'userCreatedAt', 'userId'])
 export class HotspotUserVenueEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
   userId!: string;
@@ -41,6 +49,19 @@ export class HotspotUserVenueEntity {
 
   @Column({ name: 'phone_key', type: 'varchar', length: 16, nullable: true })
   phoneKey!: string | null;
+
+  /** Search keys: kept whatever the status (user-search.rules.ts says how each is folded). */
+  @Column({ name: 'search_name', type: 'varchar', length: 255, nullable: true })
+  searchName!: string | null;
+
+  @Column({ name: 'search_username', type: 'varchar', length: USERNAME_MAX_LENGTH, nullable: true })
+  searchUsername!: string | null;
+
+  @Column({ name: 'search_email', type: 'varchar', length: 254, nullable: true })
+  searchEmail!: string | null;
+
+  @Column({ name: 'search_phone', type: 'varchar', length: 16, nullable: true })
+  searchPhone!: string | null;
 
   @ManyToOne(() => HotspotUserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_user_venues_user' })

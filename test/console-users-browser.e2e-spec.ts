@@ -1,0 +1,136 @@
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { givenOperator } from './support/console.js';
+import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
+import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * The users screen in Chromium: every page of it with data on it, in English and Turkish, at 1280 px
+ * and 360 px: axe-core finds nothing, the phone page does not scroll sideways, no CSP or script
+ * error; and a search then opening a user with the keyboard alone. SQLite only: what the browser
+ * sees does not depend on the database.
+ */
+describe('console users screen in a browser', () => {
+  const VENUE = 'browser-venue';
+  let testApp: TestApp;
+  let base: string;
+  let browser: TestBrowser;
+  let page: Page;
+  let active: { _id: string };
+  let counter = 0;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('sqlite');
+    await testApp.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+    active = await givenUser(testApp, {
+      name: 'Ayşe Yılmaz',
+      username: 'ayse1204',
+      email: 'ayse.yilmaz.with.a.long.address@example.com',
+      phone: '+90 532 111 22 33',
+      venueIds: [VENUE],
+    });
+    await startSession(testApp, { userId: active._id, venueId: VENUE, macAddress: uniqueDevice().macAddress });
+    const blocked = await givenGuest(testApp, { name: 'Mehmet Öztürk', phone: '0212 444 55 66', venueIds: [VENUE] });
+    await testApp.http
+      .put(`/api/v1/hotspot-users/${blocked._id}`)
+      .set('Authorization', `Bearer ${testApp.adminToken}`)
+      .send({ status: 'blocked' })
+      .expect(200);
+    for (let i = 0; i < 22; i += 1) await givenGuest(testApp, { name: `Room ${100 + i}`, venueIds: [VENUE] });
+    const operator = await givenOperator(testApp, { permissions: ['read', 'write', 'delete'] });
+    browser = await TestBrowser.launch(DESKTOP);
+    page = await browser.newPage();
+    await signInInBrowser(page, base, operator.email);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await testApp?.close();
+  });
+
+  async function check(name: string, viewport: { width: number }): Promise<void> {
+    expect({ name, violations: await axeViolations(page) }).toEqual({ name, violations: [] });
+    const width = await pageWidth(page);
+    expect({ name, width }).toEqual({ name, width: viewport.width });
+    expect(browser.problems).toEqual([]);
+  }
+
+  async function language(lang: 'en' | 'tr'): Promise<void> {
+    await page.goto(`${base}/admin/users`);
+    if ((await page.locator('html').getAttribute('lang')) !== lang) {
+      await page.locator(`footer button[value="${lang}"]`).click();
+      await page.waitForLoadState();
+    }
+    expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+  }
+
+  for (const lang of ['en', 'tr'] as const) {
+    for (const viewport of [DESKTOP, PHONE]) {
+      it(`shows every users page without an accessibility problem [${lang}, ${viewport.width} px]`, async () => {
+        await page.setViewportSize(viewport);
+        await language(lang);
+        await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+        expect(await page.locator('tbody tr').count()).toBe(20);
+        await check('list', viewport);
+        await page.goto(`${base}/admin/users?venueId=${VENUE}&q=ayse&status=active`);
+        expect(await page.locator('tbody tr').count()).toBe(1);
+        await check('search', viewport);
+        await page.goto(`${base}/admin/users?venueId=${VENUE}&page=2`);
+        await check('page 2', viewport);
+        await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
+        await check('create form', viewport);
+        counter += 1;
+        await page.locator('#user-name').fill(`Browser User ${counter}`);
+        await page.locator('#user-username').fill('not valid!');
+        await page.locator('#user-name').press('Enter');
+        await page.waitForLoadState();
+        expect(await page.locator('[aria-invalid="true"]').count()).toBeGreaterThan(0);
+        await check('create form with problems', viewport);
+        await page.locator('#user-username').fill(`browser${counter}`);
+        await page.locator('#user-name').press('Enter');
+        await page.locator('#generated-password').waitFor();
+        await check('created', viewport);
+        await page.goto(`${base}/admin/users/new?loginMethod=guest&venueId=${VENUE}`);
+        await check('guest form', viewport);
+        await page.goto(`${base}/admin/users/${active._id}/edit?venueId=${VENUE}`);
+        await check('edit', viewport);
+        await page.goto(`${base}/admin/users/${active._id}/block?venueId=${VENUE}`);
+        expect(await page.locator('main').textContent()).toContain('1');
+        await check('block confirmation', viewport);
+        await page.goto(`${base}/admin/users/${active._id}/delete?venueId=${VENUE}`);
+        await check('delete confirmation', viewport);
+      }, 60_000);
+    }
+  }
+
+  it('searches and opens a user with the keyboard alone', async () => {
+    await page.setViewportSize(DESKTOP);
+    await language('en');
+    await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+    const focusedId = () =>
+      page.evaluate(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+      );
+    for (let i = 0; i < 40 && (await focusedId()) !== 'users-q'; i += 1) await page.keyboard.press('Tab');
+    expect(await focusedId()).toBe('users-q');
+    await page.keyboard.type('+90 532');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/q=%2B90/);
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    const userLink = `/admin/users/${active._id}?venueId=${VENUE}`;
+    const focusedHref = () =>
+      page.evaluate(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }
+        ).document.activeElement.getAttribute('href'),
+      );
+    for (let i = 0; i < 40 && (await focusedHref()) !== userLink; i += 1) await page.keyboard.press('Tab');
+    expect(await focusedHref()).toBe(userLink);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}${userLink}`);
+    expect(browser.problems).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,381 @@
+import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
+import { api } from './support/api-client.js';
+import { signInConsole, type ConsoleBrowser } from './support/console.js';
+import { databaseKinds } from './support/databases.js';
+import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const etagOf = (html: string) => /name="etag" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const decoded = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+describe.each(databaseKinds())('console users screen [%s]', (kind) => {
+  const A = 'cu-venue-a';
+  const B = 'cu-venue-b';
+  let testApp: TestApp;
+  let staff: ConsoleBrowser;
+  let venueA: ConsoleBrowser;
+  let reader: ConsoleBrowser;
+  let writer: ConsoleBrowser;
+  let userB: Awaited<ReturnType<typeof givenUser>>;
+
+  const row = (id: string) => testApp.dataSource.getRepository(HotspotUserEntity).findOneBy({ id });
+  const audit = (id: string) =>
+    testApp.dataSource.getRepository(AuditEventEntity).find({ where: { targetId: id }, order: { occurredAt: 'ASC' } });
+  const jobs = (userId: string) => testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId });
+
+  beforeAll(async () => {
+    testApp = await startTestApp(kind);
+    ({ console: staff } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'] }));
+    ({ console: venueA } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'], venueIds: [A] }));
+    ({ console: reader } = await signInConsole(testApp, { permissions: ['read'] }));
+    ({ console: writer } = await signInConsole(testApp, { permissions: ['read', 'write'], venueIds: [A] }));
+    userB = await givenUser(testApp, { name: 'Bora Venue-B', phone: '+90 533 999 00 11', venueIds: [B] });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('asks an unrestricted operator to pick a venue, and lists a restricted one its own', async () => {
+    const page = await staff.get('/admin/users');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Choose a venue to see its users.');
+    expect(page.text).toContain('list="users-venues"');
+    const own = await venueA.get('/admin/users');
+    expect(own.status).toBe(200);
+    expect(own.text).toContain(`<option value="${A}" selected>`);
+    expect(own.text).not.toContain(B);
+  });
+
+  it('creates a username_password user with a generated password shown once', async () => {
+    const form = await staff.get(`/admin/users/new?venueId=${A}`);
+    expect(form.status).toBe(200);
+    const created = await staff.post('/admin/users/new', {
+      context: A,
+      loginMethod: 'username_password',
+      name: 'Ayşe Yılmaz',
+      username: 'ayse1204',
+      password: '',
+      email: 'ayse@example.com',
+      phone: '+90 532 111 22 33',
+      macAddress: '',
+      venueIds: A,
+      expiresAt: '',
+      metadata: '{"room": "1204"}',
+    });
+    expect(created.status).toBe(201);
+    const password = /id="generated-password" class="secret">([^<]+)</.exec(created.text)?.[1];
+    expect(password).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(created.text).toContain('data-copy="generated-password"');
+    const [stored] = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ username: 'ayse1204' });
+    expect(stored.loginMethod).toBe('username_password');
+    expect(stored.metadata).toEqual({ room: '1204' });
+    expect(await verifyPassword(stored.passwordHash!, password!)).toBe(true);
+    const events = await audit(stored.id);
+    expect(events.map((e) => [e.action, e.actorType])).toEqual([['user.create', 'operator']]);
+    // Never again: not in any page after it.
+    for (const path of ['/admin/users', `/admin/users?venueId=${A}`, `/admin/users/${stored.id}/edit?venueId=${A}`]) {
+      const next = await staff.get(path);
+      expect(next.text).not.toContain(password);
+    }
+  });
+
+  it('creates a guest, with only what a guest needs', async () => {
+    const form = await staff.get(`/admin/users/new?loginMethod=guest&venueId=${A}`);
+    expect(form.text).not.toContain('name="password"');
+    const created = await staff.post('/admin/users/new', {
+      context: A,
+      loginMethod: 'guest',
+      name: 'Guest of room 7',
+      venueIds: A,
+      phone: '0212 444 55 66',
+    });
+    expect(created.status).toBe(201);
+    expect(created.text).not.toContain('generated-password');
+    const [stored] = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Guest of room 7' });
+    expect([stored.loginMethod, stored.passwordHash, stored.username]).toEqual(['guest', null, null]);
+  });
+
+  it('shows validation problems on the form, naming the field', async () => {
+    const refused = await staff.post('/admin/users/new', {
+      context: A,
+      loginMethod: 'username_password',
+      name: '',
+      username: 'bad name!',
+      email: 'not-an-email',
+      venueIds: A,
+      expiresAt: 'soon',
+      metadata: '[1]',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The user was not saved. Please correct:');
+    expect(refused.text).toContain('Expires at: Give the date and time as the field asks.');
+    const v1 = await staff.post('/admin/users/new', {
+      context: A,
+      loginMethod: 'username_password',
+      name: 'Valid',
+      username: 'bad name!',
+      email: 'not-an-email',
+      venueIds: A,
+    });
+    expect(v1.status).toBe(422);
+    expect(v1.text).toContain('Username: username must be');
+    expect(v1.text).toContain('Email: email must be a valid email address');
+    expect(v1.text).toContain('aria-invalid="true"');
+  });
+
+  it('finds a user by a prefix of the phone number', async () => {
+    const found = await staff.get(`/admin/users?venueId=${A}&q=${encodeURIComponent('+90 532-11')}`);
+    expect(found.status).toBe(200);
+    expect(found.text).toContain('Ayşe Yılmaz');
+    expect(found.text).not.toContain('Guest of room 7');
+    expect(found.text).toContain('Users found: 1');
+    const digits = await staff.get(`/admin/users?venueId=${A}&q=0212444`);
+    expect(digits.text).toContain('Guest of room 7');
+    const none = await staff.get(`/admin/users?venueId=${A}&q=zzz`);
+    expect(none.text).toContain('No user of this venue matches the search.');
+  });
+
+  it('edits with the ETag: a change meanwhile gives the conflict message and overwrites nothing', async () => {
+    const user = await givenGuest(testApp, { name: 'Edit Me', venueIds: [A] });
+    const form = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect(form.status).toBe(200);
+    const etag = decoded(etagOf(form.text));
+    expect(etag).toBe('"v1"');
+    await api(testApp).users.update(user._id, { name: 'Changed Elsewhere' }).expect(200);
+    const stale = await staff.post(`/admin/users/${user._id}/edit`, {
+      context: A,
+      etag,
+      name: 'From The Form',
+      venueIds: A,
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.text).toContain('Someone else changed this user after you opened the form');
+    expect(stale.text).toContain('value="Changed Elsewhere"');
+    expect((await row(user._id))!.name).toBe('Changed Elsewhere');
+
+    const saved = await staff.post(`/admin/users/${user._id}/edit`, {
+      context: A,
+      etag: decoded(etagOf(stale.text)),
+      name: 'From The Form',
+      venueIds: A,
+      email: 'form@example.com',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.location).toBe(`/admin/users/${user._id}?venueId=${A}&notice=notice.users.updated`);
+    const stored = await row(user._id);
+    expect([stored!.name, stored!.email]).toEqual(['From The Form', 'form@example.com']);
+    const events = await audit(user._id);
+    expect(events.at(-1)).toMatchObject({ action: 'user.update', actorType: 'operator' });
+  });
+
+  it('says an expired user cannot be edited', async () => {
+    const user = await givenGuest(testApp, { name: 'Gone', venueIds: [A] });
+    await api(testApp).users.expire(user._id).expect(200);
+    const page = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect(page.status).toBe(409);
+    expect(page.text).toContain('Expired users cannot be edited.');
+    const post = await staff.post(`/admin/users/${user._id}/edit`, {
+      context: A,
+      etag: '"v2"',
+      name: 'x',
+      venueIds: A,
+    });
+    expect(post.status).toBe(409);
+  });
+
+  it('blocks and unblocks through confirmations, disconnecting the sessions', async () => {
+    const user = await givenGuest(testApp, { name: 'Online Guest', venueIds: [A] });
+    await startSession(testApp, { userId: user._id, venueId: A, macAddress: uniqueDevice().macAddress });
+    const confirm = await staff.get(`/admin/users/${user._id}/block?venueId=${A}`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Active sessions that will be disconnected: 1');
+    expect((await row(user._id))!.status).toBe('active');
+    const done = await staff.post(`/admin/users/${user._id}/block`, {
+      context: A,
+      etag: decoded(etagOf(confirm.text)),
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.location).toBe(`/admin/users/${user._id}?venueId=${A}&notice=notice.users.blocked`);
+    expect((await row(user._id))!.status).toBe('blocked');
+    expect((await jobs(user._id)).map((job) => job.reason)).toEqual(['blocked']);
+
+    const unconfirm = await staff.get(`/admin/users/${user._id}/unblock?venueId=${A}`);
+    expect(unconfirm.status).toBe(200);
+    const back = await staff.post(`/admin/users/${user._id}/unblock`, {
+      context: A,
+      etag: decoded(etagOf(unconfirm.text)),
+    });
+    expect(back.status).toBe(303);
+    expect((await row(user._id))!.status).toBe('active');
+    expect((await audit(user._id)).map((e) => e.action)).toEqual(['user.create', 'user.block', 'user.unblock']);
+    // Confirming with an ETag that is no longer current changes nothing.
+    const late = await staff.post(`/admin/users/${user._id}/block`, {
+      context: A,
+      etag: decoded(etagOf(confirm.text)),
+    });
+    expect(late.status).toBe(412);
+    expect((await row(user._id))!.status).toBe('active');
+  });
+
+  it('expires and deletes through confirmations', async () => {
+    const user = await givenGuest(testApp, { name: 'Short Stay', venueIds: [A] });
+    const confirm = await staff.get(`/admin/users/${user._id}/expire?venueId=${A}`);
+    expect(confirm.text).toContain('Active sessions that will be disconnected: 0');
+    const done = await staff.post(`/admin/users/${user._id}/expire`, {
+      context: A,
+      etag: decoded(etagOf(confirm.text)),
+    });
+    expect(done.status).toBe(303);
+    expect((await row(user._id))!.status).toBe('expired');
+    expect((await staff.get(`/admin/users/${user._id}/expire?venueId=${A}`)).status).toBe(409);
+
+    const del = await staff.get(`/admin/users/${user._id}/delete?venueId=${A}`);
+    expect(del.status).toBe(200);
+    const gone = await staff.post(`/admin/users/${user._id}/delete`, { context: A, etag: decoded(etagOf(del.text)) });
+    expect(gone.status).toBe(303);
+    expect(gone.headers.location).toBe(`/admin/users?venueId=${A}&notice=notice.users.deleted`);
+    expect(await row(user._id)).toBeNull();
+    expect((await audit(user._id)).map((e) => e.action)).toEqual(['user.create', 'user.expire', 'user.delete']);
+    const list = await staff.get(gone.headers.location);
+    expect(list.text).toContain('The user was deleted.');
+  });
+
+  it('needs delete permission to delete', async () => {
+    const user = await givenGuest(testApp, { name: 'Keep Me', venueIds: [A] });
+    expect((await writer.get(`/admin/users/${user._id}/delete?venueId=${A}`)).status).toBe(403);
+    expect((await writer.post(`/admin/users/${user._id}/delete`, { context: A, etag: '"v1"' })).status).toBe(403);
+    expect(await row(user._id)).not.toBeNull();
+    expect((await writer.get(`/admin/users?venueId=${A}`)).text).not.toContain('/delete?');
+  });
+
+  it('never shows a venue-A operator anything of venue B, whatever the URL or form says', async () => {
+    const list = await venueA.get(`/admin/users?venueId=${B}`);
+    expect(list.status).toBe(403);
+    expect(list.text).not.toContain('Bora');
+    const search = await venueA.get(`/admin/users?q=bora`);
+    expect(search.text).not.toContain('Bora');
+    const phone = await venueA.get(`/admin/users?venueId=${A}&q=90533`);
+    expect(phone.text).not.toContain('Bora');
+    for (const path of ['edit', 'block', 'expire', 'delete']) {
+      for (const query of ['', `?venueId=${B}`, `?venueId=${A}`]) {
+        const page = await venueA.get(`/admin/users/${userB._id}/${path}${query}`);
+        expect([403, 404]).toContain(page.status);
+        expect(page.text).not.toContain('Bora');
+      }
+    }
+    for (const context of [B, A, '']) {
+      const blocked = await venueA.post(`/admin/users/${userB._id}/block`, { context, etag: '"v1"' });
+      expect([403, 404]).toContain(blocked.status);
+      const edited = await venueA.post(`/admin/users/${userB._id}/edit`, {
+        context,
+        etag: '"v1"',
+        name: 'x',
+        venueIds: B,
+      });
+      expect([403, 404]).toContain(edited.status);
+    }
+    expect((await row(userB._id))!).toMatchObject({ status: 'active', name: 'Bora Venue-B' });
+    const created = await venueA.post('/admin/users/new', {
+      context: A,
+      loginMethod: 'guest',
+      name: 'Sneaky',
+      venueIds: B,
+    });
+    expect(created.status).toBe(403);
+    expect(created.text).toContain('outside');
+    expect(await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Sneaky' })).toEqual([]);
+    // A user of A moved into B through the edit form's venues.
+    const own = await givenGuest(testApp, { name: 'Stay In A', venueIds: [A] });
+    const moved = await venueA.post(`/admin/users/${own._id}/edit`, {
+      context: A,
+      etag: '"v1"',
+      name: 'Stay In A',
+      venueIds: `${A}, ${B}`,
+    });
+    expect(moved.status).toBe(403);
+    expect((await api(testApp).users.get(own._id).expect(200)).body.data.venueIds).toEqual([A]);
+  });
+
+  it('shows a read-only operator no change controls, and refuses its forged posts', async () => {
+    const user = await givenGuest(testApp, { name: 'Read Only View', venueIds: [A] });
+    const list = await reader.get(`/admin/users?venueId=${A}`);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('Read Only View');
+    expect(list.text).not.toMatch(
+      /\/admin\/users\/new|\/edit\?|\/block\?|\/expire\?|\/delete\?|<form method="post"(?! action="\/admin\/(logout|language)")/,
+    );
+    expect((await reader.get('/admin/users/new')).status).toBe(403);
+    expect((await reader.get(`/admin/users/${user._id}/edit?venueId=${A}`)).status).toBe(403);
+    expect((await reader.get(`/admin/users/${user._id}/block?venueId=${A}`)).status).toBe(403);
+    for (const path of [
+      'new',
+      `${user._id}/edit`,
+      `${user._id}/block`,
+      `${user._id}/unblock`,
+      `${user._id}/expire`,
+      `${user._id}/delete`,
+    ]) {
+      const forged = await reader.post(`/admin/users/${path}`, {
+        context: A,
+        etag: '"v1"',
+        name: 'Forged',
+        loginMethod: 'guest',
+        venueIds: A,
+      });
+      expect(forged.status).toBe(403);
+    }
+    expect((await row(user._id))!).toMatchObject({ status: 'active', name: 'Read Only View' });
+  });
+
+  it('never answers odd input with a 500', async () => {
+    const user = await givenGuest(testApp, { name: 'Odd Input', venueIds: [A] });
+    const gets = [
+      `/admin/users?venueId=${A}&q=${'x'.repeat(3000)}`,
+      `/admin/users?venueId=${'v'.repeat(200)}`,
+      '/admin/users?venueId=../../etc&status=nope&page=-5',
+      `/admin/users?venueId=${A}&page=99999999999&status=blocked`,
+      `/admin/users?venueId=${A}&q=%25_%5C&status[]=x`,
+      `/admin/users?venueId=${A}&venueId=${B}`,
+      `/admin/users/${'z'.repeat(500)}/edit`,
+      '/admin/users/%ZZ/edit',
+      `/admin/users/${user._id}/edit?venueId=%00`,
+      `/admin/users/${user._id}/block?venueId=nowhere`,
+    ];
+    for (const path of gets) {
+      const response = await staff.get(path);
+      expect([path, response.status < 500]).toEqual([path, true]);
+    }
+    const posts: Array<[string, Record<string, string>]> = [
+      ['/admin/users/new', {}],
+      ['/admin/users/new', { loginMethod: 'social', name: 'x', venueIds: A }],
+      ['/admin/users/new', { loginMethod: 'guest', name: 'x'.repeat(5000), venueIds: 'a,'.repeat(400) }],
+      ['/admin/users/new', { loginMethod: 'guest', name: 'x', venueIds: A, metadata: '{"__proto__": {"x": 1}}' }],
+      [
+        '/admin/users/new',
+        { loginMethod: 'username_password', name: 'x', username: 'u', password: 'abc', venueIds: A },
+      ],
+      [`/admin/users/${user._id}/edit`, { context: A }],
+      [`/admin/users/${user._id}/edit`, { context: A, etag: 'garbage', name: 'x' }],
+      [
+        `/admin/users/${user._id}/edit`,
+        { context: A, etag: '"v1"', name: '', venueIds: '', expiresAt: '2030-13-45T99:99' },
+      ],
+      [`/admin/users/${user._id}/block`, { context: 'bad venue', etag: '"v1"' }],
+      [`/admin/users/${user._id}/block`, { context: A, etag: '*' }],
+      ['/admin/users/nobody/expire', { context: A, etag: '"v1"' }],
+    ];
+    for (const [path, form] of posts) {
+      const response = await staff.post(path, form);
+      expect([path, response.status < 500]).toEqual([path, true]);
+    }
+    expect((await row(user._id))!).toMatchObject({ status: 'active', name: 'Odd Input' });
+  });
+});
