@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { NasService } from '../src/nas/nas.service.js';
 import { VenuesService } from '../src/venues/venues.service.js';
 import { api } from './support/api-client.js';
 import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
@@ -11,7 +10,7 @@ import { givenOperator, newTotpSecret } from './support/console.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { givenUser } from './support/factories.js';
 import { NasSimulator } from './support/nas-simulator.js';
-import { radiusCall, rlmBody } from './support/radius.js';
+import { accountingStart, radiusCall, registerSimulatedNas, rlmBody } from './support/radius.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -34,7 +33,7 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
   let testApp: TestApp;
   let base: string;
   let nas: NasSimulator;
-  let nasName: string;
+  let nasClient: { name: string; ip: string };
   let radiusToken: string;
   let testBrowser: TestBrowser;
   let shots: string;
@@ -55,14 +54,7 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
     const venues = testApp.app.get(VenuesService);
     await venues.set('venue-a', { displayName: 'Hotel Aurora', timeZone: 'Europe/Istanbul' });
     await venues.set('venue-b', { displayName: 'Beach Bar Bravo' });
-    nasName = unique('lobby-ap');
-    await testApp.app.get(NasService).add({
-      venueId: 'venue-a',
-      name: nasName,
-      ipAddress: nas.address,
-      secret: NAS_SECRET,
-      coaPort: nas.port,
-    });
+    nasClient = await registerSimulatedNas(testApp, nas, unique('lobby-ap'));
     radiusToken = await testApp.createToken({ permissions: ['radius'] });
     testBrowser = await TestBrowser.launch(DESKTOP);
     shots = mkdtempSync(join(tmpdir(), 'hotspot-console-shots-'));
@@ -84,27 +76,9 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
     nas.answer = () => 'ack';
   });
 
-  /** An accounting Start of `username` from the simulated NAS, as FreeRADIUS passes it on. */
-  async function onlineAt(username: string, mac = 'AA-BB-CC-00-00-01'): Promise<string> {
-    const acctSessionId = unique('acct');
-    await radiusCall(
-      testApp,
-      radiusToken,
-      'accounting',
-      { name: nasName, ip: nas.address },
-      rlmBody({
-        'Acct-Status-Type': 'Start',
-        'User-Name': username,
-        'Acct-Session-Id': acctSessionId,
-        'Acct-Unique-Session-Id': unique('unique'),
-        'Calling-Station-Id': mac,
-        'Framed-IP-Address': '10.0.0.5',
-        'NAS-IP-Address': '192.0.2.10',
-        'Acct-Session-Time': 0,
-      }),
-    ).expect(204);
-    return acctSessionId;
-  }
+  /** `username` online through the simulated NAS (an accounting Start, as FreeRADIUS passes it on). */
+  const onlineAt = (username: string, mac = 'AA-BB-CC-00-00-01') =>
+    accountingStart(testApp, radiusToken, nasClient, { username, mac });
 
   /** A screenshot of the viewport, scrolled so that `from` (a selector) is at its top when given. */
   async function shot(page: Page, name: string, from?: string): Promise<void> {
@@ -240,7 +214,7 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
       testApp,
       radiusToken,
       'post-auth',
-      { name: nasName, ip: nas.address },
+      nasClient,
       rlmBody({ 'User-Name': 'nobody-here', 'Calling-Station-Id': 'AA-BB-CC-00-00-99' }),
       { 'X-Radius-Result': 'reject', 'X-Radius-Reply-Message': 'Invalid username or password' },
     ).expect(204);

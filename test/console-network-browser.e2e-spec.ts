@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { NasService } from '../src/nas/nas.service.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { UnauthJobWorker } from '../src/unauth-jobs/unauth-job-worker.service.js';
@@ -9,7 +8,7 @@ import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser 
 import { givenOperator } from './support/console.js';
 import { givenUser } from './support/factories.js';
 import { NasSimulator } from './support/nas-simulator.js';
-import { radiusCall, rlmBody } from './support/radius.js';
+import { accountingStart, radiusCall, registerSimulatedNas, rlmBody } from './support/radius.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -48,14 +47,7 @@ describe('console network screens in a browser', () => {
     worker = testApp.app.get(UnauthJobWorker);
     radiusToken = await testApp.createToken({ permissions: ['radius'] });
     nasName = unique('nas');
-    await testApp.app.get(NasService).add({
-      venueId: 'venue-a',
-      name: nasName,
-      ipAddress: nas.address,
-      secret: NAS_SECRET,
-      coaPort: nas.port,
-      vendor: 'mikrotik',
-    });
+    await registerSimulatedNas(testApp, nas, nasName);
     const operator = await givenOperator(testApp, { permissions: ['read', 'write'], venueIds: ['venue-a'] });
     browser = await TestBrowser.launch(DESKTOP);
     page = await browser.newPage();
@@ -71,22 +63,7 @@ describe('console network screens in a browser', () => {
   async function onlineUser(mac: string) {
     const user = await givenUser(testApp);
     const nasClient = { name: nasName, ip: nas.address };
-    await radiusCall(
-      testApp,
-      radiusToken,
-      'accounting',
-      nasClient,
-      rlmBody({
-        'Acct-Status-Type': 'Start',
-        'User-Name': user.username!,
-        'Acct-Session-Id': unique('acct'),
-        'Acct-Unique-Session-Id': unique('unique'),
-        'Calling-Station-Id': mac,
-        'Framed-IP-Address': '10.0.0.7',
-        'NAS-IP-Address': '192.0.2.10',
-        'Acct-Session-Time': 0,
-      }),
-    ).expect(204);
+    await accountingStart(testApp, radiusToken, nasClient, { username: user.username!, mac, ipAddress: '10.0.0.7' });
     await radiusCall(
       testApp,
       radiusToken,

@@ -1,5 +1,4 @@
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
-import { NasService } from '../src/nas/nas.service.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { UnauthJobWorker } from '../src/unauth-jobs/unauth-job-worker.service.js';
@@ -8,7 +7,7 @@ import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { databaseKinds, type DatabaseKind } from './support/databases.js';
 import { givenUser, startSession } from './support/factories.js';
 import { NasSimulator } from './support/nas-simulator.js';
-import { radiusCall, rlmBody } from './support/radius.js';
+import { accountingStart, radiusCall, registerSimulatedNas, rlmBody } from './support/radius.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -45,14 +44,7 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     worker = testApp.app.get(UnauthJobWorker);
     radiusToken = await testApp.createToken({ permissions: ['radius'] });
     nasName = unique('nas');
-    await testApp.app.get(NasService).add({
-      venueId: 'venue-a',
-      name: nasName,
-      ipAddress: nas.address,
-      secret: NAS_SECRET,
-      coaPort: nas.port,
-      vendor: 'mikrotik',
-    });
+    await registerSimulatedNas(testApp, nas, nasName);
     writer = (await signInConsole(testApp, { permissions: ['read', 'write'], venueIds: ['venue-a'] })).console;
     reader = (await signInConsole(testApp, { permissions: ['read'], venueIds: ['venue-a'] })).console;
     everywhere = (await signInConsole(testApp, { permissions: ['read', 'write', 'delete'], venueIds: null })).console;
@@ -71,22 +63,7 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
   /** A user of venue-a online through the simulated NAS (an accounting Start as FreeRADIUS passes it on). */
   async function onlineUser(mac = 'AA-BB-CC-00-00-01') {
     const user = await givenUser(testApp);
-    await radiusCall(
-      testApp,
-      radiusToken,
-      'accounting',
-      { name: nasName, ip: nas.address },
-      rlmBody({
-        'Acct-Status-Type': 'Start',
-        'User-Name': user.username!,
-        'Acct-Session-Id': unique('acct'),
-        'Acct-Unique-Session-Id': unique('unique'),
-        'Calling-Station-Id': mac,
-        'Framed-IP-Address': '10.0.0.5',
-        'NAS-IP-Address': '192.0.2.10',
-        'Acct-Session-Time': 0,
-      }),
-    ).expect(204);
+    await accountingStart(testApp, radiusToken, { name: nasName, ip: nas.address }, { username: user.username!, mac });
     const [session] = await testApp.dataSource.getRepository(SessionEntity).findBy({ userId: user._id });
     return { user, session };
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { verifyPassword } from '../hotspot-users/password-hasher.js';
@@ -11,8 +10,7 @@ import type { ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
-import { newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
-import { sha256Hex } from './session-ids.js';
+import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
@@ -73,17 +71,7 @@ export class AccountService {
         const step = matchingTotpStep(seed, proof.code.trim(), now);
         if (step === null || !(await this.operators.acceptTotpStep(em, operatorId, step))) return false;
       }
-      await this.recoveryCodes.replaceAll(
-        em,
-        operatorId,
-        codes.map((value) => ({
-          id: newId(),
-          operatorId,
-          codeHash: sha256Hex(value.replaceAll('-', '')),
-          createdAt: now,
-          usedAt: null,
-        })),
-      );
+      await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
       await this.audit.accountChanged(em, session.operator, client, ['recoveryCodes']);
       return true;
     });

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
@@ -9,8 +8,7 @@ import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { qrCodeSvg } from './qr-svg.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
-import { newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
-import { sha256Hex } from './session-ids.js';
+import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { openTotpSeed, sealTotpSeed } from './totp-seal.js';
 import { base32Encode, matchingTotpStep, newTotpSeed, otpauthUri } from './totp.js';
@@ -72,17 +70,7 @@ export class EnrolmentService {
     const sealed = sealTotpSeed(seed, operatorId, this.secretsKey);
     const sessionId = await this.database.transaction(async (em) => {
       await this.operators.saveTotpEnrolment(em, operatorId, sealed, step, now);
-      await this.recoveryCodes.replaceAll(
-        em,
-        operatorId,
-        codes.map((value) => ({
-          id: newId(),
-          operatorId,
-          codeHash: sha256Hex(value.replaceAll('-', '')),
-          createdAt: now,
-          usedAt: null,
-        })),
-      );
+      await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
       await this.audit.twoFactorEnrolled(em, session.operator, client);
       return this.sessions.replace(
         em,

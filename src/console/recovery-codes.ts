@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { newId } from '../common/ids.js';
+import type { OperatorRecoveryCodeEntity } from './entities/operator-recovery-code.entity.js';
+import { sha256Hex } from './session-ids.js';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** Crockford's base32 (no I, L, O or U: read off paper without mistakes); 16 symbols of it carry 80 bits. */
@@ -23,4 +26,19 @@ export function normalizeRecoveryCode(typed: string): string | null {
   return compact.length === GROUPS * GROUP_LENGTH && [...compact].every((char) => ALPHABET.includes(char))
     ? compact
     : null;
+}
+
+/** The rows that store `codes` (shown once) for the operator: only each code's hash, in its normalized form. */
+export function recoveryCodeRows(
+  operatorId: string,
+  codes: readonly string[],
+  now: Date,
+): OperatorRecoveryCodeEntity[] {
+  return codes.map((code) => ({
+    id: newId(),
+    operatorId,
+    codeHash: sha256Hex(code.replaceAll('-', '')),
+    createdAt: now,
+    usedAt: null,
+  }));
 }

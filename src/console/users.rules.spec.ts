@@ -1,5 +1,6 @@
 import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.js';
-import { createBody, formOf, instantOfLocal, listFilters, listUrl, localOfInstant, updateBody } from './users.rules.js';
+import { createBody, formOf, listFilters, listUrl, updateBody } from './users.rules.js';
+import { instantAsWallDateTime, wallDateTime } from './zoned-time.js';
 
 const user = {
   _id: 'u1',
@@ -38,11 +39,11 @@ describe('users screen rules', () => {
   });
 
   it('converts local times in the operator zone', () => {
-    expect(instantOfLocal('2030-01-31T18:00', 'Europe/Istanbul')?.toISOString()).toBe('2030-01-31T15:00:00.000Z');
-    expect(instantOfLocal('2030-07-01T12:00', 'Europe/Berlin')?.toISOString()).toBe('2030-07-01T10:00:00.000Z');
-    expect(instantOfLocal('2030-02-30T12:00', null)).toBeNull();
-    expect(instantOfLocal('tomorrow', null)).toBeNull();
-    expect(localOfInstant('2030-01-31T15:00:00.000Z', 'Europe/Istanbul')).toBe('2030-01-31T18:00');
+    expect(wallDateTime('2030-01-31T18:00', 'Europe/Istanbul')?.toISOString()).toBe('2030-01-31T15:00:00.000Z');
+    expect(wallDateTime('2030-07-01T12:00', 'Europe/Berlin')?.toISOString()).toBe('2030-07-01T10:00:00.000Z');
+    expect(wallDateTime('2030-02-30T12:00', null)).toBeNull();
+    expect(wallDateTime('tomorrow', null)).toBeNull();
+    expect(instantAsWallDateTime('2030-01-31T15:00:00.000Z', 'Europe/Istanbul')).toBe('2030-01-31T18:00');
   });
 
   it('builds a create body, leaving out empty fields, and names what it cannot read', () => {

@@ -3,6 +3,7 @@ import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.
 import { MAX_PAGE } from '../hotspot-users/dto/hotspot-user-queries.dto.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../hotspot-users/user-search.rules.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
+import { instantAsWallDateTime, wallDateTime } from './zoned-time.js';
 
 /**
  * The users screen's pure parts: the list's query string read into the v1 list's terms, and the
@@ -118,7 +119,7 @@ export function createBody(
   optional('macAddress');
   if (!guest && form.password !== '') body.password = form.password;
   if (form.expiresAt.trim() !== '') {
-    const instant = instantOfLocal(form.expiresAt.trim(), zone);
+    const instant = wallDateTime(form.expiresAt.trim(), zone);
     if (instant === null) problems.push({ field: 'expiresAt', key: 'users.problem.expiresAt' });
     else body.expiresAt = instant.toISOString();
   }
@@ -144,10 +145,10 @@ export function updateBody(
   const venueIds = venueIdsOf(form.venueIds);
   if (venueIds.join(',') !== current.venueIds.join(',')) body.venueIds = venueIds;
   const typedExpiry = form.expiresAt.trim();
-  if (typedExpiry !== localOfInstant(current.expiresAt, zone)) {
+  if (typedExpiry !== instantAsWallDateTime(current.expiresAt, zone)) {
     if (typedExpiry === '') body.expiresAt = null;
     else {
-      const instant = instantOfLocal(typedExpiry, zone);
+      const instant = wallDateTime(typedExpiry, zone);
       if (instant === null) problems.push({ field: 'expiresAt', key: 'users.problem.expiresAt' });
       else body.expiresAt = instant.toISOString();
     }
@@ -169,7 +170,7 @@ export function formOf(user: HotspotUserDto, zone: string | null): UserForm {
     phone: user.phone ?? '',
     macAddress: user.macAddress ?? '',
     venueIds: user.venueIds.join(', '),
-    expiresAt: localOfInstant(user.expiresAt, zone),
+    expiresAt: instantAsWallDateTime(user.expiresAt, zone),
     metadata: Object.keys(user.metadata).length === 0 ? '' : JSON.stringify(user.metadata, null, 2),
   };
 }
@@ -185,46 +186,4 @@ function metadataOf(text: string): Record<string, unknown> | null | undefined {
   } catch {
     return undefined;
   }
-}
-
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
-
-/** `2030-01-31T18:00` (a datetime-local field) in `zone` (null: UTC) as an instant; null when not a time. */
-export function instantOfLocal(local: string, zone: string | null): Date | null {
-  const match = LOCAL_DATE_TIME.exec(local);
-  if (match === null) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
-  const back = new Date(wall);
-  if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
-    return null;
-  const timeZone = zone ?? 'UTC';
-  // The zone's offset at the wall time, then again at the instant it gives (a change of offset between).
-  const first = wall - offsetAt(wall, timeZone);
-  return new Date(wall - offsetAt(first, timeZone));
-}
-
-/** An instant as a datetime-local value in `zone` (null: UTC); '' for none. */
-export function localOfInstant(iso: string | null, zone: string | null): string {
-  if (iso === null) return '';
-  const time = new Date(iso).getTime();
-  if (Number.isNaN(time)) return '';
-  return new Date(time + offsetAt(time, zone ?? 'UTC')).toISOString().slice(0, 16);
-}
-
-/** How far `zone`'s clocks are ahead of UTC at `time`, in ms. */
-function offsetAt(time: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(time));
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-  return asUtc - Math.floor(time / 1000) * 1000;
 }

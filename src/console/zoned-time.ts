@@ -75,3 +75,12 @@ export function dayEnd(raw: string, zone: string | null): Date | null {
   const next = new Date(Date.UTC(year, month - 1, day + 1));
   return wallTimeToInstant([next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()], zone);
 }
+
+/** An instant as a `datetime-local` value (`YYYY-MM-DDTHH:MM`) in `zone` (null: UTC); '' for none. */
+export function instantAsWallDateTime(iso: string | null, zone: string | null): string {
+  if (iso === null) return '';
+  const instant = new Date(iso).getTime();
+  if (Number.isNaN(instant)) return '';
+  const timeZone = zone !== null && isTimeZone(zone) ? zone : 'UTC';
+  return new Date(instant + offsetMs(instant, timeZone)).toISOString().slice(0, 16);
+}

@@ -67,3 +67,51 @@ export function radiusCall(
 export function classUserId(value: string): string {
   return Buffer.from(value.replace(/^0x/, ''), 'hex').toString('utf8').replace(/^hsp:/, '');
 }
+
+/** A NAS registered for a NasSimulator: FreeRADIUS's client name for it and the address its packets come from. */
+export async function registerSimulatedNas(
+  testApp: TestApp,
+  simulator: { address: string; port: number; secret: string },
+  name: string,
+  venueId = 'venue-a',
+): Promise<Pick<TestNas, 'name' | 'ip'>> {
+  await testApp.app.get(NasService).add({
+    venueId,
+    name,
+    ipAddress: simulator.address,
+    secret: simulator.secret,
+    coaPort: simulator.port,
+    vendor: 'mikrotik',
+  });
+  return { name, ip: simulator.address };
+}
+
+let accountingSequence = 0;
+
+/** An accounting Start from `nas` as FreeRADIUS passes it on (the session's IP 10.0.0.5 unless given); its Acct-Session-Id. */
+export async function accountingStart(
+  testApp: TestApp,
+  radiusToken: string,
+  nas: Pick<TestNas, 'name' | 'ip'>,
+  session: { username: string; mac: string; ipAddress?: string },
+): Promise<string> {
+  accountingSequence += 1;
+  const acctSessionId = `acct-${accountingSequence}-${Date.now().toString(36)}`;
+  await radiusCall(
+    testApp,
+    radiusToken,
+    'accounting',
+    nas,
+    rlmBody({
+      'Acct-Status-Type': 'Start',
+      'User-Name': session.username,
+      'Acct-Session-Id': acctSessionId,
+      'Acct-Unique-Session-Id': `unique-${acctSessionId}`,
+      'Calling-Station-Id': session.mac,
+      'Framed-IP-Address': session.ipAddress ?? '10.0.0.5',
+      'NAS-IP-Address': '192.0.2.10',
+      'Acct-Session-Time': 0,
+    }),
+  ).expect(204);
+  return acctSessionId;
+}
