@@ -1,8 +1,12 @@
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { ApiTokenEntity } from '../src/auth/entities/api-token.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
+import { LastActiveAdminError, OperatorsService } from '../src/operators/operators.service.js';
+import type { AuditActor } from '../src/audit/audit.rules.js';
+import { In } from 'typeorm';
 import {
   ConsoleBrowser,
+  givenOperator,
   OPERATOR_PASSWORD,
   recoveryCodesOf,
   signInConsole,
@@ -311,6 +315,38 @@ for (const kind of databaseKinds()) {
           expect(demote.text).toContain('would leave no active administrator');
           expect(await operatorRow(admin.operator.id)).toMatchObject({ status: 'active', admin: true });
         } finally {
+          for (const other of others) await repository.update({ id: other.id }, { status: 'active' });
+        }
+      });
+
+      it('of two administrators disabling each other at the same moment, one is refused: an active one is left', async () => {
+        const repository = one.dataSource.getRepository(OperatorEntity);
+        const operators = one.app.get(OperatorsService);
+        const others = (await repository.findBy({ admin: true, status: 'active' })).filter(
+          (operator) => operator.id !== admin.operator.id,
+        );
+        for (const other of others) await repository.update({ id: other.id }, { status: 'disabled' });
+        const second = await givenOperator(one, { admin: true, permissions: ['delete'] });
+        const actor = (operator: { id: string; email: string }): AuditActor => ({
+          type: 'operator',
+          id: operator.id,
+          name: operator.email,
+        });
+        try {
+          for (let round = 0; round < 5; round += 1) {
+            const outcomes = await Promise.allSettled([
+              operators.disable(second.id, actor(admin.operator)),
+              operators.disable(admin.operator.id, actor(second)),
+            ]);
+            const refused = outcomes.filter(
+              (outcome) => outcome.status === 'rejected' && outcome.reason instanceof LastActiveAdminError,
+            );
+            expect({ round, refused: refused.length }).toEqual({ round, refused: 1 });
+            expect(await repository.countBy({ admin: true, status: 'active' })).toBe(1);
+            await repository.update({ id: In([admin.operator.id, second.id]) }, { status: 'active' });
+          }
+        } finally {
+          await repository.update({ id: second.id }, { status: 'disabled' });
           for (const other of others) await repository.update({ id: other.id }, { status: 'active' });
         }
       });

@@ -34,15 +34,22 @@ export class OperatorsRepository {
     return em.count(OperatorEntity);
   }
 
-  /** How many active administrators there are besides the operator `exceptId`. */
-  countOtherActiveAdmins(em: EntityManager, exceptId: string): Promise<number> {
-    return em
+  /**
+   * The active administrators' ids, in id order, locked for the caller's transaction on MySQL
+   * (`FOR UPDATE`; SQLite's transactions take the write lock up front): of two administrators
+   * disabling each other at once, the second waits, reads the first's change and counts again.
+   */
+  async lockActiveAdmins(em: EntityManager, rowLocks: boolean): Promise<string[]> {
+    const query = em
       .getRepository(OperatorEntity)
       .createQueryBuilder('operator')
+      .select('operator.id', 'id')
       .where('operator.admin = :admin', { admin: true })
       .andWhere('operator.status = :status', { status: 'active' })
-      .andWhere('operator.id <> :exceptId', { exceptId })
-      .getCount();
+      .orderBy('operator.id');
+    if (rowLocks) query.setLock('pessimistic_write');
+    const rows = await query.getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
   }
 
   listOldestFirst(em: EntityManager): Promise<OperatorEntity[]> {

@@ -288,7 +288,8 @@ export class OperatorsService {
   /** Refuses (LastActiveAdminError) a console operator's change that takes away the last active administrator. */
   private async keepAnActiveAdmin(em: EntityManager, operator: OperatorEntity, actor: AuditActor): Promise<void> {
     if (actor.type !== 'operator') return;
-    if ((await this.operators.countOtherActiveAdmins(em, operator.id)) === 0) throw new LastActiveAdminError();
+    const admins = await this.operators.lockActiveAdmins(em, this.database.supportsRowLocks);
+    if (!admins.some((id) => id !== operator.id)) throw new LastActiveAdminError();
   }
 
   /** One operator by id, as the console shows it; null when none has that id. */
