@@ -508,6 +508,27 @@ for (const kind of databaseKinds()) {
         expect((await browser.post('/admin/login/recovery', { code: second[0] })).status).toBe(303);
       });
 
+      it('slows wrong proofs for new recovery codes down as it slows failed sign-ins: a session cannot guess the password', async () => {
+        const me = await signInConsole(one, { admin: true, permissions: ['read'] });
+        const statuses: number[] = [];
+        for (let attempt = 0; attempt < 4; attempt += 1) {
+          statuses.push(
+            (await me.console.post('/admin/account/recovery-codes', { password: `wrong ${attempt}!` })).status,
+          );
+        }
+        expect(statuses).toEqual([422, 422, 422, 429]);
+        const waiting = await me.console.post('/admin/account/recovery-codes', { password: OPERATOR_PASSWORD });
+        expect(waiting.status).toBe(429);
+        expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0);
+        expect(waiting.text).toContain('Too many failed attempts for this account');
+        expect(recoveryCodesOf(waiting.text)).toEqual([]);
+        // The sign-in form waits for the same account too.
+        const browser = new ConsoleBrowser(() => one.http);
+        expect(
+          (await browser.post('/admin/login', { email: me.operator.email, password: OPERATOR_PASSWORD })).status,
+        ).toBe(429);
+      });
+
       it('signs out everywhere', async () => {
         const me = await signInConsole(one, { permissions: ['read'] });
         const elsewhere = new ConsoleBrowser(() => two.http);

@@ -51,6 +51,10 @@ export class AccountController {
     );
     if (outcome.kind === 'not-enrolled') return this.page(request, response, 409, null, 'account.problem.notEnrolled');
     if (outcome.kind === 'refused') return this.page(request, response, 422, null, 'account.problem.proof');
+    if (outcome.kind === 'wait') {
+      response.setHeader('Retry-After', String(outcome.seconds));
+      return this.page(request, response, 429, null, 'signin.wait', { seconds: outcome.seconds });
+    }
     await this.pages.render(request, response, 200, 'recovery-codes', { codes: outcome.codes });
   }
 
@@ -60,6 +64,7 @@ export class AccountController {
     status: number,
     zoneProblem: string | null,
     codesProblem: string | null,
+    problemValues: Record<string, number> = {},
   ): Promise<void> {
     const { operator } = session(request);
     await this.pages.render(request, response, status, 'account/show', {
@@ -68,6 +73,7 @@ export class AccountController {
       now: this.clock.now(),
       zoneProblem,
       codesProblem,
+      problemValues,
     });
   }
 }

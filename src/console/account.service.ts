@@ -12,10 +12,16 @@ import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
-export type RecoveryCodesOutcome = { kind: 'refused' } | { kind: 'not-enrolled' } | { kind: 'codes'; codes: string[] };
+export type RecoveryCodesOutcome =
+  | { kind: 'refused' }
+  /** Too many wrong proofs (or sign-in failures) for this operator in a row: try again in this many seconds. */
+  | { kind: 'wait'; seconds: number }
+  | { kind: 'not-enrolled' }
+  | { kind: 'codes'; codes: string[] };
 
 /** My account: what an operator changes of its own account besides the password and the second factor. */
 @Injectable()
@@ -27,6 +33,7 @@ export class AccountService {
     private readonly operators: OperatorAccountsRepository,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly audit: SignInAudit,
+    private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -58,6 +65,9 @@ export class AccountService {
     const stored = await this.database.run((em) => this.operators.findById(em, operatorId));
     if (stored === null || stored.totpSecret === null || stored.totpEnrolledAt === null)
       return { kind: 'not-enrolled' };
+    const emailKey = SignInThrottle.keyOf(session.operator.email);
+    const wait = await this.throttle.waitSeconds(emailKey);
+    if (wait > 0) return { kind: 'wait', seconds: wait };
     const password = proof.password;
     const passwordOk =
       password !== '' &&
@@ -72,9 +82,13 @@ export class AccountService {
         if (step === null || !(await this.operators.acceptTotpStep(em, operatorId, step))) return false;
       }
       await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
+      await this.throttle.forget(em, emailKey);
       await this.audit.accountChanged(em, session.operator, client, ['recoveryCodes']);
       return true;
     });
-    return done ? { kind: 'codes', codes } : { kind: 'refused' };
+    if (done) return { kind: 'codes', codes };
+    // A wrong password or code here counts as a failed sign-in would: a signed-in session cannot guess faster.
+    await this.throttle.recordFailure(emailKey, client);
+    return { kind: 'refused' };
   }
 }

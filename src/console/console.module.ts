@@ -37,6 +37,7 @@ import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { SignInService } from './sign-in.service.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
@@ -66,6 +67,7 @@ import { SignInService } from './sign-in.service.js';
     ConsoleExceptionFilter,
     ConsoleSessionsService,
     SignInService,
+    SignInThrottle,
     SignInAudit,
     EnrolmentService,
     PasswordChangeService,

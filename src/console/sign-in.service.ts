@@ -8,7 +8,6 @@ import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
 import type { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
-import { MAX_SIGN_IN_DELAY_MS, signInDelayMs } from './console.rules.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
@@ -16,7 +15,7 @@ import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
-import { SignInFailuresRepository } from './sign-in-failures.repository.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
@@ -25,9 +24,6 @@ export type SignInOutcome =
   /** Too many failures for this email in a row: no attempt is checked for this many seconds. */
   | { kind: 'wait'; seconds: number }
   | { kind: 'session'; sessionId: string };
-
-/** Failures older than this no longer count. */
-const FAILURE_MEMORY_MS = 24 * 3_600_000;
 
 /**
  * Sign-in: the password step, then the second factor (TOTP or a recovery code) when the operator
@@ -42,7 +38,7 @@ export class SignInService implements OnModuleInit {
   constructor(
     private readonly database: DatabaseService,
     private readonly operators: OperatorAccountsRepository,
-    private readonly failures: SignInFailuresRepository,
+    private readonly throttle: SignInThrottle,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly sessions: ConsoleSessionsService,
     private readonly audit: SignInAudit,
@@ -59,20 +55,20 @@ export class SignInService implements OnModuleInit {
   }
 
   async withPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
-    const emailKey = email.trim().toLowerCase().slice(0, 254);
-    const wait = await this.waitSeconds(emailKey);
+    const emailKey = SignInThrottle.keyOf(email);
+    const wait = await this.throttle.waitSeconds(emailKey);
     if (wait > 0) return { kind: 'wait', seconds: wait };
     const operator = await this.database.run((em) => this.operators.findByEmailKey(em, emailKey));
     // The same argon2id work whether or not the email is known; a too long password is never hashed.
     const candidate = password.length <= PASSWORD_MAX_LENGTH ? password : '';
     const verified = await verifyPassword(operator?.passwordHash ?? (await this.dummy()), candidate);
     if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
-      await this.recordFailure(emailKey, client);
+      await this.throttle.recordFailure(emailKey, client);
       return { kind: 'refused' };
     }
     const enrolled = operator.totpEnrolledAt !== null && operator.totpSecret !== null;
     const sessionId = await this.database.transaction(async (em) => {
-      await this.failures.delete(em, emailKey);
+      await this.throttle.forget(em, emailKey);
       const id = await this.sessions.start(em, operator, enrolled ? 'second-factor' : 'signed-in', client);
       if (!enrolled) await this.signedIn(em, operator, client);
       return id;
@@ -103,21 +99,21 @@ export class SignInService implements OnModuleInit {
     client: ClientInfo,
     check: (em: EntityManager, operator: OperatorEntity) => Promise<boolean>,
   ): Promise<SignInOutcome> {
-    const emailKey = session.operator.email.trim().toLowerCase();
-    const wait = await this.waitSeconds(emailKey);
+    const emailKey = SignInThrottle.keyOf(session.operator.email);
+    const wait = await this.throttle.waitSeconds(emailKey);
     if (wait > 0) return { kind: 'wait', seconds: wait };
     const sessionId = await this.database.transaction(async (em) => {
       const operator = await this.operators.findById(em, session.operator.id);
       if (operator === null || !(await check(em, operator))) return null;
       // The pending session is replaced by a new one: a new id once signed in.
       if (!(await this.sessions.consume(em, session.idHash))) return null;
-      await this.failures.delete(em, emailKey);
+      await this.throttle.forget(em, emailKey);
       const id = await this.sessions.start(em, operator, 'signed-in', client);
       await this.signedIn(em, operator, client);
       return id;
     });
     if (sessionId === null) {
-      await this.recordFailure(emailKey, client);
+      await this.throttle.recordFailure(emailKey, client);
       return { kind: 'refused' };
     }
     return { kind: 'session', sessionId };
@@ -126,35 +122,6 @@ export class SignInService implements OnModuleInit {
   private async signedIn(em: EntityManager, operator: AuditedOperator, client: ClientInfo): Promise<void> {
     await this.operators.markSignedIn(em, operator.id, this.clock.now());
     await this.audit.signInSucceeded(em, operator, client);
-  }
-
-  /** Seconds this email must still wait before an attempt is checked; 0 when it may try now. */
-  private async waitSeconds(emailKey: string): Promise<number> {
-    const row = await this.database.run((em) => this.failures.find(em, emailKey));
-    if (row === null) return 0;
-    const left = Math.min(row.retryAt.getTime() - this.clock.now().getTime(), MAX_SIGN_IN_DELAY_MS);
-    return left > 0 ? Math.ceil(left / 1000) : 0;
-  }
-
-  private async recordFailure(emailKey: string, client: ClientInfo): Promise<void> {
-    const now = this.clock.now();
-    const record = (em: EntityManager) => this.addFailure(em, emailKey, now, client);
-    try {
-      await this.database.transaction(record);
-    } catch {
-      // Another instance inserted the first failure of this email at the same moment: count on its row.
-      await this.database.transaction(record);
-    }
-  }
-
-  private async addFailure(em: EntityManager, emailKey: string, now: Date, client: ClientInfo): Promise<void> {
-    await this.failures.deleteOlderThan(em, new Date(now.getTime() - FAILURE_MEMORY_MS));
-    const row = await this.failures.find(em, emailKey);
-    const failures = (row?.failures ?? 0) + 1;
-    const retryAt = new Date(now.getTime() + signInDelayMs(failures));
-    if (row === null) await this.failures.insert(em, { emailKey, failures, lastFailureAt: now, retryAt });
-    else await this.failures.update(em, emailKey, { failures, lastFailureAt: now, retryAt });
-    await this.audit.signInFailed(em, emailKey, client);
   }
 
   private async dummy(): Promise<string> {
