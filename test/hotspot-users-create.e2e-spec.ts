@@ -9,12 +9,14 @@ const CREATED = MESSAGES.created;
 /** ISO 8601 in UTC with milliseconds, as every timestamp is returned (docs/api.md, "Records"). */
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every field of the returned HotspotUser (the v1 fields plus the added `macAddress`). */
+/** The v1 record's fields, and the additions firstLoginAt and validFor (validity from the first login). */
 const RECORD_FIELDS = [
   '_id',
   'createdAt',
   'devices',
   'email',
   'expiresAt',
+  'firstLoginAt',
   'loginMethod',
   'macAddress',
   'metadata',
@@ -23,6 +25,7 @@ const RECORD_FIELDS = [
   'status',
   'updatedAt',
   'username',
+  'validFor',
   'venueIds',
 ];
 
@@ -104,6 +107,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['create-venue-1'],
         status: 'active',
         expiresAt: '2031-01-31T12:00:00.000Z',
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: { roomNumber: '1204', nights: 3, vip: true, tags: ['a', 'b'], nested: { x: null } },
         createdAt: expect.stringMatching(ISO_UTC_MS),
@@ -154,6 +159,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['create-venue-4'],
         status: 'active',
         expiresAt: null,
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
@@ -272,6 +279,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['guest-venue'],
         status: 'active',
         expiresAt: null,
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
