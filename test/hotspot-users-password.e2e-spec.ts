@@ -6,7 +6,11 @@ import type { VerifiedPasswords } from '../src/radius/verified-passwords.js';
 import { IdempotencyKeyEntity } from '../src/idempotency/entities/idempotency-key.entity.js';
 import { runCliWithInput } from '../src/testing/cli.js';
 import { api, USERS_PATH } from './support/api-client.js';
-import { contextRuntime } from './support/cli-io.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt } from './support/build.js';
+import { CLI_MAIN, contextRuntime, spawnCliWithInput } from './support/cli-io.js';
 import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { forbiddenNaming, FORBIDDEN, NOT_FOUND, sleep, validationError } from './support/expected.js';
@@ -370,6 +374,13 @@ describeEachDatabase('POST /api/v1/hotspot-users/:id/password', (current) => {
   });
 });
 
+/** The DATABASE_URL a test app runs on, so a second (CLI) process can open the same database. */
+function databaseUrlOf(testApp: TestApp): string {
+  const options = testApp.dataSource.options as { type: string; database?: string; url?: string };
+  if (options.type === 'better-sqlite3') return `sqlite:${options.database}`;
+  return options.type === 'mariadb' ? options.url!.replace(/^mysql:/, 'mariadb:') : options.url!;
+}
+
 /** Two instances on one database: a reset through one is seen by the other's authorize at once. */
 describe.each(databaseKinds())('password reset across instances [%s]', (kind) => {
   let database: TestDatabase | undefined;
@@ -377,8 +388,10 @@ describe.each(databaseKinds())('password reset across instances [%s]', (kind) =>
   let two: TestApp;
   let nasOnOne: TestNas;
   const log: string[] = [];
+  let cwd: string | undefined;
 
   beforeAll(async () => {
+    ensureBuilt([CLI_MAIN]);
     database = await createTestDatabase(kind);
     one = await startTestApp(kind, {}, { database });
     // The instance that resets logs everything it would at debug level: the password must be in none of it.
@@ -388,9 +401,10 @@ describe.each(databaseKinds())('password reset across instances [%s]', (kind) =>
       { database, logDestination: { write: (line) => log.push(line) } },
     );
     nasOnOne = await givenNas(one, 'venue-a');
-  });
+  }, 180_000);
 
   afterAll(async () => {
+    if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true });
     await one?.close();
     await two?.close();
     await database?.drop();
@@ -420,6 +434,35 @@ describe.each(databaseKinds())('password reset across instances [%s]', (kind) =>
     }
     expect(log.join('')).toContain(user._id);
     expect(log.join('')).not.toContain(generated.password);
+  });
+
+  it('hotspot user set-password, the executable, reads a piped password; every instance takes it at once', async () => {
+    const radius = await one.createToken({ permissions: ['radius'] });
+    const user = await givenUser(one);
+    const login = (app: TestApp, password: string) =>
+      radiusCall(
+        app,
+        radius,
+        'authorize',
+        nasOnOne,
+        rlmBody({ 'User-Name': user.username!, 'User-Password': password }),
+      );
+    for (const app of [one, two]) await login(app, FIRST_PASSWORD).expect(200);
+    cwd = mkdtempSync(join(tmpdir(), 'hotspot-user-cli-'));
+    const result = await spawnCliWithInput(
+      { DATABASE_URL: databaseUrlOf(one) },
+      cwd,
+      'piped-secret-7\n',
+      'user',
+      'set-password',
+      user._id,
+      '--password-stdin',
+    );
+    expect(result).toEqual({ code: 0, stdout: `Password of user ${user._id} (${user.username}) reset.\n`, stderr: '' });
+    for (const app of [one, two]) {
+      expect((await login(app, FIRST_PASSWORD)).status).toBe(401);
+      await login(app, 'piped-secret-7').expect(200);
+    }
   });
 });
 
