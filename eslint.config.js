@@ -23,6 +23,7 @@ const FEATURE_LAYERS = [
   'radius-config',
   'radius',
   'health',
+  'metrics',
   'console',
   'cli',
 ];

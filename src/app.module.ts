@@ -7,6 +7,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { OperatorsModule } from './operators/operators.module.js';
 import { RadiusModule } from './radius/radius.module.js';
@@ -34,6 +35,8 @@ export class AppModule {
         RadiusModule,
         AuditRetentionModule,
         ConsoleModule,
+        // Prometheus metrics on a listener of their own, only when METRICS_PORT is set.
+        ...(config.metrics.port === null ? [] : [MetricsModule.forRoot(config, 'service')]),
       ],
     };
   }
