@@ -1,15 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { AddressInfo } from 'node:net';
 import { MetricsServer } from '../src/metrics/metrics-server.js';
+import { NasService } from '../src/nas/nas.service.js';
+import { api } from './support/api-client.js';
+import { radclient, radtest, startFreeRadius, type StartedFreeRadius } from './support/freeradius.js';
+import { NasSimulator, type NasAnswer } from './support/nas-simulator.js';
 import { databaseKinds } from './support/databases.js';
-import { userBody } from './support/factories.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { givenUser, uniqueDevice, userBody } from './support/factories.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
+import { ensureBuilt } from './support/build.js';
+import { freePort, startService, type Service } from './support/service-process.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
+const NAS_SECRET = 'metrics-nas-secret-0123456789';
+const PASSWORD = 'secret-1';
+const VENUE = 'venue-m';
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /** Every PromQL expression of the dashboard and the alert rules. */
@@ -26,17 +35,6 @@ function shippedExpressions(): string[] {
   ];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
 async function query(
   base: string,
   expr: string,
@@ -51,15 +49,65 @@ describe.each(databaseKinds())('Prometheus metrics [%s]', (kind) => {
   let testApp: TestApp;
   let metricsUrl: string;
 
+  let nas: NasSimulator;
+  let radius: StartedFreeRadius;
+  /** The simulated NAS's answer to a Disconnect, by the User-Name it names. */
+  const answers = new Map<string, NasAnswer>();
+
   beforeAll(async () => {
-    testApp = await startTestApp(kind, { METRICS_PORT: '0', METRICS_DATABASE_READ_SECONDS: '1' });
+    nas = await NasSimulator.start(NAS_SECRET);
+    nas.answer = (request) => answers.get(request.userName ?? '') ?? 'ack';
+    testApp = await startTestApp(kind, {
+      METRICS_PORT: '0',
+      METRICS_DATABASE_READ_SECONDS: '1',
+      UNAUTH_DISPATCHER: 'radius',
+      WORKER_ENABLED: 'true',
+      UNAUTH_POLL_INTERVAL_MS: '100',
+      RADIUS_DM_TIMEOUT_MS: '300',
+      RADIUS_DM_RETRIES: '0',
+      UNAUTH_MAX_ATTEMPTS: '1',
+      LOG_LEVEL: 'fatal',
+    });
     const address = testApp.app.get(MetricsServer).address()!;
     metricsUrl = `http://127.0.0.1:${address.port}/metrics`;
-  });
+    await testApp.app.listen(0, '127.0.0.1');
+    const { port } = testApp.app.getHttpServer().address() as AddressInfo;
+    // FreeRADIUS's client and the NAS the Disconnects go to are one NAS at 127.0.0.1, played by the simulator.
+    await testApp.app
+      .get(NasService)
+      .add({ venueId: VENUE, name: 'metrics-nas', ipAddress: '127.0.0.1', secret: NAS_SECRET, coaPort: nas.port });
+    radius = await startFreeRadius({
+      apiUrl: `http://127.0.0.1:${port}`,
+      token: await testApp.createToken({ permissions: ['radius'] }),
+      restTimeoutMs: 5000,
+      clients: [
+        { name: 'metrics-nas', ipAddress: '127.0.0.1', secret: NAS_SECRET, requireMessageAuthenticator: false },
+      ],
+    });
+  }, 60_000);
 
   afterAll(async () => {
+    await radius?.close();
     await testApp?.close();
+    await nas?.close();
   });
+
+  /** A user of the venue logged in through FreeRADIUS (radtest) with a session it started (radclient), then blocked. */
+  async function blockedWhileOnline(answer: NasAnswer): Promise<void> {
+    const user = await givenUser(testApp, { venueIds: [VENUE] });
+    answers.set(user.username!, answer);
+    expect((await radtest(radius.authPort, NAS_SECRET, user.username!, PASSWORD)).type).toBe('Access-Accept');
+    const start = await radclient(radius.acctPort, 'acct', NAS_SECRET, {
+      'Acct-Status-Type': 'Start',
+      'User-Name': user.username!,
+      'Acct-Session-Id': `metrics-${user._id}`,
+      'Calling-Station-Id': uniqueDevice().macAddress,
+      'Framed-IP-Address': '10.5.60.7',
+      'NAS-IP-Address': '127.0.0.1',
+    });
+    expect(start.type).toBe('Accounting-Response');
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+  }
 
   it('serves /metrics on its own listener, never on the API port', async () => {
     await testApp.http
@@ -115,6 +163,10 @@ describe.each(databaseKinds())('Prometheus metrics [%s]', (kind) => {
 
     it('scrapes the series, and every dashboard and alert expression evaluates', async () => {
       const token = testApp.adminToken;
+      // A login and an accounting packet through FreeRADIUS each time; one Disconnect ACKed, one NAKed.
+      await blockedWhileOnline('ack');
+      await blockedWhileOnline({ nak: 404 });
+      expect((await radtest(radius.authPort, NAS_SECRET, 'nobody-here', 'wrong')).type).toBe('Access-Reject');
       await testApp.http
         .post('/api/v1/hotspot-users')
         .set('Authorization', `Bearer ${token}`)
@@ -134,6 +186,25 @@ describe.each(databaseKinds())('Prometheus metrics [%s]', (kind) => {
       expect(users).toHaveLength(1);
       const series = await query(base, 'hotspot_http_request_duration_seconds_count{route="/api/v1/hotspot-users"}');
       expect(series.data?.result.length).toBeGreaterThan(0);
+      // The RADIUS and delivery series, once Prometheus has scraped them (the worker delivers within a second or two).
+      const wanted = [
+        'hotspot_radius_authorize_total{result="accept"} >= 2',
+        'hotspot_radius_authorize_total{result="reject",reason="invalidCredentials"} >= 1',
+        'hotspot_radius_accounting_packets_total{status_type="Start"} >= 2',
+        'hotspot_unauth_deliveries_total{dispatcher="radius",result="ack"} >= 1',
+        'hotspot_unauth_deliveries_total{dispatcher="radius",result="nak"} >= 1',
+        'hotspot_unauth_round_trip_seconds_count >= 2',
+        'hotspot_unauth_jobs_written_total{reason="blocked"} >= 2',
+      ];
+      const missing = new Set(wanted);
+      for (let tries = 0; tries < 60 && missing.size > 0; tries++) {
+        for (const expr of missing) {
+          if (((await query(base, expr)).data?.result ?? []).length > 0) missing.delete(expr);
+        }
+        if (missing.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect([...missing]).toEqual([]);
+      expect(nas.verified.map((request) => request.packet?.code)).toHaveLength(2);
       for (const expr of shippedExpressions()) {
         const answer = await query(base, expr);
         expect({ expr, status: answer.status, error: answer.error }).toEqual({
@@ -144,4 +215,64 @@ describe.each(databaseKinds())('Prometheus metrics [%s]', (kind) => {
       }
     }, 60_000);
   });
+});
+
+/**
+ * The compiled processes each serve their own /metrics: the HTTP service and, separately, the job
+ * worker (role="worker"), on the port METRICS_PORT names, never on the API's.
+ */
+describe('/metrics of the compiled worker process', () => {
+  const WORKER = join(ROOT, 'dist/src/worker.js');
+  const MAIN = join(ROOT, 'dist/src/main.js');
+  let dir: string;
+  const services: Service[] = [];
+
+  beforeAll(() => {
+    ensureBuilt([MAIN, WORKER]);
+    dir = mkdtempSync(join(tmpdir(), 'hotspot-worker-metrics-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const service of services) {
+      if (service.child.exitCode === null) {
+        service.child.kill('SIGTERM');
+        await service.exited(10_000);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the worker answers /metrics on its own port with its role, its poll time and no token', async () => {
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'hotspot.sqlite')}`,
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      BOOTSTRAP_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'info',
+    };
+    // The service creates the schema; the worker then runs on the same file.
+    const main = startService(MAIN, env, dir);
+    services.push(main);
+    await main.waitForOutput(/Hotspot API listening on/, 30_000);
+    main.child.kill('SIGTERM');
+    expect((await main.exited(10_000)).code).toBe(0);
+
+    const metricsPort = await freePort();
+    const worker = startService(WORKER, { ...env, METRICS_PORT: String(metricsPort) }, dir);
+    services.push(worker);
+    await worker.waitForOutput(/Unauth job worker started/, 30_000);
+    let body = '';
+    for (let tries = 0; tries < 50 && !body.includes('hotspot_unauth_worker_last_poll_timestamp_seconds{'); tries++) {
+      try {
+        body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      } catch {
+        // Not listening yet.
+      }
+      if (!body.includes('hotspot_unauth_worker_last_poll_timestamp_seconds{'))
+        await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(body).toContain('role="worker"');
+    expect(body).toMatch(/hotspot_unauth_worker_last_poll_timestamp_seconds\{[^}]*\} \d/);
+    expect(body).not.toContain(ADMIN_TOKEN);
+  }, 90_000);
 });
