@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
-import { consoleWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
+import { consoleWorkloads, metricsWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -407,6 +407,30 @@ async function startService(database) {
   return startProcess('service', [...profile, 'dist/src/main.js'], port, serviceEnv(database, port));
 }
 
+/**
+ * A second service on the same database with metrics on (METRICS_PORT), scraped every second as
+ * Prometheus would (more often than its usual 15 s, so the cost shows); null when the build has none.
+ */
+async function startMetricsService(database) {
+  if (!existsSync(join(ROOT, 'dist/src/metrics/metrics-server.js'))) return null;
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const env = { ...serviceEnv(database, port), METRICS_PORT: String(metricsPort) };
+  const service = await startProcess('service+metrics', ['dist/src/main.js'], port, env);
+  const scraper = setInterval(() => {
+    fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      .then((response) => response.text())
+      .catch(() => undefined);
+  }, 1000);
+  return {
+    ...service,
+    async stop() {
+      clearInterval(scraper);
+      await service.stop();
+    },
+  };
+}
+
 /** Seeds `database`, then runs every workload on the service and its yardstick, alternating. */
 async function benchDatabase(database) {
   let seedSeconds = 0;
@@ -431,6 +455,7 @@ async function benchDatabase(database) {
   );
   const nestPort = await freePort();
   const nest = await startProcess('nest', ['bench/servers/nest-minimal.mjs', String(nestPort), token], nestPort);
+  const metricsService = await startMetricsService(database);
   const rss = rssSampler(service.pid);
   const databasePid = database.kind === 'mysql' ? databaseServerPid() : null;
   const rows = [];
@@ -440,19 +465,23 @@ async function benchDatabase(database) {
       ...workloads(database.users),
       ...(radius === null ? [] : radiusWorkloads(radius)),
       ...(consoleSession === null ? [] : consoleWorkloads(consoleSession, database.users)),
+      ...(metricsService === null ? [] : metricsWorkloads()),
     ];
     const chosen = all.filter((w) => args.only === undefined || args.only.split(',').includes(w.name));
     for (const workload of chosen) {
-      const yardstick = workload.yardstick === 'bare' ? bare : workload.yardstick === 'nest' ? nest : null;
+      const yardsticks = { bare, nest, plain: service };
+      const yardstick = yardsticks[workload.yardstick] ?? null;
+      // The metrics workloads measure the service with metrics on, against the plain one.
+      const measured = workload.side === 'metrics' ? metricsService : service;
       if (config.warmup > 0) {
-        await runOnce(workload, service, config.warmup);
+        await runOnce(workload, measured, config.warmup);
         if (yardstick !== null) await runOnce(workload, yardstick, config.warmup);
       }
-      const rssBefore = rssMb(service.pid);
+      const rssBefore = rssMb(measured.pid);
       const mine = [];
       const theirs = [];
       for (let round = 0; round < config.rounds; round++) {
-        mine.push(await runOnce(workload, service, config.duration, databasePid));
+        mine.push(await runOnce(workload, measured, config.duration, databasePid));
         if (yardstick !== null) theirs.push(await runOnce(workload, yardstick, config.duration, databasePid));
       }
       const row = {
@@ -463,7 +492,7 @@ async function benchDatabase(database) {
         service: merge(mine),
         yardstick: yardstick === null ? null : { name: workload.yardstick, ...merge(theirs) },
         rssBeforeMb: rssBefore,
-        rssAfterMb: rssMb(service.pid),
+        rssAfterMb: rssMb(measured.pid),
       };
       row.ratio = row.yardstick === null ? null : Math.round((row.service.rps / row.yardstick.rps) * 100) / 100;
       rows.push(row);
@@ -474,7 +503,7 @@ async function benchDatabase(database) {
     return { database: database.kind, users: database.users, seedSeconds, rssPeakMb: rss.peak, rows, soak };
   } finally {
     rss.stop();
-    await Promise.all([service.stop(), bare.stop(), nest.stop()]);
+    await Promise.all([service.stop(), bare.stop(), nest.stop(), metricsService?.stop()]);
   }
 }
 

@@ -51,6 +51,20 @@ const WORKLOAD_TARGETS = [
     unit: 'ms',
     text: "a user's page in the console, p99",
   },
+  {
+    workload: 'metrics-status',
+    measure: 'ratio',
+    limit: 0.95,
+    unit: '',
+    text: 'GET /api/v1 with metrics on, ratio to the same service without',
+  },
+  {
+    workload: 'metrics-list',
+    measure: 'ratio',
+    limit: 0.95,
+    unit: '',
+    text: 'list of a 1,000-user venue with metrics on, ratio to the same service without',
+  },
   { workload: 'radius-accounting', measure: 'rps', limit: 2000, unit: '/s', text: 'accounting, Interim-Updates' },
 ];
 

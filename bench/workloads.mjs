@@ -230,3 +230,28 @@ export function workloads(users) {
     },
   ];
 }
+
+/**
+ * The cost of metrics: the same requests on a second service with METRICS_PORT set (and scraped
+ * every second while measured), against the service without metrics as the yardstick.
+ */
+export function metricsWorkloads() {
+  return [
+    {
+      name: 'metrics-status',
+      title: 'GET /api/v1, metrics on (yardstick: metrics off)',
+      side: 'metrics',
+      yardstick: 'plain',
+      expected: [200],
+      request: () => ({ method: 'GET', path: '/api/v1' }),
+    },
+    {
+      name: 'metrics-list',
+      title: `list, ${VENUE_SIZE}-user venue, page 1, metrics on (yardstick: metrics off)`,
+      side: 'metrics',
+      yardstick: 'plain',
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${smallVenue(0)}` }),
+    },
+  ];
+}
