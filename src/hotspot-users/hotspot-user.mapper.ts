@@ -26,6 +26,7 @@ export function toHotspotUserDto(
     metadata: user.metadata,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+    batchId: user.batchId,
   };
 }
 
