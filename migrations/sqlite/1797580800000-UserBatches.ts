@@ -26,9 +26,7 @@ export class UserBatches1797580800000 implements MigrationInterface {
     await queryRunner.query(
       'CREATE INDEX "idx_user_batches_venue" ON "hotspot_user_batches" ("venue_id", "created_at", "id")',
     );
-    await queryRunner.query(
-      'CREATE INDEX "idx_user_batches_revealed" ON "hotspot_user_batches" ("first_revealed_at")',
-    );
+    await queryRunner.query('CREATE INDEX "idx_user_batches_revealed" ON "hotspot_user_batches" ("first_revealed_at")');
     await queryRunner.query(
       `CREATE TABLE "hotspot_user_batch_passwords" (
         "user_id" varchar(36) PRIMARY KEY NOT NULL,
@@ -37,9 +35,7 @@ export class UserBatches1797580800000 implements MigrationInterface {
         CONSTRAINT "fk_batch_passwords_user" FOREIGN KEY ("user_id") REFERENCES "hotspot_users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION
       )`,
     );
-    await queryRunner.query(
-      'CREATE INDEX "idx_batch_passwords_batch" ON "hotspot_user_batch_passwords" ("batch_id")',
-    );
+    await queryRunner.query('CREATE INDEX "idx_batch_passwords_batch" ON "hotspot_user_batch_passwords" ("batch_id")');
     await queryRunner.query('ALTER TABLE "hotspot_users" ADD COLUMN "batch_id" varchar(36)');
     await queryRunner.query('CREATE INDEX "idx_hotspot_users_batch_id" ON "hotspot_users" ("batch_id")');
   }
