@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { BatchPasswordEntity } from '../src/batches/entities/batch-password.entity.js';
 import { UserBatchEntity } from '../src/batches/entities/user-batch.entity.js';
@@ -8,6 +11,7 @@ import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.respo
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { IdempotencyKeyEntity } from '../src/idempotency/entities/idempotency-key.entity.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
+import { contextRuntime, runCli } from './support/cli-io.js';
 import { givenUser } from './support/factories.js';
 import { givenNas, radiusCall, rlmBody } from './support/radius.js';
 import { databaseKinds } from './support/databases.js';
@@ -191,6 +195,66 @@ for (const kind of databaseKinds()) {
     ])('refuses %j with a 400 naming %s', async (body, field) => {
       const response = await post(body).expect(400);
       expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+    });
+
+    it('hotspot batch create/list/export: 50 accounts, their CSV (mode 0600) logs them in; audited as the command line', async () => {
+      const cli = (...argv: string[]) => runCli(contextRuntime(testApp.app), ...argv);
+      const created = await cli(
+        'batch',
+        'create',
+        '--venue',
+        'venue-a',
+        '--count',
+        '50',
+        '--prefix',
+        'cli-',
+        '--expires-at',
+        expiresAt(),
+        '--label',
+        'CLI',
+        '--json',
+      );
+      expect(created.code).toBe(0);
+      const batch = JSON.parse(created.stdout) as BatchDetailDto;
+      expect(batch.accounts).toHaveLength(50);
+      expect(created.stdout).not.toMatch(/password"\s*:\s*"/);
+      const listed = await cli('batch', 'list', '--venue', 'venue-a');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(batch.id);
+      const dir = mkdtempSync(join(tmpdir(), 'hotspot-batch-'));
+      try {
+        const out = join(dir, 'cards.csv');
+        const exported = await cli('batch', 'export', batch.id, '--out', out);
+        expect(exported.code).toBe(0);
+        expect(statSync(out).mode & 0o777).toBe(0o600);
+        const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
+        expect(lines).toHaveLength(51);
+        const radius = await testApp.createToken({ permissions: ['radius'] });
+        const nas = await givenNas(testApp, 'venue-a');
+        for (const line of lines.slice(1, 4)) {
+          const [username, password] = line.split(',');
+          const login = await radiusCall(
+            testApp,
+            radius,
+            'authorize',
+            nas,
+            rlmBody({ 'User-Name': username, 'User-Password': password }),
+          );
+          expect(login.status).toBe(200);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const audit = await auditOf(batch.id);
+      expect(audit.map((event) => [event.action, event.actorType])).toEqual([
+        ['batch.create', 'cli'],
+        ['batch.reveal', 'cli'],
+      ]);
+      expect(
+        (await cli('batch', 'create', '--venue', 'venue-a', '--count', '0', '--expires-at', expiresAt())).code,
+      ).toBe(2);
+      expect((await cli('batch', 'create', '--venue', 'venue-a', '--count', '5')).code).toBe(2);
+      expect((await cli('batch', 'export', 'no-such-batch')).code).toBe(1);
     });
 
     it('odd ids are 404, never 500', async () => {

@@ -1,3 +1,5 @@
+import type { BatchCardsDto } from './dto/batch.response.js';
+
 /**
  * CSV for spreadsheets (RFC 4180: CRLF line ends, fields quoted when they hold a quote, a comma or a
  * line break, quotes doubled), with formula injection neutralised: a cell starting with `=`, `+`,
@@ -15,4 +17,12 @@ export function csvCell(value: string | number | null): string {
 
 export function toCsv(rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string {
   return rows.map((row) => row.map(csvCell).join(',') + '\r\n').join('');
+}
+
+/** A batch's cards as CSV: one header line, then one account a line (the console's and the CLI's export). */
+export function cardsCsv({ batch, cards }: BatchCardsDto): string {
+  return toCsv([
+    ['username', 'password', 'venue', 'expiresAt', 'batch'],
+    ...cards.map((card) => [card.username, card.password, batch.venueId, card.expiresAt, batch.label ?? batch.id]),
+  ]);
 }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuditOrigin } from '../audit/audit.rules.js';
 import { BatchesService } from '../batches/batches.service.js';
-import { toCsv } from '../batches/csv.js';
+import { cardsCsv } from '../batches/csv.js';
 import type { BatchCardsDto } from '../batches/dto/batch.response.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Public } from '../common/public-route.js';
@@ -121,17 +121,13 @@ export class BatchesConsoleController {
   @Post('batches/:id/export.csv')
   async export(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const { batch, cards } = await this.reveal(operator, id, request);
-    const rows = [
-      ['username', 'password', 'venue', 'expiresAt', 'batch'],
-      ...cards.map((card) => [card.username, card.password, batch.venueId, card.expiresAt, batch.label ?? batch.id]),
-    ];
+    const revealed = await this.reveal(operator, id, request);
     response
       .status(200)
       .type('text/csv; charset=utf-8')
-      .setHeader('Content-Disposition', `attachment; filename="batch-${batch.id}.csv"`)
+      .setHeader('Content-Disposition', `attachment; filename="batch-${revealed.batch.id}.csv"`)
       .setHeader('Cache-Control', 'no-store')
-      .send(toCsv(rows));
+      .send(cardsCsv(revealed));
   }
 
   /** What printing or exporting does (the passwords shown, the window), with its form; nothing changes on GET. */
