@@ -108,6 +108,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: { roomNumber: '1204', nights: 3, vip: true, tags: ['a', 'b'], nested: { x: null } },
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     const data = response.body.data;
@@ -158,6 +159,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     expect(response.body.data.updatedAt).toBe(response.body.data.createdAt);
@@ -276,6 +278,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     const row = await userRow(current(), response.body.data._id);
