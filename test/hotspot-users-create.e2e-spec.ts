@@ -11,6 +11,7 @@ const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every field of the returned HotspotUser (the v1 fields plus the added `macAddress`). */
 const RECORD_FIELDS = [
   '_id',
+  'batchId',
   'createdAt',
   'devices',
   'email',

@@ -116,10 +116,10 @@ export class ListHotspotUsersQueryDto {
     type: String,
     minLength: 1,
     maxLength: 36,
-    example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b48',
     description:
       'An addition to v1: only the accounts of this batch (POST /api/v1/hotspot-user-batches), within the venue and ' +
-      'the status and macAddress filters; not combined with q (400). An unknown batch id lists nothing.',
+      'the status and macAddress filters, e.g. 019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b48; not combined with q (400). An ' +
+      'unknown batch id lists nothing.',
   })
   @IsOptional()
   @IsString({ message: 'batchId must be a single string' })
