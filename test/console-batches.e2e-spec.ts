@@ -78,6 +78,25 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
     expect((await audit(id)).map((event) => [event.action, event.actorType])).toEqual([['batch.create', 'operator']]);
   });
 
+  it('creates a "hours from the first login" batch: validFor on every account, shown on the page and the cards', async () => {
+    const id = await create(venueA, A, { count: '2', expiresAt: '', validForHours: '24' });
+    const users = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ batchId: id });
+    expect(users.map((user) => [user.validFor, user.expiresAt])).toEqual([
+      [86_400, null],
+      [86_400, null],
+    ]);
+    expect((await venueA.get(`/admin/batches/${id}`)).text).toContain('24 hours from the first login');
+    expect((await venueA.post(`/admin/batches/${id}/print`, {})).text).toContain('24 hours from the first login');
+    const both = await venueA.post('/admin/batches', {
+      venueId: A,
+      count: '1',
+      expiresAt: '2030-01-31T12:00',
+      validForHours: '24',
+    });
+    expect(both.status).toBe(422);
+    expect(both.text).toContain('not both');
+  });
+
   it('prints the cards after a confirmation: venue name, passwords that log in, a QR code; audited', async () => {
     const id = await create(venueA, A, { count: '3', label: 'Print me' });
     const confirm = await venueA.get(`/admin/batches/${id}/print`);

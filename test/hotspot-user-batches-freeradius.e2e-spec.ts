@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
 import type { BatchCardsDto, BatchDetailDto } from '../src/batches/dto/batch.response.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { NasService } from '../src/nas/nas.service.js';
 import { contextRuntime, runCli } from './support/cli-io.js';
 import { signInConsole } from './support/console.js';
@@ -37,7 +38,7 @@ for (const kind of databaseKinds()) {
     });
 
     /** radtest for each card, four at a time; the replies' types. */
-    async function logIn(cards: Array<{ username: string; password: string }>): Promise<string[]> {
+    async function logIn(cards: Array<{ username: string; password: string }>): Promise<Array<string | null>> {
       const limit = pLimit(4);
       return Promise.all(
         cards.map((card) =>
@@ -68,6 +69,51 @@ for (const kind of databaseKinds()) {
         );
       });
     }, 120_000);
+
+    it('validFor: an account of a "24 hours from the first login" batch gets expiresAt at its first login, not moved by the second', async () => {
+      await server.explainFailures(async () => {
+        const created = await app.http
+          .post('/api/v1/hotspot-user-batches')
+          .set('Authorization', `Bearer ${app.adminToken}`)
+          .send({ venueId: VENUE, count: 2, prefix: 'day-', validFor: 86_400 })
+          .expect(201);
+        const batch = created.body.data as BatchDetailDto;
+        expect(batch).toMatchObject({ validFor: 86_400, expiresAt: null });
+        const users = app.dataSource.getRepository(HotspotUserEntity);
+        expect(await users.findOneByOrFail({ id: batch.accounts[0]._id })).toMatchObject({
+          validFor: 86_400,
+          expiresAt: null,
+          firstLoginAt: null,
+        });
+        const revealed = await app.http
+          .post(`/api/v1/hotspot-user-batches/${batch.id}/reveal`)
+          .set('Authorization', `Bearer ${app.adminToken}`)
+          .expect(200);
+        const [card] = (revealed.body.data as BatchCardsDto).cards;
+        const first = await radtest(server.authPort, SECRET, card.username!, card.password);
+        expect(first.type).toBe('Access-Accept');
+        const timeout = Number(first.attributes['Session-Timeout'][0]);
+        expect(timeout).toBeGreaterThan(86_300);
+        expect(timeout).toBeLessThanOrEqual(86_400);
+        const after = await users.findOneByOrFail({ id: card._id });
+        expect(after.firstLoginAt).not.toBeNull();
+        expect(after.expiresAt!.getTime()).toBe(after.firstLoginAt!.getTime() + 86_400_000);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        expect((await radtest(server.authPort, SECRET, card.username!, card.password)).type).toBe('Access-Accept');
+        const again = await users.findOneByOrFail({ id: card._id });
+        expect(again.expiresAt).toEqual(after.expiresAt);
+        expect(again.firstLoginAt).toEqual(after.firstLoginAt);
+        const record = await app.http
+          .get(`/api/v1/hotspot-users/${card._id}`)
+          .set('Authorization', `Bearer ${app.adminToken}`)
+          .expect(200);
+        expect(record.body.data).toMatchObject({
+          batchId: batch.id,
+          validFor: 86_400,
+          expiresAt: after.expiresAt!.toISOString(),
+        });
+      });
+    }, 60_000);
 
     it('command line: 50 accounts from `batch create`, their CSV from `batch export`, each Access-Accept', async () => {
       await server.explainFailures(async () => {

@@ -9,6 +9,7 @@ const CREATED = MESSAGES.created;
 /** ISO 8601 in UTC with milliseconds, as every timestamp is returned (docs/api.md, "Records"). */
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every field of the returned HotspotUser (the v1 fields plus the added `macAddress`). */
+/** The v1 record's fields, and the additions firstLoginAt and validFor (validity from the first login). */
 const RECORD_FIELDS = [
   '_id',
   'batchId',
@@ -16,6 +17,7 @@ const RECORD_FIELDS = [
   'devices',
   'email',
   'expiresAt',
+  'firstLoginAt',
   'loginMethod',
   'macAddress',
   'metadata',
@@ -24,6 +26,7 @@ const RECORD_FIELDS = [
   'status',
   'updatedAt',
   'username',
+  'validFor',
   'venueIds',
 ];
 
@@ -105,6 +108,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['create-venue-1'],
         status: 'active',
         expiresAt: '2031-01-31T12:00:00.000Z',
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: { roomNumber: '1204', nights: 3, vip: true, tags: ['a', 'b'], nested: { x: null } },
         createdAt: expect.stringMatching(ISO_UTC_MS),
@@ -156,6 +161,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['create-venue-4'],
         status: 'active',
         expiresAt: null,
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
@@ -275,6 +282,8 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         venueIds: ['guest-venue'],
         status: 'active',
         expiresAt: null,
+        validFor: null,
+        firstLoginAt: null,
         devices: [],
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),

@@ -64,6 +64,23 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('validFor: the first login through FreeRADIUS starts the validity (Session-Timeout and expiresAt), the second moves nothing', async () => {
+      await server.explainFailures(async () => {
+        const user = await givenUser(app, { validFor: 86_400 });
+        const first = await radtest(server.authPort, SECRET, user.username!, PASSWORD);
+        expect(first.type).toBe('Access-Accept');
+        const timeout = Number(first.attributes['Session-Timeout'][0]);
+        expect(timeout).toBeGreaterThan(86_300);
+        expect(timeout).toBeLessThanOrEqual(86_400);
+        const started = (await api(app).users.get(user._id).expect(200)).body.data;
+        expect(started.firstLoginAt).not.toBeNull();
+        expect(Date.parse(started.expiresAt!) - Date.parse(started.firstLoginAt!)).toBe(86_400_000);
+        expect((await radtest(server.authPort, SECRET, user.username!, PASSWORD)).type).toBe('Access-Accept');
+        const again = (await api(app).users.get(user._id).expect(200)).body.data;
+        expect([again.firstLoginAt, again.expiresAt]).toEqual([started.firstLoginAt, started.expiresAt]);
+      });
+    });
+
     it('wrong password, unknown user, blocked, expired, wrong venue: Access-Reject with its message only', async () => {
       await server.explainFailures(async () => {
         const user = await givenUser(app);

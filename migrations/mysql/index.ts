@@ -21,6 +21,7 @@ import { SessionsVenueListIndex1797062400000 } from './1797062400000-SessionsVen
 import { OperatorTimeZone1797062401000 } from './1797062401000-OperatorTimeZone.js';
 import { UserSearchKeys1797148800000 } from './1797148800000-UserSearchKeys.js';
 import { SessionsNasLastAccountingIndex1797321600000 } from './1797321600000-SessionsNasLastAccountingIndex.js';
+import { ValidityFromFirstLogin1797408000000 } from './1797408000000-ValidityFromFirstLogin.js';
 import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -47,5 +48,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   OperatorTimeZone1797062401000,
   UserSearchKeys1797148800000,
   SessionsNasLastAccountingIndex1797321600000,
+  ValidityFromFirstLogin1797408000000,
   UserBatches1797580800000,
 ];

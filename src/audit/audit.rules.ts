@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'user.unblock',
   'user.expire',
   'user.delete',
+  'user.password-reset',
   'session.disconnect',
   'unauth-job.retry',
   'token.create',

@@ -330,7 +330,7 @@ describe('ApiTokenService (on an in-memory SQLite database)', () => {
       await settle();
       recorder.take();
 
-      for (let step = 0; step < 9; step += 1) {
+      for (let step = 0; step < 8; step += 1) {
         clock.advance(100);
         expect(await service.authenticate(value)).not.toBeNull();
       }

@@ -57,7 +57,7 @@ describe('drawUsernames', () => {
 
 describe('batchErrors', () => {
   it('accepts a well-formed request', () => {
-    expect(batchErrors(request(), NOW, false)).toEqual([]);
+    expect(batchErrors(request(), NOW)).toEqual([]);
   });
 
   it.each([
@@ -69,14 +69,15 @@ describe('batchErrors', () => {
     [{ label: '' }, 'label'],
     [{ expiresAt: null }, 'expiresAt'],
     [{ expiresAt: NOW }, 'expiresAt'],
-    [{ validFor: 3600 }, 'validFor'],
+    [{ expiresAt: null, validFor: 59 }, 'validFor'],
+    [{ expiresAt: null, validFor: 366 * 86_400 + 1 }, 'validFor'],
   ])('names the field of %j', (fields, field) => {
-    expect(batchErrors(request(fields), NOW, false).map((error) => error.field)).toContain(field);
+    expect(batchErrors(request(fields), NOW).map((error) => error.field)).toContain(field);
   });
 
-  it('takes validFor instead of expiresAt once supported, never both', () => {
-    expect(batchErrors(request({ expiresAt: null, validFor: 86_400 }), NOW, true)).toEqual([]);
-    expect(batchErrors(request({ validFor: 86_400 }), NOW, true).map((error) => error.field)).toEqual(['validFor']);
+  it('takes validFor instead of expiresAt, never both', () => {
+    expect(batchErrors(request({ expiresAt: null, validFor: 86_400 }), NOW)).toEqual([]);
+    expect(batchErrors(request({ validFor: 86_400 }), NOW).map((error) => error.field)).toEqual(['validFor']);
   });
 });
 

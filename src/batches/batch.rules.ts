@@ -9,6 +9,9 @@ export const DEFAULT_PASSWORD_LENGTH = 10;
 export const PREFIX_MAX_LENGTH = 16;
 export const DEFAULT_PREFIX = 'guest-';
 export const LABEL_MAX_LENGTH = 100;
+/** validFor as on a single user (hotspot-users' VALID_FOR_MIN/MAX_SECONDS): a minute to a leap year. */
+export const VALID_FOR_MIN = 60;
+export const VALID_FOR_MAX = 366 * 86_400;
 /** Letters and digits only, then `.`, `_` or `-`: a username a guest can type. Empty is allowed. */
 export const PREFIX_PATTERN = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,15})?$/;
 /** Random characters after the prefix: 31⁶ ≈ 8.9·10⁸ usernames per prefix. */
@@ -65,7 +68,7 @@ export interface BatchRequest {
 }
 
 /** The checks that need the clock or combine fields (the DTOs check each field's shape). */
-export function batchErrors(request: BatchRequest, now: Date, validForSupported: boolean): FieldError[] {
+export function batchErrors(request: BatchRequest, now: Date): FieldError[] {
   const errors: FieldError[] = [];
   if (!Number.isInteger(request.count) || request.count < 1 || request.count > BATCH_MAX_COUNT)
     errors.push({ field: 'count', message: `count must be an integer from 1 to ${BATCH_MAX_COUNT}` });
@@ -85,8 +88,11 @@ export function batchErrors(request: BatchRequest, now: Date, validForSupported:
     });
   if (request.label !== null && (request.label.length === 0 || request.label.length > LABEL_MAX_LENGTH))
     errors.push({ field: 'label', message: `label must be 1-${LABEL_MAX_LENGTH} characters` });
-  if (request.validFor !== null && !validForSupported)
-    errors.push({ field: 'validFor', message: 'validFor is not supported yet' });
+  if (
+    request.validFor !== null &&
+    (!Number.isInteger(request.validFor) || request.validFor < VALID_FOR_MIN || request.validFor > VALID_FOR_MAX)
+  )
+    errors.push({ field: 'validFor', message: `validFor must be ${VALID_FOR_MIN} to ${VALID_FOR_MAX} seconds` });
   if (request.expiresAt === null && request.validFor === null)
     errors.push({ field: 'expiresAt', message: 'either expiresAt or validFor is required' });
   if (request.expiresAt !== null && request.validFor !== null)

@@ -78,7 +78,7 @@ export class BatchesService {
     idempotency: IdempotentCall<BatchDetailDto> | null = null,
   ): Promise<BatchDetailDto> {
     const now = this.clock.now();
-    const errors = rules.batchErrors(request, now, false);
+    const errors = rules.batchErrors(request, now);
     if (errors.length > 0) throw ApiError.validation(errors);
     if (caller !== null) this.venueScope.assertVenuesInScope(caller, [request.venueId], 'venueId');
     const random = (max: number) => randomInt(max);
@@ -139,6 +139,8 @@ export class BatchesService {
         status: 'active',
         passwordHash: hashes[index],
         expiresAt: request.expiresAt,
+        validFor: request.validFor,
+        firstLoginAt: null,
         metadata: {},
         createdAt: now,
         updatedAt: now,

@@ -19,6 +19,7 @@ import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
+import { userCommand } from './commands/user.js';
 import { venueCommand } from './commands/venue.js';
 import { nestRuntime } from './nest-runtime.js';
 
@@ -26,6 +27,7 @@ import { nestRuntime } from './nest-runtime.js';
 export const COMMANDS: readonly CliCommand[] = [
   tokenCommand,
   operatorCommand,
+  userCommand,
   sessionCommand,
   jobsCommand,
   loginsCommand,

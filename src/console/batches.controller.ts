@@ -188,7 +188,15 @@ interface Problem {
 }
 
 function emptyForm(venueId: string | null): BatchForm {
-  return { venueId: venueId ?? '', count: '', prefix: '', passwordLength: '', expiresAt: '', label: '' };
+  return {
+    venueId: venueId ?? '',
+    count: '',
+    prefix: '',
+    passwordLength: '',
+    expiresAt: '',
+    validForHours: '',
+    label: '',
+  };
 }
 
 function venueOf(value: string): string | null {

@@ -6,6 +6,7 @@ const form = (fields: Partial<BatchForm> = {}): BatchForm => ({
   prefix: '',
   passwordLength: '',
   expiresAt: '2030-01-31T12:00',
+  validForHours: '',
   label: '',
   ...fields,
 });
@@ -25,6 +26,11 @@ describe('batchRequestOf', () => {
     });
   });
 
+  it('takes hours from the first login instead of an expiry', () => {
+    const { request } = batchRequestOf(form({ expiresAt: '', validForHours: '24' }), null);
+    expect(request).toMatchObject({ expiresAt: null, validFor: 86_400 });
+  });
+
   it.each([
     [{ count: '0' }, 'count'],
     [{ count: '1001' }, 'count'],
@@ -35,6 +41,10 @@ describe('batchRequestOf', () => {
     [{ prefix: 'a b' }, 'prefix'],
     [{ prefix: '-x' }, 'prefix'],
     [{ expiresAt: '' }, 'expiresAt'],
+    [{ validForHours: '24' }, 'validForHours'],
+    [{ expiresAt: '', validForHours: '0' }, 'validForHours'],
+    [{ expiresAt: '', validForHours: '8785' }, 'validForHours'],
+    [{ expiresAt: '', validForHours: '1.5' }, 'validForHours'],
     [{ expiresAt: '2030-02-30T10:00' }, 'expiresAt'],
     [{ label: 'x'.repeat(101) }, 'label'],
   ])('names the field of %j', (fields, field) => {

@@ -8,10 +8,20 @@ export interface BatchForm {
   prefix: string;
   passwordLength: string;
   expiresAt: string;
+  /** Whole hours from each account's first login, instead of expiresAt. */
+  validForHours: string;
   label: string;
 }
 
-export const BATCH_FORM_FIELDS = ['venueId', 'count', 'prefix', 'passwordLength', 'expiresAt', 'label'] as const;
+export const BATCH_FORM_FIELDS = [
+  'venueId',
+  'count',
+  'prefix',
+  'passwordLength',
+  'expiresAt',
+  'validForHours',
+  'label',
+] as const;
 
 export interface BatchFormProblem {
   field: string;
@@ -39,8 +49,17 @@ export function batchRequestOf(
   const prefix = form.prefix.trim() === '' ? DEFAULT_PREFIX : form.prefix.trim();
   if (!/^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,15})?$/.test(prefix))
     problems.push({ field: 'prefix', key: 'batches.problem.prefix' });
-  const expiresAt = form.expiresAt.trim() === '' ? null : wallDateTime(form.expiresAt.trim(), zone);
-  if (expiresAt === null) problems.push({ field: 'expiresAt', key: 'batches.problem.expiresAt' });
+  const expiryText = form.expiresAt.trim();
+  const hoursText = form.validForHours.trim();
+  const expiresAt = expiryText === '' ? null : wallDateTime(expiryText, zone);
+  const hours = hoursText === '' ? null : WHOLE_NUMBER.test(hoursText) ? Number(hoursText) : NaN;
+  if (expiryText !== '' && hoursText !== '') problems.push({ field: 'validForHours', key: 'batches.problem.both' });
+  else if (expiryText === '' && hoursText === '')
+    problems.push({ field: 'expiresAt', key: 'batches.problem.validity' });
+  else if (expiryText !== '' && expiresAt === null)
+    problems.push({ field: 'expiresAt', key: 'batches.problem.expiresAt' });
+  else if (hours !== null && !(hours >= 1 && hours <= 8784))
+    problems.push({ field: 'validForHours', key: 'batches.problem.validForHours' });
   const label = form.label.trim();
   if (label.length > 100) problems.push({ field: 'label', key: 'batches.problem.label' });
   if (problems.length > 0) return { request: null, problems };
@@ -51,7 +70,7 @@ export function batchRequestOf(
       prefix,
       passwordLength,
       expiresAt,
-      validFor: null,
+      validFor: hours === null ? null : hours * 3600,
       label: label === '' ? null : label,
     },
     problems,

@@ -27,6 +27,7 @@ import { ConsoleNotFoundController } from './not-found.controller.js';
 import { JobsController } from './jobs.controller.js';
 import { OnlineController } from './online.controller.js';
 import { UserPageController } from './user-page.controller.js';
+import { PasswordController } from './password.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
@@ -59,6 +60,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
     // Before UserPageController: its /admin/users/:id would take /admin/users/new.
     ConsoleUsersController,
     UserPageController,
+    PasswordController,
     OnlineController,
     JobsController,
     LoginsController,

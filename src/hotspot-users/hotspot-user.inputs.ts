@@ -28,6 +28,7 @@ export interface CreateUserInput {
   phone: string | null;
   macAddress: string | null;
   expiresAt: Date | null;
+  validFor: number | null;
   metadata: JsonObject;
 }
 
@@ -40,6 +41,7 @@ export interface UpdateUserInput {
   phone?: string | null;
   venueIds?: string[];
   expiresAt?: Date | null;
+  validFor?: number | null;
   status?: UserStatus;
   metadata?: JsonObject;
 }
@@ -67,6 +69,7 @@ export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
     phone: dto.phone ?? null,
     macAddress: dto.macAddress == null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     expiresAt: dto.expiresAt == null ? null : instant(dto.expiresAt),
+    validFor: dto.validFor ?? null,
     metadata: dto.metadata ?? {},
   };
 }
@@ -79,6 +82,7 @@ export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
   if (dto.phone !== undefined) input.phone = dto.phone;
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
+  if (dto.validFor !== undefined) input.validFor = dto.validFor;
   if (dto.status !== undefined) input.status = dto.status;
   if (dto.metadata !== undefined) input.metadata = dto.metadata;
   return input;

@@ -22,6 +22,8 @@ export function toHotspotUserDto(
     venueIds: [...venueIds],
     status: user.status,
     expiresAt: user.expiresAt?.toISOString() ?? null,
+    validFor: user.validFor,
+    firstLoginAt: user.firstLoginAt?.toISOString() ?? null,
     devices: [...devices].sort(newestSeenFirst).map(toDeviceDto),
     metadata: user.metadata,
     createdAt: user.createdAt.toISOString(),

@@ -19,6 +19,7 @@ import {
   updateErrors,
   venueRowChanges,
   venuesOfJob,
+  validityAtFirstLogin,
   writesUnauthJob,
   type UniquenessKeys,
 } from './hotspot-user.rules.js';
@@ -38,6 +39,7 @@ function user(overrides: Partial<HotspotUserEntity> = {}): HotspotUserEntity {
       phone: '+90 532 123 45 67',
       macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: null,
+      validFor: null,
       metadata: { room: '1204' },
     },
     'u1',
@@ -153,6 +155,7 @@ describe('creation and PUT changes', () => {
       email: null,
       phone: '+90 532 123 45 67',
       expiresAt: later,
+      validFor: null,
       metadata: { room: '1204' },
       status: 'blocked',
       updatedAt: later,
@@ -165,7 +168,18 @@ describe('creation and PUT changes', () => {
   it('never writes columns a PUT cannot change', () => {
     const { changes } = appliedUpdate(user(), { name: 'B' }, later);
     expect(Object.keys(changes).sort()).toEqual(
-      ['email', 'expiresAt', 'metadata', 'name', 'phone', 'status', 'updatedAt', 'username', 'version'].sort(),
+      [
+        'email',
+        'expiresAt',
+        'metadata',
+        'name',
+        'phone',
+        'status',
+        'updatedAt',
+        'username',
+        'validFor',
+        'version',
+      ].sort(),
     );
   });
 });
@@ -314,5 +328,32 @@ describe('generatedPassword', () => {
     const bytes = Uint8Array.from([255, 248, ...Array.from({ length: 30 }, (_, i) => i)]);
     expect(generatedPassword(bytes)).toBe('abcde-fghjk');
     expect(generatedPassword(new Uint8Array(32).fill(250))).toBeNull();
+  });
+});
+
+describe('validityAtFirstLogin', () => {
+  const at = new Date('2030-01-01T10:00:00.000Z');
+
+  it('starts the validity at the first login: then plus validFor', () => {
+    expect(validityAtFirstLogin({ validFor: 3600, firstLoginAt: null, expiresAt: null }, at)).toEqual({
+      firstLoginAt: at,
+      expiresAt: new Date('2030-01-01T11:00:00.000Z'),
+    });
+  });
+
+  it('keeps an earlier stored expiresAt, and not a later one', () => {
+    const earlier = new Date('2030-01-01T10:30:00.000Z');
+    expect(validityAtFirstLogin({ validFor: 3600, firstLoginAt: null, expiresAt: earlier }, at)?.expiresAt).toEqual(
+      earlier,
+    );
+    const later = new Date('2030-01-02T00:00:00.000Z');
+    expect(validityAtFirstLogin({ validFor: 3600, firstLoginAt: null, expiresAt: later }, at)?.expiresAt).toEqual(
+      new Date('2030-01-01T11:00:00.000Z'),
+    );
+  });
+
+  it('starts nothing without validFor or after the first login', () => {
+    expect(validityAtFirstLogin({ validFor: null, firstLoginAt: null, expiresAt: null }, at)).toBeNull();
+    expect(validityAtFirstLogin({ validFor: 3600, firstLoginAt: at, expiresAt: null }, at)).toBeNull();
   });
 });

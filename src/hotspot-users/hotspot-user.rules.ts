@@ -97,13 +97,39 @@ export function isDueForExpiry(user: Pick<HotspotUserEntity, 'status' | 'expires
   return (EXPIRING_STATUSES as readonly UserStatus[]).includes(user.status) && hasLapsed(user.expiresAt, now);
 }
 
-export function expiryErrors(loginMethod: LoginMethod, expiresAt: Date | null | undefined, now: Date): FieldError[] {
-  if (expiresAt == null) return [];
-  if (loginMethod !== 'username_password') {
-    return [{ field: 'expiresAt', message: 'expiresAt applies to username_password users only' }];
+export function expiryErrors(
+  loginMethod: LoginMethod,
+  expiresAt: Date | null | undefined,
+  now: Date,
+  validFor: number | null | undefined = undefined,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (expiresAt != null) {
+    if (loginMethod !== 'username_password') {
+      errors.push({ field: 'expiresAt', message: 'expiresAt applies to username_password users only' });
+    } else if (hasLapsed(expiresAt, now)) {
+      errors.push({ field: 'expiresAt', message: 'expiresAt must lie in the future' });
+    }
   }
-  if (hasLapsed(expiresAt, now)) return [{ field: 'expiresAt', message: 'expiresAt must lie in the future' }];
-  return [];
+  if (validFor != null && loginMethod !== 'username_password') {
+    errors.push({ field: 'validFor', message: 'validFor applies to username_password users only' });
+  }
+  return errors;
+}
+
+/**
+ * What the first accepted login of a user with validFor sets: expiresAt then plus validFor, or the
+ * stored expiresAt when that is earlier. Null when the login starts nothing (no validFor, or the
+ * validity started at an earlier login).
+ */
+export function validityAtFirstLogin(
+  user: { validFor: number | null; firstLoginAt: Date | null; expiresAt: Date | null },
+  now: Date,
+): { firstLoginAt: Date; expiresAt: Date } | null {
+  if (user.validFor === null || user.firstLoginAt !== null) return null;
+  const end = new Date(now.getTime() + user.validFor * 1000);
+  const expiresAt = user.expiresAt !== null && user.expiresAt.getTime() < end.getTime() ? user.expiresAt : end;
+  return { firstLoginAt: now, expiresAt };
 }
 
 /** The user after the move into expired (POST expire, the sweep); safe to apply again. */
@@ -129,6 +155,8 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     status: 'active',
     passwordHash,
     expiresAt: input.expiresAt,
+    validFor: input.validFor,
+    firstLoginAt: null,
     metadata: input.metadata,
     createdAt: now,
     updatedAt: now,
@@ -139,7 +167,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
 
 /** Rules of a PUT that depend on the stored user, checked before anything changes. */
 export function updateErrors(user: HotspotUserEntity, input: UpdateUserInput, now: Date): FieldError[] {
-  const errors = expiryErrors(user.loginMethod, input.expiresAt, now);
+  const errors = expiryErrors(user.loginMethod, input.expiresAt, now, input.validFor);
   if (user.loginMethod === 'username_password' && input.username === null) {
     errors.push({ field: 'username', message: 'username cannot be removed from a username_password user' });
   }
@@ -161,6 +189,7 @@ export function appliedUpdate(
     email: input.email === undefined ? user.email : input.email,
     phone: input.phone === undefined ? user.phone : input.phone,
     expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
+    validFor: input.validFor === undefined ? user.validFor : input.validFor,
     metadata: input.metadata ?? user.metadata,
     status: input.status ?? user.status,
     updatedAt: now,

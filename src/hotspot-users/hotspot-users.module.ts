@@ -13,6 +13,8 @@ import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { OperatorViewsRepository } from './operator-views.repository.js';
 import { PasswordHasher } from './password-hasher.js';
+import { PasswordResetController } from './password-reset.controller.js';
+import { PasswordResetService } from './password-reset.service.js';
 import { SessionDisconnectService } from './session-disconnect.service.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 import { VenueCountsFolder } from './venue-counts-folder.js';
@@ -23,7 +25,7 @@ import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
   imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule],
-  controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController],
+  controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController, PasswordResetController],
   providers: [
     HotspotUsersService,
     UserAccess,
@@ -38,8 +40,15 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     VenueSessionsService,
     SessionDisconnectService,
     OperatorViewsRepository,
+    PasswordResetService,
   ],
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.
-  exports: [HotspotUsersService, UserUnauthJobsService, VenueSessionsService, SessionDisconnectService],
+  exports: [
+    HotspotUsersService,
+    UserUnauthJobsService,
+    VenueSessionsService,
+    SessionDisconnectService,
+    PasswordResetService,
+  ],
 })
 export class HotspotUsersModule {}

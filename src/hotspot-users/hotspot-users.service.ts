@@ -113,7 +113,7 @@ export class HotspotUsersService {
     idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
   ): Promise<Versioned<HotspotUserDto>> {
     const now = this.clock.now();
-    const errors = rules.expiryErrors(input.loginMethod, input.expiresAt, now);
+    const errors = rules.expiryErrors(input.loginMethod, input.expiresAt, now, input.validFor);
     if (errors.length > 0) throw ApiError.validation(errors);
     this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     // Hashing is slow by design: it runs before the transaction, never inside it.

@@ -21,6 +21,8 @@ const userRow = (id: string, venueId: string | null, position: number | string |
   status: 'active',
   password_hash: '$argon2id$…',
   expires_at: null,
+  valid_for: '86400',
+  first_login_at: null,
   metadata: '{"room":"101"}',
   created_at: '2026-11-22 10:00:00.123',
   updated_at: new Date('2026-11-22T11:00:00.456Z'),
@@ -42,6 +44,8 @@ const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownU
   status: null,
   password_hash: null,
   expires_at: null,
+  valid_for: null,
+  first_login_at: null,
   metadata: null,
   created_at: null,
   updated_at: null,
@@ -62,6 +66,8 @@ describe('shownRecordsOf', () => {
     const [{ user, venueIds, devices }] = shownRecordsOf([userRow('u1', 'v1', 0)], ['u1']);
     expect(user).toMatchObject({ id: 'u1', loginMethod: 'username_password', metadata: { room: '101' }, version: 3 });
     expect(user.expiresAt).toBeNull();
+    expect(user.validFor).toBe(86_400);
+    expect(user.firstLoginAt).toBeNull();
     expect(user.createdAt.toISOString()).toBe('2026-11-22T10:00:00.123Z');
     expect(user.updatedAt.toISOString()).toBe('2026-11-22T11:00:00.456Z');
     expect(venueIds).toEqual(['v1']);

@@ -22,6 +22,8 @@ export interface ShownUserRow {
   status: UserStatus | null;
   password_hash: string | null;
   expires_at: SqlDateTime | null;
+  valid_for: number | string | null;
+  first_login_at: SqlDateTime | null;
   metadata: string | null;
   created_at: SqlDateTime | null;
   updated_at: SqlDateTime | null;
@@ -125,6 +127,8 @@ function userOf(row: UserRow): HotspotUserEntity {
     status: row.status,
     passwordHash: row.password_hash,
     expiresAt: row.expires_at === null ? null : readDateTime(row.expires_at),
+    validFor: row.valid_for === null ? null : Number(row.valid_for),
+    firstLoginAt: row.first_login_at === null ? null : readDateTime(row.first_login_at),
     metadata: JSON.parse(row.metadata) as JsonObject,
     createdAt: readDateTime(row.created_at),
     updatedAt: readDateTime(row.updated_at),

@@ -1,10 +1,13 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
+import { SYSTEM_ACTOR } from '../audit/audit.rules.js';
+import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import type { AppConfig, RadiusConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import { validityAtFirstLogin } from '../hotspot-users/hotspot-user.rules.js';
 import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
@@ -53,6 +56,7 @@ export class AuthorizeService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly radiusUsers: RadiusUsersRepository,
     private readonly passwords: PasswordHasher,
+    private readonly audit: AuditService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.config = config.get('radius', { infer: true });
@@ -132,8 +136,17 @@ export class AuthorizeService implements OnModuleInit {
   }
 
   /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private decide(user: LoginUser): Outcome {
-    const decision = decideLogin(user, user.recentSessions, this.config, this.clock.now());
+  private async decide(found: LoginUser): Promise<Outcome> {
+    const now = this.clock.now();
+    let user = found;
+    if (
+      found.validFor !== null &&
+      found.firstLoginAt === null &&
+      decideLogin(found, found.recentSessions, this.config, now).accepted
+    ) {
+      user = await this.firstLogin(found, now);
+    }
+    const decision = decideLogin(user, user.recentSessions, this.config, now);
     if (!decision.accepted) return rejected(decision.reason, user.id);
     const answer: AuthorizeAnswer = {
       status: 200,
@@ -145,6 +158,32 @@ export class AuthorizeService implements OnModuleInit {
       },
     };
     return { answer, reason: 'accepted', userId: user.id };
+  }
+
+  /**
+   * The first accepted login of a user with validFor, in one transaction: the user read again (locked,
+   * so of two first logins at once the second sees the first's), the login decided on it, and when
+   * accepted its validity started: firstLoginAt now, expiresAt now plus validFor (or the earlier
+   * stored one), recorded in the audit trail as the service's change. Returns the user as decided on.
+   */
+  private async firstLogin(user: LoginUser, now: Date): Promise<LoginUser> {
+    return this.database.transaction(async (em) => {
+      const standing = await this.radiusUsers.lockValidityStanding(em, user.id, this.database.supportsRowLocks);
+      if (standing === null) return user;
+      const current: LoginUser = { ...user, ...standing };
+      if (!decideLogin(current, current.recentSessions, this.config, now).accepted) return current;
+      const validity = validityAtFirstLogin(current, now);
+      if (validity === null) return current;
+      await this.radiusUsers.startValidity(em, user.id, validity.firstLoginAt, validity.expiresAt);
+      await this.audit.record(em, {
+        actor: SYSTEM_ACTOR,
+        action: 'user.update',
+        target: { type: 'user', id: user.id },
+        venueIds: await this.radiusUsers.venueIdsOf(em, user.id),
+        changedFields: ['expiresAt', 'firstLoginAt'],
+      });
+      return { ...current, ...validity };
+    });
   }
 
   private warnOnceAboutMethod(nas: RadiusNas, attributes: RadiusAttributes): void {

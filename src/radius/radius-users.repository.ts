@@ -11,6 +11,9 @@ export interface LoginUser {
   passwordHash: string | null;
   status: UserStatus;
   expiresAt: Date | null;
+  /** Seconds of validity from the first login; null: none. */
+  validFor: number | null;
+  firstLoginAt: Date | null;
   /** Whether the user belongs to the venue asked about. */
   inVenue: boolean;
   /** Its active sessions with an accounting update at or after `recentSince`; 0 when none was given. */
@@ -23,7 +26,17 @@ interface LoginRow {
   password_hash: string | null;
   status: UserStatus;
   expires_at: Date | string | null;
+  valid_for: number | string | null;
+  first_login_at: Date | string | null;
   recent_sessions: number | string;
+}
+
+/** What the first login of a user with validFor reads again, locked, before it starts the validity. */
+export interface ValidityStanding {
+  status: UserStatus;
+  expiresAt: Date | null;
+  validFor: number | null;
+  firstLoginAt: Date | null;
 }
 
 /**
@@ -135,6 +148,44 @@ export class RadiusUsersRepository {
   async findGuestIdByMac(em: EntityManager, venueId: string, mac: string): Promise<string | null> {
     return (await this.findGuestLoginByMac(em, venueId, mac, null))?.id ?? null;
   }
+
+  /**
+   * The user's standing as a first login decides it, locked for the caller's transaction on MySQL
+   * (`FOR UPDATE`; SQLite's transaction holds the write lock already): of two first logins at once,
+   * the second reads what the first wrote. Null when the user is gone.
+   */
+  async lockValidityStanding(em: EntityManager, userId: string, rowLocks: boolean): Promise<ValidityStanding | null> {
+    const [row] = await em.query<Array<Pick<LoginRow, 'status' | 'expires_at' | 'valid_for' | 'first_login_at'>>>(
+      `SELECT u.status, u.expires_at, u.valid_for, u.first_login_at FROM hotspot_users u WHERE u.id = ?${
+        rowLocks ? ' FOR UPDATE' : ''
+      }`,
+      [userId],
+    );
+    if (row === undefined) return null;
+    return {
+      status: row.status,
+      expiresAt: readDateTime(row.expires_at),
+      validFor: row.valid_for === null ? null : Number(row.valid_for),
+      firstLoginAt: readDateTime(row.first_login_at),
+    };
+  }
+
+  /** Starts the validity of a user with validFor (its first login): first_login_at and the expiresAt it gives; a change of the row, so its version (ETag) moves on. */
+  async startValidity(em: EntityManager, userId: string, firstLoginAt: Date, expiresAt: Date): Promise<void> {
+    await em.query(
+      'UPDATE hotspot_users SET first_login_at = ?, expires_at = ?, updated_at = ?, version = version + 1 WHERE id = ?',
+      [dateTimeParameter(firstLoginAt), dateTimeParameter(expiresAt), dateTimeParameter(firstLoginAt), userId],
+    );
+  }
+
+  /** The user's venue ids (for the audit row of its first login). */
+  async venueIdsOf(em: EntityManager, userId: string): Promise<string[]> {
+    const rows = await em.query<Array<{ venue_id: string }>>(
+      'SELECT venue_id FROM hotspot_user_venues WHERE user_id = ? ORDER BY position',
+      [userId],
+    );
+    return rows.map((row) => row.venue_id);
+  }
 }
 
 /** The columns of a user `u` a login reads; its recent sessions are counted when `recentSince` is given. */
@@ -143,7 +194,8 @@ function loginColumns(recentSince: Date | null): string {
     recentSince === null
       ? '0'
       : "(SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)";
-  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, ${recent} AS recent_sessions`;
+  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, u.valid_for, u.first_login_at,
+    ${recent} AS recent_sessions`;
 }
 
 function recentParameters(recentSince: Date | null): string[] {
@@ -157,6 +209,8 @@ function loginUser(row: LoginRow, inVenue: boolean): LoginUser {
     passwordHash: row.password_hash,
     status: row.status,
     expiresAt: readDateTime(row.expires_at),
+    validFor: row.valid_for === null ? null : Number(row.valid_for),
+    firstLoginAt: readDateTime(row.first_login_at),
     inVenue,
     recentSessions: Number(row.recent_sessions),
   };

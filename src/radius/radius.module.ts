@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module.js';
 import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { UserSessionsModule } from '../hotspot-users/user-sessions.module.js';
 import { NasModule } from '../nas/nas.module.js';
@@ -14,7 +15,7 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
 
 /** The FreeRADIUS back end: authorize, accounting and post-auth over rlm_rest, and the stale-session sweep. */
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, NasModule, LoginAttemptsModule],
+  imports: [UserSessionsModule, UnauthJobsModule, NasModule, LoginAttemptsModule, AuditModule],
   controllers: [RadiusController],
   providers: [
     AuthorizeService,

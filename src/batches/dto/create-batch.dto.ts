@@ -8,7 +8,14 @@ import {
   IsSafeText,
   VENUE_ID_PATTERN,
 } from '../../common/validation/validators.js';
-import { DATE_TIME_INPUT, NULLABLE, VENUE_ID_SCHEMA } from '../../hotspot-users/dto/field-schemas.js';
+import {
+  DATE_TIME_INPUT,
+  NULLABLE,
+  VALID_FOR_INPUT,
+  VALID_FOR_MAX_SECONDS,
+  VALID_FOR_MIN_SECONDS,
+  VENUE_ID_SCHEMA,
+} from '../../hotspot-users/dto/field-schemas.js';
 import { VENUE_ID_MESSAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
 import {
   BATCH_MAX_COUNT,
@@ -66,12 +73,25 @@ export class CreateBatchDto {
   @ApiPropertyOptional({
     ...DATE_TIME_INPUT,
     ...NULLABLE,
-    description: 'Every account expires then (in the future); required unless validFor is given',
+    description: 'Every account expires then (in the future); give either expiresAt or validFor',
   })
   @IsOptional()
   @IsString()
   @IsIsoDateTimeWithZone()
   expiresAt?: string | null;
+
+  @ApiPropertyOptional({
+    ...VALID_FOR_INPUT,
+    ...NULLABLE,
+    description:
+      'Instead of expiresAt: seconds of validity from each account’s first accepted login (e.g. 86400: "24 hours ' +
+      'from the first login"), which sets its expiresAt',
+  })
+  @IsOptional()
+  @IsInt({ message: 'validFor must be a whole number of seconds' })
+  @Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` })
+  @Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` })
+  validFor?: number | null;
 
   @ApiPropertyOptional({
     type: String,
@@ -116,7 +136,7 @@ export function toBatchRequest(dto: CreateBatchDto): BatchRequest {
     prefix: dto.prefix ?? DEFAULT_PREFIX,
     passwordLength: dto.passwordLength ?? DEFAULT_PASSWORD_LENGTH,
     expiresAt: dto.expiresAt == null ? null : parseIsoDateTimeWithZone(dto.expiresAt),
-    validFor: null,
+    validFor: dto.validFor ?? null,
     label: dto.label ?? null,
   };
 }

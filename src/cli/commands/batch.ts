@@ -1,6 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { Argument } from 'commander';
-import { PREFIX_PATTERN, DEFAULT_PASSWORD_LENGTH, DEFAULT_PREFIX } from '../../batches/batch.rules.js';
+import {
+  DEFAULT_PASSWORD_LENGTH,
+  DEFAULT_PREFIX,
+  PREFIX_PATTERN,
+  VALID_FOR_MAX,
+  VALID_FOR_MIN,
+} from '../../batches/batch.rules.js';
 import { BatchesModule } from '../../batches/batches.module.js';
 import { BatchesService } from '../../batches/batches.service.js';
 import { cardsCsv } from '../../batches/csv.js';
@@ -78,7 +84,7 @@ export const batchCommand: CliCommand = {
         valueOption(
           '--valid-for <seconds>',
           'validity from each account’s first login',
-          integerBetween(60, 31_536_000),
+          integerBetween(VALID_FOR_MIN, VALID_FOR_MAX),
         ),
       )
       .addOption(valueOption('--label <label>', 'how the batch is listed, at most 100 characters', text(100)))

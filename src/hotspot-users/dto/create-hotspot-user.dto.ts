@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonObject } from '../entities/hotspot-user.entity.js';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
 import {
   HasCharacters,
@@ -16,7 +16,18 @@ import {
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
-import { DATE_TIME_INPUT, EMAIL, MAC_INPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
+import {
+  DATE_TIME_INPUT,
+  EMAIL,
+  MAC_INPUT,
+  NULLABLE,
+  PHONE,
+  USERNAME,
+  VALID_FOR_INPUT,
+  VALID_FOR_MAX_SECONDS,
+  VALID_FOR_MIN_SECONDS,
+  VENUE_IDS,
+} from './field-schemas.js';
 
 const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
 export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
@@ -111,6 +122,13 @@ export class CreateHotspotUserDto {
   @IsString()
   @IsIsoDateTimeWithZone()
   expiresAt?: string | null;
+
+  @ApiPropertyOptional({ ...VALID_FOR_INPUT, ...NULLABLE })
+  @IsOptional()
+  @IsInt({ message: 'validFor must be a whole number of seconds' })
+  @Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` })
+  @Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` })
+  validFor?: number | null;
 
   @ApiPropertyOptional({
     type: 'object',

@@ -78,3 +78,18 @@ export const DATE_TIME_OUTPUT: ApiPropertyOptions = {
 };
 
 export const NULLABLE = { nullable: true } as const;
+
+/** validFor: a minute to a leap year, in whole seconds. */
+export const VALID_FOR_MIN_SECONDS = 60;
+export const VALID_FOR_MAX_SECONDS = 366 * 86_400;
+
+export const VALID_FOR_INPUT: ApiPropertyOptions = {
+  type: 'integer',
+  minimum: VALID_FOR_MIN_SECONDS,
+  maximum: VALID_FOR_MAX_SECONDS,
+  example: 86_400,
+  description:
+    'Seconds of validity counted from the first accepted RADIUS login (an addition to v1), e.g. 86400 for ' +
+    '"24 hours from the first login": that login sets expiresAt to its time plus validFor, or keeps an earlier ' +
+    'expiresAt. Once the first login happened, a new validFor changes nothing. username_password users only',
+};

@@ -63,6 +63,24 @@ export class HotspotUserDto {
   @ApiProperty({ ...DATE_TIME_OUTPUT, ...NULLABLE, example: '2030-01-31T12:00:00.000Z' })
   expiresAt!: string | null;
 
+  @ApiProperty({
+    type: 'integer',
+    ...NULLABLE,
+    example: null,
+    description:
+      'Seconds of validity from the first accepted RADIUS login (an addition to v1): at that login expiresAt ' +
+      'becomes its time plus validFor, or stays when it is earlier. null: none',
+  })
+  validFor!: number | null;
+
+  @ApiProperty({
+    ...DATE_TIME_OUTPUT,
+    ...NULLABLE,
+    example: null,
+    description: 'The first accepted RADIUS login of a user with validFor (an addition to v1); null until then',
+  })
+  firstLoginAt!: string | null;
+
   @ApiProperty({ type: [DeviceDto], description: 'Newest lastSeenAt first' })
   devices!: DeviceDto[];
 

@@ -122,7 +122,8 @@ export class UnauthJobDto {
     description:
       '`coa`: not a disconnect but a changed expiresAt, sent as a CoA-Request with the new Session-Timeout; ' +
       '`venue-removed`: venues taken from the user; `enforcement`: the NAS reported a session the user may not have; ' +
-      '`operator`: an operator disconnected one session in the console',
+      '`operator`: an operator disconnected one session in the console; ' +
+      '`password-reset`: a password reset with endSessions',
   })
   reason!: UnauthReason;
 

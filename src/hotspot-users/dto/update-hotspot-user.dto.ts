@@ -1,6 +1,6 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { USER_STATUSES, type JsonObject, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
 import {
@@ -15,7 +15,17 @@ import {
   IsVenueIdList,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
-import { DATE_TIME_INPUT, EMAIL, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
+import {
+  DATE_TIME_INPUT,
+  EMAIL,
+  NULLABLE,
+  PHONE,
+  USERNAME,
+  VALID_FOR_INPUT,
+  VALID_FOR_MAX_SECONDS,
+  VALID_FOR_MIN_SECONDS,
+  VENUE_IDS,
+} from './field-schemas.js';
 
 /** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
 const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
@@ -79,6 +89,13 @@ export class UpdateHotspotUserDto {
   @IsString()
   @IsIsoDateTimeWithZone()
   expiresAt?: string | null;
+
+  @ApiPropertyOptional({ ...VALID_FOR_INPUT, ...NULLABLE })
+  @IsOptional()
+  @IsInt({ message: 'validFor must be a whole number of seconds' })
+  @Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` })
+  @Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` })
+  validFor?: number | null;
 
   @ApiPropertyOptional({
     enum: USER_STATUSES,

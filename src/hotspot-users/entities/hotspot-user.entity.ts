@@ -49,6 +49,17 @@ export class HotspotUserEntity {
   @DateTimeColumn('expires_at', { nullable: true })
   expiresAt!: Date | null;
 
+  /**
+   * Seconds of validity counted from the first accepted RADIUS login (a voucher's "24 hours from the
+   * first login"); null: none. The first login sets expiresAt to then plus this (or keeps an earlier one).
+   */
+  @Column({ name: 'valid_for', type: 'int', nullable: true })
+  validFor!: number | null;
+
+  /** The first accepted RADIUS login of a user with validFor; null until then (and for other users). */
+  @DateTimeColumn('first_login_at', { nullable: true })
+  firstLoginAt!: Date | null;
+
   @Column({ type: 'simple-json' })
   metadata!: JsonObject;
 

@@ -8,6 +8,7 @@ import type { Deliveries } from '../delivery.js';
  * deleted, or not in the NAS's venue).
  * `coa`: not an unauth but a change of the user's expiresAt, sent as a CoA-Request with the new Session-Timeout.
  * `operator`: a console operator disconnected one session (Online now).
+ * `password-reset`: a password reset asked to end the user's sessions (`endSessions`).
  */
 export const UNAUTH_REASONS = [
   'blocked',
@@ -18,6 +19,7 @@ export const UNAUTH_REASONS = [
   'enforcement',
   'coa',
   'operator',
+  'password-reset',
 ] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 
