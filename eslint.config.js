@@ -24,6 +24,7 @@ const FEATURE_LAYERS = [
   'radius-config',
   'radius',
   'health',
+  'metrics',
   'console',
   'cli',
 ];

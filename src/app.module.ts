@@ -9,6 +9,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { OperatorsModule } from './operators/operators.module.js';
 import { RadiusModule } from './radius/radius.module.js';
@@ -38,6 +39,8 @@ export class AppModule {
         AuditRetentionModule,
         BatchesSweepModule,
         ConsoleModule,
+        // Prometheus metrics on a listener of their own, only when METRICS_PORT is set.
+        ...(config.metrics.port === null ? [] : [MetricsModule.forRoot(config, 'service')]),
       ],
     };
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CommonModule } from './common/common.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { appConfigModule } from './config/app-config.module.js';
@@ -12,7 +13,15 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [appConfigModule(config), CommonModule, DatabaseModule, NasModule, UnauthJobsModule],
+      imports: [
+        appConfigModule(config),
+        CommonModule,
+        DatabaseModule,
+        NasModule,
+        UnauthJobsModule,
+        // The worker's own metrics listener (its own METRICS_PORT), when set.
+        ...(config.metrics.port === null ? [] : [MetricsModule.forRoot(config, 'worker')]),
+      ],
     };
   }
 }

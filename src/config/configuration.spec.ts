@@ -59,6 +59,7 @@ describe('loadConfig', () => {
       },
       audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
       venuesRegisteredOnly: false,
+      metrics: { port: null, host: '127.0.0.1', maxVenueLabels: 100, databaseReadMs: 15_000 },
       console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
     });
   });
@@ -133,6 +134,10 @@ describe('loadConfig', () => {
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
       VENUES_REGISTERED_ONLY: 'true',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
+      METRICS_MAX_VENUE_LABELS: '5',
+      METRICS_DATABASE_READ_SECONDS: '30',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -181,6 +186,7 @@ describe('loadConfig', () => {
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
       venuesRegisteredOnly: true,
+      metrics: { port: 9464, host: '0.0.0.0', maxVenueLabels: 5, databaseReadMs: 30_000 },
       console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
     });
   });

@@ -222,11 +222,20 @@ const jobsAndLimits = z
     { when: ({ issues }) => !issues.some(({ path }) => /^HTTP_(HEADERS|REQUEST)_TIMEOUT_MS$/.test(String(path?.[0]))) },
   );
 
+/** The Prometheus listener (src/metrics): off unless METRICS_PORT is set. */
+const metricsVariables = z.object({
+  METRICS_PORT: integer(0, 65535).optional(),
+  METRICS_HOST: matching(/^[A-Za-z0-9.:-]{1,253}$/, 'must be a host name or IP address').default('127.0.0.1'),
+  METRICS_MAX_VENUE_LABELS: integer(0, 10_000).default(100),
+  METRICS_DATABASE_READ_SECONDS: integer(1, 3600).default(15),
+});
+
 /** The name of every environment variable the service reads. */
 export const configVariables: readonly string[] = [
   ...Object.keys(service.shape),
   ...Object.keys(dispatcherVariables.shape),
   ...Object.keys(jobsAndLimits.shape),
+  ...Object.keys(metricsVariables.shape),
 ];
 
 /**
@@ -236,7 +245,7 @@ export const configVariables: readonly string[] = [
 export const configSchema = z
   .preprocess(
     (env: Env) => Object.fromEntries(configVariables.map((variable) => [variable, env[variable]?.trim() || undefined])),
-    service.and(dispatcher).and(jobsAndLimits),
+    service.and(dispatcher).and(jobsAndLimits).and(metricsVariables),
   )
   .transform((env) => {
     return {
@@ -328,6 +337,16 @@ export const configSchema = z
       /** The operator console under /admin. */
       /** A v1 create or PUT naming a venue id without a `venues` entry answers 400. */
       venuesRegisteredOnly: env.VENUES_REGISTERED_ONLY,
+      /** Prometheus metrics on a listener of their own (src/metrics); port null: off. */
+      metrics: {
+        /** null: no listener, no metrics collected; 0 (tests only): any free port. */
+        port: env.METRICS_PORT ?? null,
+        host: env.METRICS_HOST,
+        /** Active sessions are labelled by venue while there are at most this many venues, else one total. */
+        maxVenueLabels: env.METRICS_MAX_VENUE_LABELS,
+        /** Values read from the database are read at most this often per process (on a scrape). */
+        databaseReadMs: env.METRICS_DATABASE_READ_SECONDS * 1000,
+      },
       console: {
         /** Admin operators must enrol a TOTP second factor before anything else. */
         adminRequire2fa: env.ADMIN_REQUIRE_2FA,

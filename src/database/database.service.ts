@@ -51,6 +51,9 @@ export class DatabaseService {
   private readonly busyPolicy: RetryPolicy;
   /** SQLite: settles when the unit holding the connection is done; the next one waits for it. */
   private queueTail: Promise<void> = Promise.resolve();
+  /** SQLite: units waiting for the shared connection, and whether one runs on it now. */
+  private queued = 0;
+  private running = false;
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
@@ -146,12 +149,29 @@ export class DatabaseService {
     this.queueTail = new Promise<void>((resolve) => {
       release = resolve;
     });
+    this.queued += 1;
     await previous;
+    this.queued -= 1;
+    this.running = true;
     try {
       return await work(this.dataSource.manager);
     } finally {
+      this.running = false;
       release();
     }
+  }
+
+  /**
+   * Connections in use and units of work waiting for one, now (for the metrics). MySQL: mysql2's
+   * pool (TypeORM's driver keeps it as `pool`); SQLite: the one shared connection and its queue.
+   */
+  poolUsage(): { inUse: number; waiting: number } {
+    if (this.serialised) return { inUse: this.running ? 1 : 0, waiting: this.queued };
+    const pool = (this.dataSource.driver as unknown as { pool?: MysqlPoolInternals }).pool;
+    if (pool?._allConnections === undefined) return { inUse: 0, waiting: 0 };
+    const all = pool._allConnections.length;
+    const free = pool._freeConnections?.length ?? 0;
+    return { inUse: Math.max(0, all - free), waiting: pool._connectionQueue?.length ?? 0 };
   }
 
   /**
@@ -211,4 +231,11 @@ function closeConnection(runner: QueryRunner): void {
       () => undefined,
     );
   }
+}
+
+/** The parts of mysql2's pool (not in its typings) that say how busy it is. */
+interface MysqlPoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
 }

@@ -1,9 +1,17 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { PeriodicTask } from '../common/periodic-task.js';
 import type { AppConfig } from '../config/configuration.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
+import { EXPIRY_OBSERVER, type ExpiryObserver } from './expiry-observer.js';
 
 /** Users expired per transaction round; a long backlog is worked through on the next ticks. */
 const SWEEP_BATCH_SIZE = 100;
@@ -24,6 +32,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
     private readonly users: HotspotUsersService,
     private readonly idempotency: IdempotencyService,
     config: ConfigService<AppConfig, true>,
+    @Optional() @Inject(EXPIRY_OBSERVER) private readonly observer: ExpiryObserver | null = null,
   ) {
     this.intervalMs = config.get('expirySweepIntervalMs', { infer: true });
     this.task = new PeriodicTask('Expiry sweep', () => this.sweep(), this.logger);
@@ -39,6 +48,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   private async sweep(): Promise<void> {
     const count = await this.users.expireDue(SWEEP_BATCH_SIZE);
+    this.observer?.expirySweepRan(count);
     if (count > 0) this.logger.log(`Expired ${count} user(s) whose expiresAt had passed`);
     await this.idempotency.forgetExpired(KEY_SWEEP_BATCH_SIZE);
   }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
@@ -37,6 +37,7 @@ import {
   TERMINATE_CAUSES,
   userIdOfClass,
 } from './radius.rules.js';
+import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
 
 const OFFLINE_WORDS: Record<OfflineReason, string> = {
   blocked: 'blocked',
@@ -83,10 +84,12 @@ export class AccountingService {
     private readonly devices: DevicesRepository,
     private readonly unauthJobs: UnauthJobsService,
     private readonly interimUpdates: InterimUpdateBatcher,
+    @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {}
 
   async account(nas: RadiusNas, attributes: RadiusAttributes): Promise<void> {
     const type = attributes.enumerated('Acct-Status-Type', ACCT_STATUS_TYPES);
+    this.observer?.accountingPacket(type ?? 'other');
     if (type === 'Accounting-On' || type === 'Accounting-Off') {
       const now = this.clock.now();
       const source = restartedSource(nas);

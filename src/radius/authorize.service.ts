@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '../audit/audit.rules.js';
@@ -11,6 +11,7 @@ import { validityAtFirstLogin } from '../hotspot-users/hotspot-user.rules.js';
 import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
+import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
 import { RadiusUsersRepository, type LoginUser } from './radius-users.repository.js';
 import {
   decideLogin,
@@ -58,6 +59,7 @@ export class AuthorizeService implements OnModuleInit {
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     config: ConfigService<AppConfig, true>,
+    @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
     this.config = config.get('radius', { infer: true });
     this.verified = new VerifiedPasswords(this.config.passwordCacheMs);
@@ -95,6 +97,7 @@ export class AuthorizeService implements OnModuleInit {
       `RADIUS login ${outcome.answer.status === 200 ? 'accepted' : 'rejected'} at NAS ${nas.name} (venue ${nas.venueId})${username}:` +
         ` ${outcome.reason}${outcome.userId === null ? '' : `, user ${outcome.userId}`}`,
     );
+    this.observer?.authorized(outcome.reason);
     return outcome.answer;
   }
 

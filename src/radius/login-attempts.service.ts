@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
@@ -16,6 +16,7 @@ import {
   userIdOfClass,
   type RejectReason,
 } from './radius.rules.js';
+import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
 
 /** The header the shipped configuration sets in post-auth: the answer FreeRADIUS sends (Access-Accept / Access-Reject). */
 export const RESULT_HEADER = 'x-radius-result';
@@ -46,6 +47,7 @@ export class LoginAttemptsService {
     private readonly attempts: LoginAttemptsRepository,
     private readonly radiusUsers: RadiusUsersRepository,
     private readonly clock: Clock,
+    @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {}
 
   /**
@@ -71,6 +73,7 @@ export class LoginAttemptsService {
       await this.attempts.insert(em, row);
       return row;
     });
+    this.observer?.postAuthRecorded(attempt.outcome);
     this.logger.log(
       `RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}` +
         `${attempt.reason === null ? '' : ` (${attempt.reason})`}${attempt.userId === null ? '' : `, user ${attempt.userId}`}`,

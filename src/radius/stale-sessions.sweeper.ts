@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import { PeriodicTask } from '../common/periodic-task.js';
@@ -7,6 +14,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { LoginAttemptsService } from './login-attempts.service.js';
 import { SERVICE_TERMINATE_CAUSES } from './radius.rules.js';
+import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
 
 /**
  * Every RADIUS_STALE_SWEEP_INTERVAL seconds: ends the accounting sessions no NAS reported on within
@@ -25,6 +33,7 @@ export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeAppli
     private readonly sessions: SessionsRepository,
     private readonly loginAttempts: LoginAttemptsService,
     config: ConfigService<AppConfig, true>,
+    @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
     this.config = config.get('radius', { infer: true });
     this.task = new PeriodicTask(
@@ -52,6 +61,7 @@ export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeAppli
     const ended = await this.database.transaction((em) =>
       this.sessions.endStale(em, before, SERVICE_TERMINATE_CAUSES.stale, now),
     );
+    this.observer?.staleSessionsEnded(ended);
     await this.loginAttempts.deleteOlderThan(new Date(now.getTime() - this.config.loginAttemptsRetentionMs));
     return ended;
   }

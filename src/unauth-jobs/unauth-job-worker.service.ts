@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { setMaxListeners } from 'node:events';
 import { Clock } from '../common/clock.js';
@@ -21,6 +28,7 @@ import {
   type UnauthDispatcher,
   type UnauthJobPayload,
 } from './dispatchers/unauth-dispatcher.js';
+import { UNAUTH_JOBS_OBSERVER, type UnauthJobsObserver } from './unauth-jobs-observer.js';
 import type { UnauthJobSession, UnauthJobStatus } from './entities/unauth-job.entity.js';
 import type { ClaimedJob } from './unauth-job-rules.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
@@ -47,6 +55,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
     private readonly clock: Clock,
     @Inject(UNAUTH_DISPATCHERS) private readonly dispatchers: UnauthDispatcher[],
     config: ConfigService<AppConfig, true>,
+    @Optional() @Inject(UNAUTH_JOBS_OBSERVER) private readonly observer: UnauthJobsObserver | null = null,
   ) {
     this.settings = config.get('unauthJobs', { infer: true });
     this.shutdownTimeoutMs = config.get('shutdownTimeoutMs', { infer: true });
@@ -117,6 +126,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
       let claimed = 0;
       try {
         claimed = await this.processBatch();
+        this.observer?.polled();
       } catch (error) {
         this.logger.warn(`Could not claim unauth jobs: ${describe(error)}`);
       }
@@ -144,6 +154,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
         if (!isOpen(previous)) return;
         if (job.reason === 'coa' && !dispatcher.deliversCoa) {
           deliveries[dispatcher.name] = skippedDelivery('coa jobs are delivered by radius only', this.clock.now());
+          this.observer?.delivered(dispatcher.name, 'skipped');
           return;
         }
         const open = dispatcher.perSession ? unsettledSessions(job.sessions, previous) : job.sessions;
@@ -162,6 +173,7 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
             return;
           }
           const message = describe(error);
+          this.observer?.delivered(dispatcher.name, error instanceof DeliveryTimeoutError ? 'timeout' : 'error');
           this.logger.warn(
             `Unauth job ${job.id} attempt ${job.attempts} through ${dispatcher.name} failed: ${message}`,
           );
@@ -169,6 +181,8 @@ export class UnauthJobWorker implements OnApplicationBootstrap, BeforeApplicatio
           return;
         }
         deliveries[dispatcher.name] = deliveryAfter(previous, { results }, this.clock.now());
+        // A per-session dispatcher counts each session's result itself.
+        if (!dispatcher.perSession) this.observer?.delivered(dispatcher.name, 'ack');
         confirmed.push(...(results ?? []));
       }),
     );

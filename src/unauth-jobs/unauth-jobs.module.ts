@@ -11,6 +11,7 @@ import { WebhookDispatcher } from './dispatchers/webhook.dispatcher.js';
 import { UnauthJobWorker } from './unauth-job-worker.service.js';
 import { UnauthJobsRepository } from './unauth-jobs.repository.js';
 import { UnauthJobsService } from './unauth-jobs.service.js';
+import { UNAUTH_JOBS_OBSERVER, type UnauthJobsObserver } from './unauth-jobs-observer.js';
 
 /**
  * The outbox of unauth jobs and the worker that delivers them through the configured dispatchers.
@@ -25,15 +26,30 @@ import { UnauthJobsService } from './unauth-jobs.service.js';
     UnauthJobWorker,
     {
       provide: UNAUTH_DISPATCHERS,
-      inject: [ConfigService, Clock, { token: NAS_DIRECTORY, optional: true }],
-      useFactory: (config: ConfigService<AppConfig, true>, clock: Clock, nases?: NasDirectory): UnauthDispatcher[] => {
+      inject: [
+        ConfigService,
+        Clock,
+        { token: NAS_DIRECTORY, optional: true },
+        { token: UNAUTH_JOBS_OBSERVER, optional: true },
+      ],
+      useFactory: (
+        config: ConfigService<AppConfig, true>,
+        clock: Clock,
+        nases?: NasDirectory,
+        observer?: UnauthJobsObserver,
+      ): UnauthDispatcher[] => {
         const { maxSessionSeconds } = config.get('radius', { infer: true });
         return config.get('unauthJobs', { infer: true }).dispatchers.map((dispatcher) => {
           switch (dispatcher.type) {
             case 'webhook':
               return new WebhookDispatcher(dispatcher, () => clock.now());
             case 'radius':
-              return new RadiusDispatcher(nases ?? null, { ...dispatcher, maxSessionSeconds }, () => clock.now());
+              return new RadiusDispatcher(
+                nases ?? null,
+                { ...dispatcher, maxSessionSeconds },
+                () => clock.now(),
+                observer ?? null,
+              );
             case 'log':
               return new LogDispatcher();
           }

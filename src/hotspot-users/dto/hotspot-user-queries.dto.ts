@@ -99,9 +99,9 @@ export class ListHotspotUsersQueryDto {
     type: String,
     minLength: 1,
     maxLength: SEARCH_QUERY_MAX_LENGTH,
-    example: '+90 532',
+    // No `example`: the docs page would type it into the filter; the description gives one.
     description:
-      "Search (an addition to v1): users whose name, username, email, phone or MAC (their own or a device's) starts " +
+      "Search (an addition to v1), e.g. +90 532: users whose name, username, email, phone or MAC (their own or a device's) starts " +
       'with this, within the venue and the other filters. Name, username and email ignore case, accents and repeated ' +
       'spaces; a phone prefix ignores spaces, dashes, brackets and a leading +; a MAC prefix of 2-12 hex digits ' +
       'matches in any separator form. % and _ match themselves.',

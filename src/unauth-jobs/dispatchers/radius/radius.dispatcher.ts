@@ -13,6 +13,7 @@ import {
 import type { SessionDispatchResult } from '../../delivery.js';
 import type { UnauthJobSession } from '../../entities/unauth-job.entity.js';
 import type { UnauthDispatcher, UnauthJobPayload } from '../unauth-dispatcher.js';
+import type { DeliveryResult, UnauthJobsObserver } from '../../unauth-jobs-observer.js';
 import type { DisconnectTarget, NasDirectory } from './nas-directory.js';
 
 /** Error-Cause 503, Session Context Not Found: the NAS has no such session (any more). */
@@ -47,6 +48,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
     private readonly directory: NasDirectory | null,
     private readonly options: RadiusDispatcherOptions,
     private readonly now: () => Date = () => new Date(),
+    private readonly observer: UnauthJobsObserver | null = null,
   ) {}
 
   async dispatch(payload: UnauthJobPayload, signal: AbortSignal): Promise<SessionDispatchResult[]> {
@@ -66,7 +68,11 @@ export class RadiusDispatcher implements UnauthDispatcher {
       detail: string | null,
       nas: string | null,
       errorCause: number | null = null,
-    ): SessionDispatchResult => ({ sessionId: session.id, result: kind, errorCause, detail, nas });
+      counted: DeliveryResult = deliveryResultOf(kind, errorCause),
+    ): SessionDispatchResult => {
+      this.observer?.delivered(this.name, counted);
+      return { sessionId: session.id, result: kind, errorCause, detail, nas };
+    };
 
     if (!session.nasClientId)
       return result('skipped', 'no NAS reported this session (started by the CLI)', session.nasId);
@@ -111,6 +117,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
       return result('failed', `cannot encode the request: ${(error as Error).message}`, target.name);
     }
     let answer;
+    const sentAt = performance.now();
     try {
       answer = await exchange({
         host: target.host,
@@ -123,7 +130,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      return result('retry', `NAS ${target.name}: ${(error as Error).message}`, target.name);
+      return result('retry', `NAS ${target.name}: ${(error as Error).message}`, target.name, null, 'error');
     }
     const what = coa ? 'CoA' : 'Disconnect';
     if (answer.response === null) {
@@ -131,8 +138,11 @@ export class RadiusDispatcher implements UnauthDispatcher {
         'retry',
         `no answer from NAS ${target.name} after ${answer.transmissions} ${what}-Request(s)`,
         target.name,
+        null,
+        'timeout',
       );
     }
+    this.observer?.roundTrip(coa ? 'coa' : 'disconnect', (performance.now() - sentAt) / 1000);
     const cause = attributeValue(answer.response, 'Error-Cause') as number | null;
     if (answer.response.code === ANSWER_CODES[code][0]) return result('acked', null, target.name, cause);
     if (cause === SESSION_CONTEXT_NOT_FOUND) return result('gone', null, target.name, cause);
@@ -151,7 +161,7 @@ export class RadiusDispatcher implements UnauthDispatcher {
       this.logger.warn(`${detail} for session ${session.id} of job ${payload.jobId}: check the NAS's RFC 5176 set-up`);
       return result('failed', detail, target.name, cause);
     }
-    return result('retry', detail, target.name, cause);
+    return result('retry', detail, target.name, cause, 'nak');
   }
 
   /**
@@ -187,4 +197,22 @@ export class RadiusDispatcher implements UnauthDispatcher {
  */
 function userNameOf(payload: UnauthJobPayload, session: UnauthJobSession): string | null {
   return session.userName ?? payload.username ?? null;
+}
+
+/**
+ * How a metric counts a session's result when the code that produced it says nothing more: ACK and
+ * NAK 503 (no such session) both leave the session off; a result with an Error-Cause is a NAK.
+ */
+function deliveryResultOf(kind: SessionDispatchResult['result'], errorCause: number | null): DeliveryResult {
+  switch (kind) {
+    case 'acked':
+    case 'gone':
+      return 'ack';
+    case 'skipped':
+    case 'stopped':
+      return 'skipped';
+    case 'failed':
+    case 'retry':
+      return errorCause === null ? 'error' : 'nak';
+  }
 }
