@@ -19,6 +19,7 @@ const FEATURE_LAYERS = [
   'unauth-jobs',
   'hotspot-users',
   'nas',
+  'batches',
   'operators',
   'radius-config',
   'radius',

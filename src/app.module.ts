@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditRetentionModule } from './audit/audit-retention.module.js';
+import { BatchesSweepModule } from './batches/batches-sweep.module.js';
+import { BatchesModule } from './batches/batches.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { ConsoleModule } from './console/console.module.js';
@@ -31,9 +33,11 @@ export class AppModule {
         SessionsModule,
         UnauthJobsModule,
         NasModule,
+        BatchesModule,
         OperatorsModule,
         RadiusModule,
         AuditRetentionModule,
+        BatchesSweepModule,
         ConsoleModule,
         // Prometheus metrics on a listener of their own, only when METRICS_PORT is set.
         ...(config.metrics.port === null ? [] : [MetricsModule.forRoot(config, 'service')]),

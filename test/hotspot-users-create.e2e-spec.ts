@@ -12,6 +12,7 @@ const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The v1 record's fields, and the additions firstLoginAt and validFor (validity from the first login). */
 const RECORD_FIELDS = [
   '_id',
+  'batchId',
   'createdAt',
   'devices',
   'email',
@@ -113,6 +114,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: { roomNumber: '1204', nights: 3, vip: true, tags: ['a', 'b'], nested: { x: null } },
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     const data = response.body.data;
@@ -165,6 +167,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     expect(response.body.data.updatedAt).toBe(response.body.data.createdAt);
@@ -285,6 +288,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         metadata: {},
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
+        batchId: null,
       },
     });
     const row = await userRow(current(), response.body.data._id);

@@ -11,6 +11,8 @@ const APP_TABLES = [
   'audit_events',
   'console_sign_in_failures',
   'devices',
+  'hotspot_user_batch_passwords',
+  'hotspot_user_batches',
   'hotspot_user_venues',
   'hotspot_users',
   'idempotency_keys',

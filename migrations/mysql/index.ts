@@ -22,6 +22,7 @@ import { OperatorTimeZone1797062401000 } from './1797062401000-OperatorTimeZone.
 import { UserSearchKeys1797148800000 } from './1797148800000-UserSearchKeys.js';
 import { SessionsNasLastAccountingIndex1797321600000 } from './1797321600000-SessionsNasLastAccountingIndex.js';
 import { ValidityFromFirstLogin1797408000000 } from './1797408000000-ValidityFromFirstLogin.js';
+import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -48,4 +49,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   UserSearchKeys1797148800000,
   SessionsNasLastAccountingIndex1797321600000,
   ValidityFromFirstLogin1797408000000,
+  UserBatches1797580800000,
 ];

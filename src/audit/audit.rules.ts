@@ -51,10 +51,21 @@ export const AUDIT_ACTIONS = [
   'signin.failure',
   '2fa.enrol',
   '2fa.reset',
+  'batch.create',
+  'batch.reveal',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'session', 'unauth-job', 'token', 'nas', 'operator', 'venue'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'session',
+  'unauth-job',
+  'token',
+  'nas',
+  'operator',
+  'venue',
+  'batch',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;

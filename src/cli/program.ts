@@ -11,6 +11,7 @@ import {
   type CliRuntime,
 } from './command.js';
 import { auditCommand } from './commands/audit.js';
+import { batchCommand } from './commands/batch.js';
 import { jobsCommand } from './commands/jobs.js';
 import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CliCommand[] = [
   loginsCommand,
   nasCommand,
   venueCommand,
+  batchCommand,
   radiusConfigCommand,
   auditCommand,
 ];

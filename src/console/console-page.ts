@@ -30,6 +30,7 @@ interface NavItem {
 export const CONSOLE_NAV: readonly NavItem[] = [
   { href: '/admin', key: 'nav.dashboard' },
   { href: '/admin/users', key: 'nav.users' },
+  { href: '/admin/batches', key: 'nav.batches' },
   { href: '/admin/online', key: 'nav.online' },
   { href: '/admin/logins', key: 'nav.logins' },
   { href: '/admin/jobs', key: 'nav.jobs' },

@@ -26,6 +26,8 @@ const LANGUAGE_COOKIE_MAX_AGE_MS = 365 * 86_400_000;
 const STATIC_TYPES: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
+  // Batches: the cards page's print stylesheet.
+  'print.css': 'text/css; charset=utf-8',
   'htmx.min.js': 'text/javascript; charset=utf-8',
 };
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
+import { BatchesModule } from '../batches/batches.module.js';
+import { BatchesConsoleController } from './batches.controller.js';
 import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
 import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
@@ -42,7 +44,15 @@ import { SignInThrottle } from './sign-in-throttle.js';
 
 /** The operator console under /admin: sign-in, second factor, sessions, and its pages. */
 @Module({
-  imports: [AuditModule, VenuesModule, HotspotUsersModule, SessionsModule, LoginAttemptsModule, OperatorsModule],
+  imports: [
+    AuditModule,
+    VenuesModule,
+    HotspotUsersModule,
+    SessionsModule,
+    LoginAttemptsModule,
+    OperatorsModule,
+    BatchesModule,
+  ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
     ConsoleController,
@@ -60,6 +70,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
     OperatorsController,
     AuditController,
     AccountController,
+    BatchesConsoleController,
     ConsoleNotFoundController,
   ],
   providers: [

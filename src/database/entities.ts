@@ -1,5 +1,7 @@
 import { AuditEventEntity } from '../audit/entities/audit-event.entity.js';
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
+import { BatchPasswordEntity } from '../batches/entities/batch-password.entity.js';
+import { UserBatchEntity } from '../batches/entities/user-batch.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import {
@@ -38,4 +40,6 @@ export const ENTITIES = [
   OperatorRecoveryCodeEntity,
   SignInFailureEntity,
   VenueEntity,
+  UserBatchEntity,
+  BatchPasswordEntity,
 ];

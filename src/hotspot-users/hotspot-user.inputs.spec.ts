@@ -47,9 +47,11 @@ describe('hotspot user inputs', () => {
       status: undefined,
       macAddress: null,
       search: null,
+      batchId: null,
       page: 1,
       limit: 20,
     });
+    expect(toListQuery({ venueId: 'v', batchId: 'b1' }).batchId).toBe('b1');
     expect(toListQuery({ macAddress: 'aa-bb-cc-dd-ee-ff', page: '3', limit: '5' })).toMatchObject({
       macAddress: 'AA:BB:CC:DD:EE:FF',
       page: 3,

@@ -52,6 +52,8 @@ export interface ListUsersQuery {
   macAddress: string | null;
   /** `q` read as prefixes of each kind of key; null without `q`. */
   search: SearchPrefixes | null;
+  /** Only this batch's accounts; null: any user. */
+  batchId?: string | null;
   page: number;
   limit: number;
 }
@@ -92,6 +94,7 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
     status: dto.status,
     macAddress: dto.macAddress === undefined ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     search: dto.q === undefined ? null : searchPrefixes(dto.q),
+    batchId: dto.batchId ?? null,
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };

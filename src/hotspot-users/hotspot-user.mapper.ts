@@ -28,6 +28,7 @@ export function toHotspotUserDto(
     metadata: user.metadata,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+    batchId: user.batchId,
   };
 }
 

@@ -160,6 +160,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     metadata: input.metadata,
     createdAt: now,
     updatedAt: now,
+    batchId: null,
     version: 1,
   } satisfies HotspotUserEntity);
 }

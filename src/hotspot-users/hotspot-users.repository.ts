@@ -30,6 +30,8 @@ export interface VenueListFilter {
   macAddress: string | null;
   /** `q`: a prefix of the name, username, email, phone or a MAC (user-search.rules.ts); null: no search. */
   search: SearchPrefixes | null;
+  /** Only the accounts of this batch (an addition to v1); null: any user. Not combined with `search`. */
+  batchId?: string | null;
 }
 
 /** The columns a venue row copies from its user, and its uniqueness keys. */
@@ -56,8 +58,7 @@ export class HotspotUsersRepository {
     page: { offset: number; limit: number },
   ): Promise<{ total: number; records: ShownRecord[] }> {
     if (filter.search !== null) return this.findVenuePageBySearch(em, { ...filter, search: filter.search }, page);
-    if (filter.macAddress !== null)
-      return this.findVenuePageByMac(em, { ...filter, macAddress: filter.macAddress }, page);
+    if (filter.macAddress !== null || filter.batchId != null) return this.findVenuePageFiltered(em, filter, page);
     const { venueId, status } = filter;
     if (page.offset === 0) return this.findFirstPage(em, venueId, status, page.limit);
     const start = await this.findPageStart(em, venueId, status, page.offset);
@@ -95,15 +96,36 @@ export class HotspotUsersRepository {
     return { total: Number(first.total), records: shownRecordsOf(rows, pageOrder(rows)) };
   }
 
-  private async findVenuePageByMac(
+  /** By MAC address, by batch, or both. */
+  private async findVenuePageFiltered(
     em: EntityManager,
-    filter: VenueListFilter & { macAddress: string },
+    filter: VenueListFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; records: ShownRecord[] }> {
     const matching = em
       .createQueryBuilder(HotspotUserVenueEntity, 'uv')
       .where('uv.venueId = :venueId', { venueId: filter.venueId });
     if (filter.status !== undefined) matching.andWhere('uv.userStatus = :status', { status: filter.status });
+    if (filter.batchId != null) {
+      const inBatch = matching
+        .subQuery()
+        .select('1')
+        .from(HotspotUserEntity, 'b')
+        .where('b.id = uv.userId')
+        .andWhere('b.batchId = :batchId')
+        .getQuery();
+      matching.andWhere(`EXISTS ${inBatch}`, { batchId: filter.batchId });
+    }
+    if (filter.macAddress !== null) this.whereMac(matching, filter.macAddress);
+    const total = await matching.getCount();
+    return {
+      total,
+      records: await this.findShownRecords(em, await pageIds(matching.clone(), page.offset, page.limit)),
+    };
+  }
+
+  /** The venue row's user has this MAC address, or one of its devices has. */
+  private whereMac(matching: SelectQueryBuilder<HotspotUserVenueEntity>, macAddress: string): void {
     const withMac = (entity: typeof HotspotUserEntity | typeof DeviceEntity, alias: string, userColumn: string) =>
       `EXISTS ${matching
         .subQuery()
@@ -116,13 +138,8 @@ export class HotspotUsersRepository {
       new Brackets((either) =>
         either.where(withMac(HotspotUserEntity, 'u', 'id')).orWhere(withMac(DeviceEntity, 'd', 'userId')),
       ),
-      { mac: filter.macAddress },
+      { mac: macAddress },
     );
-    const total = await matching.getCount();
-    return {
-      total,
-      records: await this.findShownRecords(em, await pageIds(matching.clone(), page.offset, page.limit)),
-    };
   }
 
   /**
@@ -365,11 +382,11 @@ const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_addr
   u.password_hash, u.expires_at, u.valid_for, u.first_login_at, u.metadata, u.created_at, u.updated_at, u.version,
   v.venue_id, v.position,
   NULL AS device_id, NULL AS device_mac, NULL AS device_name, NULL AS device_status, NULL AS first_seen_at,
-  NULL AS last_seen_at`;
+  NULL AS last_seen_at, u.batch_id`;
 
 /** A device row of the one-statement read (`d` a device), column for column with USER_ROW_COLUMNS. */
 const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-  NULL, NULL, NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at`;
+  NULL, NULL, NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at, NULL`;
 
 /**
  * The venue's total from its counters and the changes not yet folded into them, as a scalar

@@ -70,7 +70,10 @@ export class HotspotUsersService {
   async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
-      const filter = { venueId, status: query.status, macAddress: query.macAddress, search: query.search };
+      const { status, macAddress, search, batchId } = query;
+      if (search !== null && batchId != null)
+        throw ApiError.validation([{ field: 'batchId', message: 'batchId cannot be combined with q' }]);
+      const filter = { venueId, status, macAddress, search, batchId };
       const { total, records } = await this.users.findVenuePage(em, filter, pageWindow(query));
       return { data: records.map(toDto), pagination: paginationOf(query, total) };
     });

@@ -30,6 +30,7 @@ const userRow = (id: string, venueId: string | null, position: number | string |
   venue_id: venueId,
   position,
   ...NO_DEVICE,
+  batch_id: null,
 });
 
 const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownUserRow => ({
@@ -57,6 +58,7 @@ const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownU
   device_status: 'active',
   first_seen_at: '2026-11-20 08:00:00.000',
   last_seen_at: lastSeenAt,
+  batch_id: null,
 });
 
 describe('shownRecordsOf', () => {

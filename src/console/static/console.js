@@ -9,3 +9,9 @@ document.addEventListener('click', (event) => {
     if (done !== null) button.textContent = done;
   });
 });
+
+// Batches: the Print button of the cards page (the browser's own Print works as well).
+document.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-print]') : null;
+  if (button !== null) window.print();
+});

@@ -112,6 +112,21 @@ export class ListHotspotUsersQueryDto {
   @HasCharacters(1, SEARCH_QUERY_MAX_LENGTH)
   q?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 36,
+    description:
+      'An addition to v1: only the accounts of this batch (POST /api/v1/hotspot-user-batches), within the venue and ' +
+      'the status and macAddress filters, e.g. 019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b48; not combined with q (400). An ' +
+      'unknown batch id lists nothing.',
+  })
+  @IsOptional()
+  @IsString({ message: 'batchId must be a single string' })
+  @IsSafeText()
+  @HasCharacters(1, 36)
+  batchId?: string;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()
   @IsIntegerString(1, MAX_PAGE)

@@ -92,6 +92,16 @@ export class HotspotUserDto {
 
   @ApiProperty(DATE_TIME_OUTPUT)
   updatedAt!: string;
+
+  @ApiProperty({
+    type: String,
+    ...NULLABLE,
+    example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b48',
+    description:
+      'An addition to v1: the batch that generated this account (GET /api/v1/hotspot-user-batches/{id} has its ' +
+      'label); null for the other users',
+  })
+  batchId!: string | null;
 }
 
 export class PaginationDto {

@@ -69,6 +69,11 @@ export class HotspotUserEntity {
   @DateTimeColumn('updated_at')
   updatedAt!: Date;
 
+  /** The batch that generated this account (src/batches); null for the others. */
+  @Index('idx_hotspot_users_batch_id')
+  @Column({ name: 'batch_id', type: 'varchar', length: 36, nullable: true })
+  batchId!: string | null;
+
   /** 1 at creation, one more at every change of this row (not of its devices): the user's ETag. */
   @Column({ type: 'int', default: 1 })
   version!: number;
