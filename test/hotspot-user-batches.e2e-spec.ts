@@ -248,9 +248,17 @@ for (const kind of databaseKinds()) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+      // --json: the same accounts as one JSON object, within the window the first export opened.
+      const asJson = await cli('batch', 'export', batch.id, '--json');
+      expect(asJson.code).toBe(0);
+      const shown = JSON.parse(asJson.stdout) as { batch: { id: string }; cards: Array<{ password: string }> };
+      expect(shown.batch.id).toBe(batch.id);
+      expect(shown.cards).toHaveLength(50);
+      expect(shown.cards.every((card) => card.password.length >= 8)).toBe(true);
       const audit = await auditOf(batch.id);
       expect(audit.map((event) => [event.action, event.actorType])).toEqual([
         ['batch.create', 'cli'],
+        ['batch.reveal', 'cli'],
         ['batch.reveal', 'cli'],
       ]);
       expect(

@@ -108,7 +108,8 @@ export const batchCommand: CliCommand = {
       )
       .addArgument(new Argument('<id>', 'the batch id'))
       .addOption(valueOption('--out <file>', 'write the CSV to this new file instead of stdout', text(4096)))
-      .action((id: string, options: { out?: string }) =>
+      .addOption(flagOption('--json', 'write the batch and its accounts as one JSON object instead of CSV'))
+      .action((id: string, options: { out?: string; json?: true }) =>
         runtime.use(BATCH_SERVICE, (service) => exportCsv(service, id, options, io)),
       );
   },
@@ -163,9 +164,14 @@ async function list(service: BatchService, options: { venue: string; json?: true
     io.stdout.write(`${line}\n`);
 }
 
-async function exportCsv(service: BatchService, id: string, options: { out?: string }, io: CliIo): Promise<void> {
+async function exportCsv(
+  service: BatchService,
+  id: string,
+  options: { out?: string; json?: true },
+  io: CliIo,
+): Promise<void> {
   const revealed = await failing(() => service.reveal(null, id));
-  const csv = cardsCsv(revealed);
+  const csv = options.json ? `${JSON.stringify(revealed)}\n` : cardsCsv(revealed);
   if (options.out === undefined) {
     io.stdout.write(csv);
     return;
