@@ -155,12 +155,20 @@ function rssSampler(pid) {
  * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
  * server and the database server (`databasePid`, null for none) used meanwhile.
  */
-async function runOnce(workload, server, seconds, databasePid = null) {
+/**
+ * Connections of an open-loop run: enough that requests start on the schedule whatever the answers
+ * do (each connection holds one request at a time), so a slow answer delays no later request.
+ */
+const OPEN_LOOP_CONNECTIONS = 128;
+
+/** `rate`: requests started per second on a schedule (open loop); without it, closed loop at --connections. */
+async function runOnce(workload, server, seconds, databasePid = null, rate = null) {
   const statuses = {};
   const cpuBefore = [cpuMs(server.pid), cpuMs(databasePid)];
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
-    connections: workload.connections ?? config.connections,
+    connections: rate === null ? (workload.connections ?? config.connections) : OPEN_LOOP_CONNECTIONS,
+    ...(rate === null ? {} : { overallRate: rate }),
     duration: seconds,
     requests: [
       {
@@ -495,8 +503,12 @@ async function benchDatabase(database) {
         rssAfterMb: rssMb(measured.pid),
       };
       row.ratio = row.yardstick === null ? null : Math.round((row.service.rps / row.yardstick.rps) * 100) / 100;
+      if (workload.openLoop && row.yardstick !== null) {
+        row.openLoop = await openLoop(workload, measured, yardstick, row.yardstick.rps, databasePid);
+      }
       rows.push(row);
       log(formatRow(row));
+      if (row.openLoop) log(formatOpenLoop(row));
     }
     let soak = null;
     if (args.soak) soak = await runSoak(database, service);
@@ -529,6 +541,37 @@ async function runSoak(database, service) {
     log(`${database.kind} soak run ${run}: ${Math.round(result.rps)} req/s, RSS ${rssMb(service.pid)} MB`);
   }
   return samples;
+}
+
+/**
+ * The workload at a fixed offered rate, half the yardstick's closed-loop maximum, on the service and
+ * on the yardstick alternately: the latency each adds at a load both carry, without the queueing of
+ * a saturated closed loop (where p99 ≈ connections ÷ throughput for any handler).
+ */
+async function openLoop(workload, service, yardstick, yardstickMaxRps, databasePid) {
+  const rate = Math.max(1, Math.floor(yardstickMaxRps / 2));
+  const mine = [];
+  const theirs = [];
+  for (let round = 0; round < config.rounds; round++) {
+    mine.push(await runOnce(workload, service, config.duration, databasePid, rate));
+    theirs.push(await runOnce(workload, yardstick, config.duration, databasePid, rate));
+  }
+  const ours = merge(mine);
+  const other = merge(theirs);
+  const side = (run) => ({ rps: run.rps, p50: run.p50, p99: run.p99, errors: run.errors, unexpected: run.unexpected });
+  return {
+    rate,
+    service: side(ours),
+    yardstick: side(other),
+    p99Ratio: other.p99 > 0 ? Math.round((ours.p99 / other.p99) * 100) / 100 : null,
+    // Below 95 % of the offered rate a side is saturated: its latency is queueing, not the handler's.
+    sustained: ours.rps >= rate * 0.95 && other.rps >= rate * 0.95,
+  };
+}
+
+function formatOpenLoop(row) {
+  const { rate, service, yardstick, p99Ratio, sustained } = row.openLoop;
+  return `${row.database.padEnd(6)} ${`  at ${rate} req/s offered (open loop)`.padEnd(48)} ${String(service.rps).padStart(6)} req/s p50 ${String(service.p50).padStart(6)} p99 ${String(service.p99).padStart(6)} ms  errors ${service.errors}  ${row.yardstick.name} ${yardstick.rps} req/s p50 ${yardstick.p50} p99 ${yardstick.p99} ms  p99 ratio ${p99Ratio}${sustained ? '' : '  (rate not sustained)'}`;
 }
 
 function formatRow(row) {
@@ -645,6 +688,22 @@ async function main() {
       ),
   );
   failures.push(...soakFailures);
+  const openLoopFailures = results.flatMap((result) =>
+    result.rows
+      .filter((row) => row.openLoop !== undefined)
+      .flatMap((row) =>
+        [
+          ['service', row.openLoop.service],
+          [row.yardstick.name, row.openLoop.yardstick],
+        ]
+          .filter(([, side]) => side.rps === 0 || side.unexpected > 0 || side.errors > 0)
+          .map(
+            ([name, side]) =>
+              `${row.database} ${row.workload} open loop (${name}): ${side.rps} req/s, ${side.unexpected} unexpected statuses, ${side.errors} errors`,
+          ),
+      ),
+  );
+  failures.push(...openLoopFailures);
   if (failures.length > 0) {
     process.stderr.write(`\nFAILED:\n${failures.join('\n')}\n`);
     process.exitCode = 1;

@@ -9,15 +9,6 @@ const SOAK_GROWTH_MB = 10;
  * MariaDB with 1,000,000 users), its limit, and whether higher or lower is better.
  */
 const WORKLOAD_TARGETS = [
-  { workload: 'list-hot', measure: 'p99', limit: 30, unit: 'ms', text: 'list of the 100,000-user venue, page 1, p99' },
-  {
-    workload: 'list-hot-blocked',
-    measure: 'p99',
-    limit: 30,
-    unit: 'ms',
-    text: 'the same with status=blocked&limit=100, p99',
-  },
-  { workload: 'list-hot-deep', measure: 'p99', limit: 60, unit: 'ms', text: 'page 2,000, p99' },
   { workload: 'get', measure: 'ratio', limit: 0.5, unit: '', text: 'get one user, ratio to the bare handler' },
   { workload: 'list-small', measure: 'ratio', limit: 0.7, unit: '', text: 'list of a 1,000-user venue, ratio to bare' },
   { workload: 'status', measure: 'ratio', limit: 0.8, unit: '', text: 'GET /api/v1, ratio to the minimal Nest app' },
@@ -65,11 +56,21 @@ const WORKLOAD_TARGETS = [
     unit: '',
     text: 'list of a 1,000-user venue with metrics on, ratio to the same service without',
   },
+  ...['list-small', 'list-hot', 'get', 'list-hot-deep'].map((workload) => ({
+    workload,
+    measure: 'openLoopP99Ratio',
+    limit: 1.5,
+    unit: '×',
+    text: `${workload} at half the bare handler's maximum (open loop), p99 to the bare handler's p99`,
+  })),
   { workload: 'radius-accounting', measure: 'rps', limit: 2000, unit: '/s', text: 'accounting, Interim-Updates' },
 ];
 
 function valueOf(row, measure) {
   if (measure === 'ratio') return row.ratio;
+  // A rate one side could not sustain measures its queue, not its latency: not met, whatever the ratio.
+  if (measure === 'openLoopP99Ratio')
+    return row.openLoop === undefined ? null : row.openLoop.sustained ? row.openLoop.p99Ratio : Infinity;
   return row.service[measure];
 }
 
@@ -82,12 +83,12 @@ export function checkTargets(results) {
   const checks = WORKLOAD_TARGETS.map(({ workload, measure, limit, unit, text }) => {
     const row = mysql?.rows.find((candidate) => candidate.workload === workload);
     const value = row === undefined ? null : valueOf(row, measure);
-    const higherIsBetter = measure !== 'p99';
+    const higherIsBetter = measure !== 'p99' && measure !== 'openLoopP99Ratio';
     const met = value === null ? null : higherIsBetter ? value >= limit : value <= limit;
     const shown = (number) => `${number}${unit === 'ms' ? ' ms' : unit}`;
     return {
       target: `${text} ${higherIsBetter ? '≥' : '≤'} ${shown(limit)}`,
-      value: value === null ? null : shown(value),
+      value: value === null ? null : value === Infinity ? 'rate not sustained' : shown(value),
       met,
     };
   });

@@ -156,6 +156,7 @@ export function workloads(users) {
     },
     {
       name: 'list-small',
+      openLoop: true,
       title: `list, ${VENUE_SIZE}-user venue, page 1`,
       yardstick: 'bare',
       expected: [200],
@@ -163,6 +164,7 @@ export function workloads(users) {
     },
     {
       name: 'list-hot',
+      openLoop: true,
       title: `list, ${users / 10}-user venue, page 1`,
       yardstick: 'bare',
       expected: [200],
@@ -177,6 +179,7 @@ export function workloads(users) {
     },
     {
       name: 'get',
+      openLoop: true,
       title: 'get one user',
       yardstick: 'bare',
       expected: [200],
@@ -184,6 +187,7 @@ export function workloads(users) {
     },
     {
       name: 'list-hot-deep',
+      openLoop: true,
       title: `list, ${users / 10}-user venue, page ${deepPage}`,
       yardstick: 'bare',
       expected: [200],
