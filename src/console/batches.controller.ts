@@ -1,14 +1,11 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuditOrigin } from '../audit/audit.rules.js';
 import { BatchesService } from '../batches/batches.service.js';
 import { cardsCsv } from '../batches/csv.js';
 import type { BatchCardsDto } from '../batches/dto/batch.response.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Public } from '../common/public-route.js';
-import type { ApiRequest } from '../common/request-context.js';
-import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { batchRequestOf, BATCH_FORM_FIELDS, type BatchForm } from './batches.rules.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
@@ -17,10 +14,12 @@ import {
   ConsolePages,
   field,
   operatorActor,
+  originOf,
   queryValue,
   requirePermission,
   session,
   type SignedInOperator,
+  venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -199,19 +198,9 @@ function emptyForm(venueId: string | null): BatchForm {
   };
 }
 
-function venueOf(value: string): string | null {
-  if (value === '') return null;
-  if (!VENUE_ID_PATTERN.test(value)) throw new ConsoleRefusal(400, 'error.invalid');
-  return value;
-}
-
 function pageOf(value: string): number {
   if (value === '') return 1;
   const page = /^\d{1,6}$/.test(value) ? Number(value) : 0;
   if (page < 1) throw new ConsoleRefusal(400, 'error.invalid');
   return page;
-}
-
-function originOf(request: ConsoleRequest): AuditOrigin {
-  return { clientAddress: request.ip ?? null, requestId: (request as Partial<ApiRequest>).requestId ?? null };
 }

@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import type { AuditOrigin } from '../audit/audit.rules.js';
 import type { Actor } from '../auth/actor.js';
 import { satisfies, type Permission } from '../auth/permissions.js';
 import { Clock } from '../common/clock.js';
+import type { ApiRequest } from '../common/request-context.js';
+import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
+import { parseIfMatch } from '../hotspot-users/hotspot-user.etag.js';
+import type { Precondition } from '../hotspot-users/user-access.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { bytesText, timeHtml } from './console-format.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
@@ -160,4 +165,28 @@ export class ConsolePages {
     }
     return this.venueNames.names;
   }
+}
+
+/** A venue id from the URL or a hidden field: none when empty, a 400 page when it cannot be one. */
+export function venueOf(value: string): string | null {
+  if (value === '') return null;
+  if (!VENUE_ID_PATTERN.test(value)) throw new ConsoleRefusal(400, 'error.invalid');
+  return value;
+}
+
+/** The v1 services' venue context of a user: the venue the page is for, if any. */
+export function context(venueId: string | null): { venueId?: string } {
+  return venueId === null ? {} : { venueId };
+}
+
+/** The record's ETag the form carried, as If-Match; a form without one is refused. */
+export function etagField(request: ConsoleRequest): Precondition {
+  const parsed = parseIfMatch(field(request, 'etag'));
+  if (parsed === null || parsed === '*') throw new ConsoleRefusal(400, 'error.invalid');
+  return parsed;
+}
+
+/** Where a console change came from, for its audit row: the client's address and the request id. */
+export function originOf(request: ConsoleRequest): AuditOrigin {
+  return { clientAddress: request.ip ?? null, requestId: (request as Partial<ApiRequest>).requestId ?? null };
 }

@@ -1,21 +1,27 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuditOrigin } from '../audit/audit.rules.js';
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { createValidationPipe } from '../common/pipes/validation.pipe.js';
 import { Public } from '../common/public-route.js';
-import type { ApiRequest } from '../common/request-context.js';
-import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { ResetPasswordDto, toPasswordResetInput } from '../hotspot-users/dto/reset-password.dto.js';
-import { etagOf, parseIfMatch } from '../hotspot-users/hotspot-user.etag.js';
+import { etagOf } from '../hotspot-users/hotspot-user.etag.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { callerOf, PasswordResetService } from '../hotspot-users/password-reset.service.js';
-import type { Precondition } from '../hotspot-users/user-access.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsolePages, field, operatorActor, queryValue, requirePermission } from './console-page.js';
+import {
+  ConsolePages,
+  context,
+  etagField,
+  field,
+  operatorActor,
+  originOf,
+  queryValue,
+  requirePermission,
+  venueOf,
+} from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleGuard } from './console.guard.js';
 import { pathId } from './network-request.js';
@@ -147,28 +153,6 @@ export class PasswordController {
 function assertResettable(user: HotspotUserDto): void {
   if (user.status === 'expired') throw new ConsoleRefusal(409, 'guestPassword.expired');
   if (user.loginMethod !== 'username_password') throw new ConsoleRefusal(409, 'guestPassword.noPassword');
-}
-
-/** A venue id from the URL or a hidden field: none when empty, a 400 page when it cannot be one. */
-function venueOf(value: string): string | null {
-  if (value === '') return null;
-  if (!VENUE_ID_PATTERN.test(value)) throw new ConsoleRefusal(400, 'error.invalid');
-  return value;
-}
-
-function context(venueId: string | null): { venueId?: string } {
-  return venueId === null ? {} : { venueId };
-}
-
-/** The record's ETag the form carried, as If-Match; a form without one is refused. */
-function etagField(request: ConsoleRequest): Precondition {
-  const parsed = parseIfMatch(field(request, 'etag'));
-  if (parsed === null || parsed === '*') throw new ConsoleRefusal(400, 'error.invalid');
-  return parsed;
-}
-
-function originOf(request: ConsoleRequest): AuditOrigin {
-  return { clientAddress: request.ip ?? null, requestId: (request as Partial<ApiRequest>).requestId ?? null };
 }
 
 /** The v1 refusal's messages, shown as they are (they never hold the password). */

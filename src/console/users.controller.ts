@@ -2,33 +2,33 @@ import { randomBytes } from 'node:crypto';
 import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuditOrigin } from '../audit/audit.rules.js';
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { createValidationPipe } from '../common/pipes/validation.pipe.js';
 import { Public } from '../common/public-route.js';
-import type { ApiRequest } from '../common/request-context.js';
-import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import { CreateHotspotUserDto } from '../hotspot-users/dto/create-hotspot-user.dto.js';
 import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { DEFAULT_LIMIT } from '../hotspot-users/dto/hotspot-user-queries.dto.js';
 import { UpdateHotspotUserDto } from '../hotspot-users/dto/update-hotspot-user.dto.js';
-import { etagOf, parseIfMatch } from '../hotspot-users/hotspot-user.etag.js';
+import { etagOf } from '../hotspot-users/hotspot-user.etag.js';
 import { toCreateInput, toUpdateInput } from '../hotspot-users/hotspot-user.inputs.js';
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { searchPrefixes } from '../hotspot-users/user-search.rules.js';
-import type { Precondition } from '../hotspot-users/user-access.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import {
   ConsolePages,
+  context,
+  etagField,
   field,
   operatorActor,
+  originOf,
   queryValue,
   requirePermission,
   session,
   type SignedInOperator,
+  venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -341,28 +341,6 @@ function emptyForm(): UserForm {
 
 function formFields(request: ConsoleRequest): UserForm {
   return Object.fromEntries(USER_FORM_FIELDS.map((name) => [name, field(request, name)])) as unknown as UserForm;
-}
-
-/** A venue id from the URL or a hidden field: none when empty, a 400 page when it cannot be one. */
-function venueOf(value: string): string | null {
-  if (value === '') return null;
-  if (!VENUE_ID_PATTERN.test(value)) throw new ConsoleRefusal(400, 'error.invalid');
-  return value;
-}
-
-function context(venueId: string | null): { venueId?: string } {
-  return venueId === null ? {} : { venueId };
-}
-
-/** The record's ETag the form carried, as If-Match; a form without one is refused. */
-function etagField(request: ConsoleRequest): Precondition {
-  const parsed = parseIfMatch(field(request, 'etag'));
-  if (parsed === null || parsed === '*') throw new ConsoleRefusal(400, 'error.invalid');
-  return parsed;
-}
-
-function originOf(request: ConsoleRequest): AuditOrigin {
-  return { clientAddress: request.ip ?? null, requestId: (request as Partial<ApiRequest>).requestId ?? null };
 }
 
 function own(problem: FormProblem): ShownProblem {
