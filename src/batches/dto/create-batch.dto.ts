@@ -16,7 +16,13 @@ import {
   VALID_FOR_MIN_SECONDS,
   VENUE_ID_SCHEMA,
 } from '../../hotspot-users/dto/field-schemas.js';
-import { VENUE_ID_MESSAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  MAX_LIMIT,
+  MAX_PAGE,
+  VENUE_ID_MESSAGE,
+} from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
 import {
   BATCH_MAX_COUNT,
   DEFAULT_PASSWORD_LENGTH,
@@ -118,14 +124,14 @@ export class ListBatchesQueryDto {
   @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
   venueId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
   @IsOptional()
-  @IsIntegerString(1, 1_000_000)
+  @IsIntegerString(1, MAX_PAGE)
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
   @IsOptional()
-  @IsIntegerString(1, 100)
+  @IsIntegerString(1, MAX_LIMIT)
   limit?: string;
 }
 
@@ -143,7 +149,7 @@ export function toBatchRequest(dto: CreateBatchDto): BatchRequest {
 
 export function toPageQuery(dto: ListBatchesQueryDto): { page: number; limit: number } {
   return {
-    page: dto.page === undefined ? 1 : Number(dto.page),
-    limit: dto.limit === undefined ? 20 : Number(dto.limit),
+    page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
+    limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };
 }
