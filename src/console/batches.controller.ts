@@ -168,7 +168,7 @@ export class BatchesConsoleController {
     await this.pages.render(request, response, status, 'batches/list', {
       key,
       venueId,
-      venues: operator.venueIds ?? (await this.venues.list()).map((venue) => venue.id),
+      venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
       batches: result?.data ?? [],
       pagination: result?.pagination ?? null,

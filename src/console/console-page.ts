@@ -154,6 +154,12 @@ export class ConsolePages {
     this.venueNames = null;
   }
 
+  /** The venues a venue picker offers: the operator's own, or every registered venue for an unrestricted operator. */
+  async venueChoices(operator: SignedInOperator): Promise<string[]> {
+    if (operator.venueIds !== null) return operator.venueIds;
+    return (await this.venues.list()).map((venue) => venue.id);
+  }
+
   /** The registered venues' display names by id, read at most every few seconds. */
   private async names(): Promise<Map<string, string>> {
     const now = this.clock.now().getTime();

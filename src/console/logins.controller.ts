@@ -6,7 +6,6 @@ import { normaliseMac } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { LoginAttemptsRepository, type LoginAttemptQuery } from '../radius/login-attempts.repository.js';
-import { VenuesService } from '../venues/venues.service.js';
 import { ConsolePages, queryValue, session } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -38,7 +37,6 @@ export class LoginsController {
     private readonly database: DatabaseService,
     private readonly attempts: LoginAttemptsRepository,
     private readonly nas: NasService,
-    private readonly venues: VenuesService,
   ) {}
 
   @Get('logins')
@@ -51,7 +49,7 @@ export class LoginsController {
     const mac = macText === '' ? null : normaliseMac(macText);
     const page = pageNumber(queryValue(request, 'page'), MAX_PAGE);
     const filters = { venueId: queryValue(request, 'venueId'), show, username, mac: macText };
-    const venueChoices = operator.venueIds ?? (await this.venues.list()).map((venue) => venue.id);
+    const venueChoices = await this.pages.venueChoices(operator);
     const pageHref = (n: number) => {
       const params = new URLSearchParams();
       for (const [key, value] of Object.entries(filters)) if (value !== '') params.set(key, value);

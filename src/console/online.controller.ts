@@ -5,7 +5,6 @@ import { Public } from '../common/public-route.js';
 import { SessionDisconnectService } from '../hotspot-users/session-disconnect.service.js';
 import { UserUnauthJobsService } from '../hotspot-users/user-unauth-jobs.service.js';
 import { VenueSessionsService } from '../hotspot-users/venue-sessions.service.js';
-import { VenuesService } from '../venues/venues.service.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { ConsolePages, operatorActor, queryValue, requirePermission, session } from './console-page.js';
@@ -34,7 +33,6 @@ export class OnlineController {
     private readonly sessions: VenueSessionsService,
     private readonly disconnects: SessionDisconnectService,
     private readonly jobs: UserUnauthJobsService,
-    private readonly venues: VenuesService,
   ) {}
 
   @Get('online')
@@ -48,7 +46,7 @@ export class OnlineController {
       venueId === '' ? null : await this.sessions.listNamed(actor, { venueId, page, limit: PAGE_SIZE, ended: false });
     await this.pages.render(request, response, 200, 'online/page', {
       venueId,
-      venueChoices: operator.venueIds ?? (await this.venues.list()).map((venue) => venue.id),
+      venueChoices: await this.pages.venueChoices(operator),
       restricted: operator.venueIds !== null,
       sessions: list?.data ?? [],
       pagination: list?.pagination ?? null,

@@ -14,7 +14,6 @@ import { toCreateInput, toUpdateInput } from '../hotspot-users/hotspot-user.inpu
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { searchPrefixes } from '../hotspot-users/user-search.rules.js';
-import { VenuesService } from '../venues/venues.service.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import {
@@ -27,7 +26,6 @@ import {
   queryValue,
   requirePermission,
   session,
-  type SignedInOperator,
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
@@ -80,7 +78,6 @@ export class ConsoleUsersController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly users: HotspotUsersService,
-    private readonly venues: VenuesService,
   ) {}
 
   @Get('users')
@@ -108,7 +105,7 @@ export class ConsoleUsersController {
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
       key,
       venueId,
-      venues: await this.venueChoices(operator),
+      venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
       filters,
       users: result?.data ?? [],
@@ -326,12 +323,6 @@ export class ConsoleUsersController {
       changed,
       back: userUrl(current.data._id, venueId),
     });
-  }
-
-  /** The venues the picker offers: the operator's own, or every registered venue for an unrestricted operator. */
-  private async venueChoices(operator: SignedInOperator): Promise<string[]> {
-    if (operator.venueIds !== null) return operator.venueIds;
-    return (await this.venues.list()).map((venue) => venue.id);
   }
 }
 
