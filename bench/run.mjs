@@ -4,17 +4,16 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, rssSampler, startProcess } from './lib/processes.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
 import { consoleWorkloads, metricsWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
@@ -51,105 +50,6 @@ const config = {
 // Fixed, so that --reuse finds the token it stored; the database is a throwaway one.
 const token = 'hsp_bench_0123456789abcdefghijklmnopqrstuvwxyz';
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
-
-function log(message) {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A child process serving HTTP on `port`; resolves once `readyPath` answers (any status but a refused connection). */
-async function startProcess(name, argv, port, env = {}) {
-  const child = spawn(process.execPath, argv, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return {
-    name,
-    pid: child.pid,
-    port,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function rssMb(pid) {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((entry) => entry.startsWith('VmRSS:'));
-    return Math.round(Number(line.split(/\s+/)[1]) / 1024);
-  } catch {
-    return null;
-  }
-}
-
-/** Clock ticks per second of /proc/PID/stat's CPU times. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-
-/** CPU time (user and system) a process has used so far, in ms; null when it cannot be read. */
-function cpuMs(pid) {
-  if (pid === null) return null;
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** The local MariaDB or MySQL server's process, whose CPU time per request the table shows; null when none runs here. */
-function databaseServerPid() {
-  const found = spawnSync('pidof', ['mariadbd', 'mysqld'], { encoding: 'utf8' }).stdout.trim().split(/\s+/)[0];
-  return found ? Number(found) : null;
-}
-
-/** Samples the service's RSS every 250 ms; `peak` is the largest seen since start. */
-function rssSampler(pid) {
-  let peak = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssMb(pid) ?? 0);
-  }, 250);
-  return {
-    get peak() {
-      return peak;
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 /**
  * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
