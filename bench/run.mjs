@@ -1,4 +1,4 @@
-// npm run bench [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain|rlm-sql] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -16,6 +16,7 @@ import { consoleWorkloads, metricsWorkloads, radiusWorkloads, workloads } from '
 
 const { values: args } = parseArgs({
   options: {
+    scenario: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     soak: { type: 'boolean', default: false },
     db: { type: 'string', default: 'both' },
@@ -504,11 +505,22 @@ function markdownTable(results) {
   return lines.join('\n');
 }
 
+/** The scenarios beside the workloads (`--scenario NAME`): each a module of bench/scenarios/ with a default export. */
+const SCENARIOS = ['chain', 'rlm-sql'];
+
 async function main() {
+  if (args.scenario !== undefined && !SCENARIOS.includes(args.scenario)) {
+    throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
+  }
   if (!args['no-build']) {
     log('building (npm run build)');
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
+  }
+  if (args.scenario !== undefined) {
+    const { default: runScenario } = await import(`./scenarios/${args.scenario}.mjs`);
+    await runScenario({ smoke, mysqlUrl: args['mysql-url'], keep: args.keep, reuse: args.reuse });
+    return;
   }
   const kinds = args.db === 'both' ? ['mysql', 'sqlite'] : [args.db];
   const databases = [];
