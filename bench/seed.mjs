@@ -143,3 +143,97 @@ export function seedSqlite(db, users, passwordHash) {
   db.exec('DROP TABLE bench_numbers');
   db.exec('ANALYZE');
 }
+
+// The chain scenario's NASes and sessions (bench/scenarios/chain.mjs), on MariaDB/MySQL.
+
+/** Users that expire on their own during a chain run (the expiry sweep's work): n ≡ 0 (mod EXPIRING_MODULUS). */
+export const EXPIRING_MODULUS = 997;
+
+/** Whether user n is online in the chain scenario (among the first `sessions` such users): active, not expiring, n ≡ 0 or 2 (mod 5). */
+export function onlineCandidate(n) {
+  return n % 7 !== 3 && n % EXPIRING_MODULUS !== 0 && (n % 5 === 0 || n % 5 === 2);
+}
+
+/** One NAS per venue of `users` users: its name and its own loopback address, where its RADIUS packets come from. */
+export function chainNases(users) {
+  const smallVenues = Math.ceil((users - Math.floor((users + 3) / 10)) / VENUE_SIZE);
+  const venues = [HOT_VENUE, ...Array.from({ length: smallVenues }, (_, index) => smallVenue(index))];
+  return venues.map((venue, index) => ({
+    venue,
+    name: `nas-${venue}`,
+    ip: `127.10.${Math.floor(index / 250)}.${(index % 250) + 1}`,
+  }));
+}
+
+/** The Acct-Unique-Session-Id FreeRADIUS's acct_unique policy makes of a chain session's packets (no NAS-Identifier or NAS-Port). */
+export function chainSessionKeySql(n, nasIp) {
+  return `MD5(CONCAT('u', ${n}, ',s', ${n}, ',', ${nasIp}, ',,,'))`;
+}
+
+/**
+ * On a database seeded with seedMysql: the NASes of chainNases (secret in clear, the CoA port of
+ * the NAS simulators), `sessions` active sessions (the first `sessions` users for which
+ * onlineCandidate holds, each with a device, its last accounting spread over the last interim
+ * interval), and users n ≡ 0 (mod EXPIRING_MODULUS) expiring over `expiryWindowSeconds` from `now`.
+ */
+export async function seedChainMysql(
+  connection,
+  { users, sessions, secret, coaPort, interimSeconds, expiryWindowSeconds },
+) {
+  const d = DIALECT.mysql;
+  const nases = chainNases(users);
+  await connection.query(
+    `INSERT INTO nas_clients (id, venue_id, name, ip_address, secret, coa_port, vendor, require_message_authenticator,
+       accepts_coa, created_at) VALUES ?`,
+    [
+      nases.map((nas, index) => [
+        userId(index + 1).replace('-8000-', '-c000-'),
+        nas.venue,
+        nas.name,
+        nas.ip,
+        `plain:${secret}`,
+        coaPort,
+        'mikrotik',
+        1,
+        1,
+        new Date(),
+      ]),
+    ],
+  );
+  await connection.query('CREATE TABLE bench_online (n INT NOT NULL PRIMARY KEY)');
+  const online = [];
+  for (let n = 1; n <= users && online.length < sessions; n += 1) if (onlineCandidate(n)) online.push(n);
+  for (let start = 0; start < online.length; start += 10_000) {
+    await connection.query('INSERT INTO bench_online (n) VALUES ?', [
+      online.slice(start, start + 10_000).map((n) => [n]),
+    ]);
+  }
+  const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
+  await connection.beginTransaction();
+  await connection.query(
+    `INSERT INTO sessions (id, user_id, venue_id, mac_address, ip_address, status, started_at, nas_client_id,
+       accounting_unique_id, acct_session_id, user_name, calling_station_id, input_octets, output_octets, session_time,
+       last_accounting_at, nas_ip_address, nas_source_ip)
+     SELECT ${d.id('01900000-0000-7000-a000-')}, ${d.id('01900000-0000-7000-8000-')}, nas.venue_id, ${d.mac},
+       CONCAT('10.', (n DIV 65536) % 256, '.', (n DIV 256) % 256, '.', n % 256), 'active',
+       TIMESTAMPADD(SECOND, -${interimSeconds} - n % ${interimSeconds}, UTC_TIMESTAMP(3)), nas.id,
+       ${chainSessionKeySql('n', 'nas.ip_address')}, CONCAT('s', n), CONCAT('u', n), ${d.mac}, 0, 0, 0,
+       TIMESTAMPADD(SECOND, -(n % ${interimSeconds}), UTC_TIMESTAMP(3)), nas.ip_address, nas.ip_address
+     FROM bench_online JOIN nas_clients nas ON nas.venue_id = ${venue} ORDER BY n`,
+  );
+  await connection.query(
+    `INSERT IGNORE INTO devices (id, user_id, mac_address, name, status, first_seen_at, last_seen_at)
+     SELECT ${d.id('01900000-0000-7000-b000-')}, ${d.id('01900000-0000-7000-8000-')}, ${d.mac}, NULL, 'active',
+       UTC_TIMESTAMP(3), UTC_TIMESTAMP(3)
+     FROM bench_online ORDER BY n`,
+  );
+  await connection.query(
+    `UPDATE hotspot_users SET expires_at = TIMESTAMPADD(SECOND, 60 + CONV(RIGHT(id, 12), 16, 10) % ${expiryWindowSeconds},
+       UTC_TIMESTAMP(3))
+     WHERE status = 'active' AND CONV(RIGHT(id, 12), 16, 10) % ${EXPIRING_MODULUS} = 0 AND id LIKE '01900000-0000-7000-8000-%'`,
+  );
+  await connection.commit();
+  await connection.query('DROP TABLE bench_online');
+  await connection.query('ANALYZE TABLE sessions, devices, nas_clients');
+  return { nases, online };
+}

@@ -1,0 +1,698 @@
+// npm run bench -- --scenario chain [--smoke]: the busiest hour of a venue chain on one box, on
+// MariaDB, every RADIUS packet through a real FreeRADIUS with the generated configuration. See
+// bench/README.md ("The chain scenario").
+import { hash } from '@node-rs/argon2';
+import mysql from 'mysql2/promise';
+import { spawn, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  decodePacket,
+  encodeResponse,
+  RADIUS_CODES,
+  verifyRequest,
+} from '../../dist/src/radius-packets/radius-packet.js';
+import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, startProcess } from '../lib/processes.mjs';
+import { ACCT_STATUS, CODES, newTally, openLoop, RadiusSender, record, summarise } from '../lib/radius-load.mjs';
+import {
+  BENCH_PASSWORD,
+  chainNases,
+  EXPIRING_MODULUS,
+  seedChainMysql,
+  seedMysql,
+  smallVenue,
+  userId,
+} from '../seed.mjs';
+
+const API_TOKEN = 'hsp_bench_chain_0123456789abcdefghijklmnopqrstuvwxyz';
+const NAS_SECRET = 'bench-chain-shared-secret-0123';
+const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/** The p99 each class must keep (ms): the issue's targets for the API and for RADIUS. */
+const P99_TARGET_MS = { api: 100, radius: 100 };
+
+/** The busiest hour at 1 ×, and how long each phase lasts. Rates are per second. */
+function scenarioConfig(smoke) {
+  const full = {
+    users: 1_000_000,
+    sessions: 200_000,
+    interimSeconds: 300,
+    uncachedLoginRate: 20,
+    cachedLoginRate: 60,
+    apiRate: 100,
+    cachedUsers: 600,
+    warmupSeconds: 20,
+    baseSeconds: 300,
+    stepSeconds: 60,
+    steps: [1.5, 2, 2.5, 3, 4, 5],
+  };
+  if (!smoke) return full;
+  return {
+    ...full,
+    users: 2000,
+    sessions: 400,
+    interimSeconds: 20,
+    uncachedLoginRate: 4,
+    cachedLoginRate: 6,
+    apiRate: 10,
+    cachedUsers: 20,
+    warmupSeconds: 1,
+    baseSeconds: 4,
+    stepSeconds: 2,
+    steps: [2],
+  };
+}
+
+/** Rates of every class at `multiple` × the busiest hour. */
+function ratesAt(config, multiple) {
+  return {
+    interim: (multiple * config.sessions) / config.interimSeconds,
+    loginUncached: multiple * config.uncachedLoginRate,
+    loginCached: multiple * config.cachedLoginRate,
+    api: multiple * config.apiRate,
+  };
+}
+
+function cli(databaseUrl, argv) {
+  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`hotspot ${argv.join(' ')} failed:\n${run.stderr}`);
+  return run.stdout;
+}
+
+function serviceEnv(databaseUrl, port, config) {
+  return {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: API_TOKEN,
+    NODE_ENV: 'production',
+    // As production runs one box: the worker and both sweeps in the service, Disconnects over RADIUS.
+    WORKER_ENABLED: 'true',
+    UNAUTH_DISPATCHER: 'radius',
+    RADIUS_INTERIM_SECONDS: String(Math.max(60, config.interimSeconds)),
+    NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8',
+  };
+}
+
+/** `freeradius -f` (no debug output) on the generated folder; resolves once it logs that it is ready. */
+async function startFreeRadius(dir) {
+  const logPath = join(dir, 'log', 'radius.log');
+  const child = spawn('freeradius', ['-f', '-d', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, TZ: 'UTC' },
+  });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 30_000;
+  while (!(existsSync(logPath) && readFileSync(logPath, 'utf8').includes('Ready to process requests'))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `FreeRADIUS did not start:\n${errors}\n${existsSync(logPath) ? readFileSync(logPath, 'utf8').slice(-4000) : ''}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * The NASes' RFC 5176 listeners: one socket per NAS address on the same CoA port, each verifying
+ * a Disconnect-Request with the secret and ACKing it; `received` maps User-Name to arrival time.
+ */
+async function startNasSimulators(nases, port) {
+  const received = new Map();
+  let requests = 0;
+  let unverified = 0;
+  const sockets = [];
+  for (const nas of nases) {
+    const socket = createSocket('udp4');
+    socket.on('message', (data, from) => {
+      requests += 1;
+      const packet = decodePacket(data);
+      if (packet === null || !verifyRequest(data, NAS_SECRET)) {
+        unverified += 1;
+        return;
+      }
+      const userName = packet.attributes.find((attribute) => attribute.type === 1)?.value.toString('utf8');
+      if (userName !== undefined && !received.has(userName)) received.set(userName, performance.now());
+      const ack = packet.code === RADIUS_CODES.coaRequest ? RADIUS_CODES.coaAck : RADIUS_CODES.disconnectAck;
+      socket.send(encodeResponse(ack, packet, [], NAS_SECRET), from.port, from.address);
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(port, nas.ip, resolve);
+    });
+    sockets.push(socket);
+  }
+  return {
+    received,
+    counts: () => ({ requests, unverified }),
+    close: () => Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve)))),
+  };
+}
+
+/** The CPU time (ms) of each process so far, and the bench's own. */
+function cpuSnapshot(pids) {
+  const own = process.cpuUsage();
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)])),
+    loadGenerator: (own.user + own.system) / 1000,
+  };
+}
+
+/** CPU used between two snapshots, as cores busy on average over `seconds`. */
+function coresBusy(before, after, seconds) {
+  return Object.fromEntries(
+    Object.keys(after).map((name) => [
+      name,
+      before[name] === null || after[name] === null
+        ? null
+        : Math.round(((after[name] - before[name]) / 1000 / seconds) * 100) / 100,
+    ]),
+  );
+}
+
+/**
+ * Everything a phase sends, built once from the seeded shape: each class picks its next request
+ * from pools no other class touches (see bench/README.md).
+ */
+function trafficOf(config, online, nases, senders) {
+  const nasOf = new Map(nases.map((nas) => [nas.venue, nas]));
+  const venueOfUser = (n) => (n % 10 === 7 ? 'hot' : smallVenue(Math.floor((n - Math.floor((n + 3) / 10) - 1) / 1000)));
+  const senderOf = (n) => senders.get(venueOfUser(n));
+  const smallVenues = nases.length - 1;
+
+  // The API blocks or expires online users from the end of the list; their sessions then leave the Interim-Update cycle.
+  const reserved = Math.min(Math.floor(online.length / 4), 40_000);
+  const apiOnline = online.slice(online.length - reserved).reverse();
+  const offline = new Set();
+  let interimIndex = 0;
+  let interimRound = 0;
+  const interim = (dueAt) => {
+    let n;
+    for (let tries = 0; tries < online.length; tries += 1) {
+      n = online[interimIndex];
+      interimIndex += 1;
+      if (interimIndex === online.length) {
+        interimIndex = 0;
+        interimRound += 1;
+      }
+      if (!offline.has(n)) break;
+    }
+    const round = interimRound + 1;
+    const nas = nasOf.get(venueOfUser(n));
+    return senderOf(n).send(
+      'acct',
+      {
+        'Acct-Status-Type': ACCT_STATUS['Interim-Update'],
+        'User-Name': `u${n}`,
+        'Acct-Session-Id': `s${n}`,
+        'NAS-IP-Address': nas.ip,
+        'Calling-Station-Id': macOf(n),
+        'Framed-IP-Address': `10.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`,
+        Class: Buffer.from(`hsp:${userId(n)}`, 'utf8'),
+        'Acct-Session-Time': round * config.interimSeconds,
+        'Acct-Input-Octets': round * 1_000_000,
+        'Acct-Output-Octets': round * 5_000_000,
+        'Event-Timestamp': Math.floor(Date.now() / 1000),
+      },
+      dueAt,
+    );
+  };
+
+  const usersPerStride = Math.floor(config.users / 5);
+  const loginUser = (residue, k) => {
+    // Spread over the venues: the k-th user ≡ residue (mod 5), scattered by a multiplier prime to the count.
+    for (let step = k; ; step += 1) {
+      const n = 5 * ((step * 7919) % usersPerStride) + residue;
+      if (n >= 1 && n <= config.users && n % 7 !== 3 && n % EXPIRING_MODULUS !== 0) return n;
+    }
+  };
+  const login = (n, dueAt) =>
+    senderOf(n).send(
+      'auth',
+      {
+        'User-Name': `u${n}`,
+        'User-Password': BENCH_PASSWORD,
+        'NAS-IP-Address': nasOf.get(venueOfUser(n)).ip,
+        'Calling-Station-Id': macOf(n),
+        'Called-Station-Id': 'AA-BB-CC-DD-EE-FF:Guest',
+        'NAS-Port-Type': 19,
+      },
+      dueAt,
+    );
+  const cachedUsers = Array.from({ length: config.cachedUsers }, (_, k) => loginUser(3, k * 13));
+  let uncachedNext = 0;
+  let cachedNext = 0;
+
+  const api = apiTraffic(config, apiOnline, offline, smallVenues);
+  return {
+    interim,
+    loginUncached: (dueAt) => login(loginUser(1, uncachedNext++), dueAt),
+    loginCached: (dueAt) => login(cachedUsers[cachedNext++ % cachedUsers.length], dueAt),
+    cachedUsers,
+    api,
+    offline,
+  };
+}
+
+function macOf(n) {
+  const hex = n.toString(16).toUpperCase().padStart(10, '0');
+  return `02:${hex.slice(0, 2)}:${hex.slice(2, 4)}:${hex.slice(4, 6)}:${hex.slice(6, 8)}:${hex.slice(8, 10)}`;
+}
+
+/**
+ * The v1 API's share: 70 % reads (list page 1 of a venue, the hot one one time in ten; get one),
+ * 30 % writes (create a guest, PUT a name, block or expire an online user, whose session the worker
+ * then disconnects). Each call resolves with { kind, status, ms }.
+ */
+function apiTraffic(config, apiOnline, offline, smallVenues) {
+  const base = `/api/v1/hotspot-users`;
+  let sequence = 0;
+  let onlineNext = 0;
+  const disconnectsDue = new Map();
+  const pick = () => {
+    sequence += 1;
+    const slot = sequence % 20;
+    const n = 1 + Math.floor(Math.random() * config.users);
+    if (slot < 7) {
+      const venue = slot === 0 ? 'hot' : smallVenue(Math.floor(Math.random() * smallVenues));
+      return { kind: 'list', method: 'GET', path: `${base}?venueId=${venue}`, expected: 200 };
+    }
+    if (slot < 14) return { kind: 'get', method: 'GET', path: `${base}/${userId(n)}`, expected: 200 };
+    if (slot < 15 || slot === 19) {
+      return {
+        kind: 'create',
+        method: 'POST',
+        path: base,
+        body: { name: `Chain guest ${sequence}`, loginMethod: 'guest', venueIds: [smallVenue(sequence % smallVenues)] },
+        expected: 201,
+      };
+    }
+    if (slot < 17) {
+      const target = 5 * Math.floor(Math.random() * Math.floor(config.users / 5)) + 4;
+      return {
+        kind: 'put',
+        method: 'PUT',
+        path: `${base}/${userId(Math.max(4, target))}`,
+        body: { name: `Renamed ${sequence}` },
+        expected: 200,
+      };
+    }
+    const target = apiOnline[onlineNext++ % apiOnline.length];
+    offline.add(target);
+    // A block is a PUT with the status (v1 has no block route); an expire has its own.
+    const block = slot === 17;
+    return {
+      kind: block ? 'block' : 'expire',
+      method: block ? 'PUT' : 'POST',
+      path: `${base}/${userId(target)}${block ? '' : '/expire'}`,
+      body: block ? { status: 'blocked' } : undefined,
+      expected: 200,
+      disconnects: `u${target}`,
+    };
+  };
+  return {
+    disconnectsDue,
+    async fire(port, dueAt) {
+      const request = pick();
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+          method: request.method,
+          headers: {
+            Authorization: `Bearer ${API_TOKEN}`,
+            ...(request.body ? { 'Content-Type': 'application/json' } : {}),
+          },
+          body: request.body ? JSON.stringify(request.body) : undefined,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await response.arrayBuffer();
+        const ms = performance.now() - dueAt;
+        if (request.disconnects !== undefined && response.status === request.expected) {
+          disconnectsDue.set(request.disconnects, performance.now());
+        }
+        return {
+          kind: request.kind,
+          code: response.status === request.expected ? 200 : response.status,
+          status: response.status,
+          ms,
+        };
+      } catch {
+        return { kind: request.kind, code: null, ms: performance.now() - dueAt };
+      }
+    },
+  };
+}
+
+/** One phase: every class at `multiple` × for `seconds`, together; per-class figures, CPU and RSS. */
+async function runPhase({ config, multiple, seconds, traffic, service, pids, simulators, measured = true }) {
+  const rates = ratesAt(config, multiple);
+  const tallies = {
+    interim: newTally('Interim-Update'),
+    loginUncached: newTally('PAP login, not cached'),
+    loginCached: newTally('PAP login, cached'),
+    api: newTally('v1 API'),
+  };
+  const apiByKind = {};
+  let rssPeak = 0;
+  let radiusRssPeak = 0;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssMb(service.pid) ?? 0);
+    radiusRssPeak = Math.max(radiusRssPeak, rssMb(pids.freeradius) ?? 0);
+  }, 250);
+  const disconnectedBefore = simulators.received.size;
+  const before = cpuSnapshot(pids);
+  const started = performance.now();
+  await Promise.all([
+    openLoop(rates.interim, seconds, async (dueAt) =>
+      record(tallies.interim, await traffic.interim(dueAt), CODES.accountingResponse),
+    ),
+    openLoop(rates.loginUncached, seconds, async (dueAt) =>
+      record(tallies.loginUncached, await traffic.loginUncached(dueAt), CODES.accessAccept),
+    ),
+    openLoop(rates.loginCached, seconds, async (dueAt) =>
+      record(tallies.loginCached, await traffic.loginCached(dueAt), CODES.accessAccept),
+    ),
+    openLoop(rates.api, seconds, async (dueAt) => {
+      const outcome = await traffic.api.fire(service.port, dueAt);
+      record(tallies.api, outcome, 200);
+      apiByKind[outcome.kind] ??= newTally(outcome.kind);
+      record(apiByKind[outcome.kind], outcome, 200);
+    }),
+  ]);
+  const elapsed = (performance.now() - started) / 1000;
+  const after = cpuSnapshot(pids);
+  clearInterval(sampler);
+  if (!measured) return null;
+  const classes = Object.fromEntries(
+    Object.entries(tallies).map(([name, tally]) => [
+      name,
+      { offered: Math.round(rates[name] * 10) / 10, ...summarise(tally, elapsed) },
+    ]),
+  );
+  const held =
+    Object.entries(classes).every(([, figures]) => figures.errors === 0 && figures.sent > 0) &&
+    classes.api.p99 <= P99_TARGET_MS.api &&
+    ['interim', 'loginUncached', 'loginCached'].every((name) => classes[name].p99 <= P99_TARGET_MS.radius) &&
+    Object.entries(classes).every(([, figures]) => figures.rate >= 0.95 * figures.offered);
+  return {
+    multiple,
+    seconds: Math.round(elapsed * 10) / 10,
+    held,
+    classes,
+    apiByKind: Object.fromEntries(Object.entries(apiByKind).map(([kind, tally]) => [kind, summarise(tally, elapsed)])),
+    disconnectsAcked: simulators.received.size - disconnectedBefore,
+    coresBusy: coresBusy(before, after, elapsed),
+    rssPeakMb: { service: rssPeak, freeradius: radiusRssPeak },
+  };
+}
+
+/** How long after the API's answer each blocked or expired user's Disconnect-Request reached its NAS (ms). */
+function disconnectDelays(traffic, simulators) {
+  const delays = [];
+  for (const [userName, answeredAt] of traffic.api.disconnectsDue) {
+    const arrived = simulators.received.get(userName);
+    if (arrived !== undefined) delays.push(Math.max(0, arrived - answeredAt));
+  }
+  return delays;
+}
+
+async function jobOutcomes(connection) {
+  const [rows] = await connection.query('SELECT status, COUNT(*) AS count FROM unauth_jobs GROUP BY status');
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+function formatPhase(phase) {
+  const lines = [
+    `| ${phase.multiple} × | class | offered/s | achieved/s | p50 ms | p99 ms | errors |`,
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const figures of Object.values(phase.classes)) {
+    lines.push(
+      `| | ${figures.name} | ${figures.offered} | ${figures.rate} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`,
+    );
+  }
+  const cores = Object.entries(phase.coresBusy)
+    .map(([name, value]) => `${name} ${value ?? '–'}`)
+    .join(', ');
+  lines.push(
+    '',
+    `${phase.held ? 'held' : 'NOT held'}; cores busy: ${cores}; RSS peak: service ${phase.rssPeakMb.service} MB, FreeRADIUS ${phase.rssPeakMb.freeradius} MB; Disconnects ACKed: ${phase.disconnectsAcked}`,
+  );
+  return lines.join('\n');
+}
+
+export default async function runChain({ smoke, mysqlUrl, keep, reuse }) {
+  const config = scenarioConfig(smoke);
+  const serverUrl = mysqlUrl.replace(/^mariadb:/, 'mysql:');
+  try {
+    const probe = await mysql.createConnection({ uri: serverUrl, connectTimeout: 2000 });
+    await probe.end();
+  } catch {
+    if (!smoke) throw new Error(`the chain scenario needs MariaDB: not reachable at ${mysqlUrl}`);
+    log(`chain: MariaDB not reachable at ${mysqlUrl}: skipped`);
+    return;
+  }
+  if (
+    spawnSync('freeradius', ['-v'], { stdio: 'ignore' }).status !== 0 ||
+    !existsSync('/usr/lib/freeradius/rlm_rest.so')
+  ) {
+    if (!smoke)
+      throw new Error(
+        'the chain scenario needs FreeRADIUS 3.2 with rlm_rest (apt-get install freeradius freeradius-rest)',
+      );
+    log('chain: FreeRADIUS with rlm_rest is not installed: skipped');
+    return;
+  }
+
+  const name = reuse ?? `hotspot_chain_${process.pid}`;
+  const admin = await mysql.createConnection({ uri: serverUrl });
+  const url = new URL(mysqlUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const folder = mkdtempSync(join(tmpdir(), 'hotspot-chain-'));
+  const stops = [];
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadBefore: loadavg() };
+  let failed = false;
+  try {
+    const coaPort = await freePort();
+    let seeded;
+    let seedSeconds = 0;
+    if (reuse === undefined) {
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+      log(`chain: migrating ${name}`);
+      const migratePort = await freePort();
+      const migrating = await startProcess('service', ['dist/src/main.js'], migratePort, {
+        ...serviceEnv(databaseUrl, migratePort, config),
+        WORKER_ENABLED: 'false',
+      });
+      await migrating.stop();
+      log(`chain: seeding ${config.users} users, ${nasCount(config)} NASes and ${config.sessions} sessions`);
+      const seedStart = Date.now();
+      const connection = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
+      try {
+        await seedMysql(connection, config.users, await hash(BENCH_PASSWORD, ARGON2));
+        seeded = await seedChainMysql(connection, {
+          users: config.users,
+          sessions: config.sessions,
+          secret: NAS_SECRET,
+          coaPort,
+          interimSeconds: config.interimSeconds,
+          expiryWindowSeconds: config.baseSeconds + config.steps.length * config.stepSeconds,
+        });
+      } finally {
+        await connection.end();
+      }
+      seedSeconds = (Date.now() - seedStart) / 1000;
+      log(`chain: seeded in ${seedSeconds.toFixed(1)} s`);
+    } else {
+      throw new Error(
+        '--reuse is not supported by the chain scenario: its sessions and expiries are set relative to the run',
+      );
+    }
+
+    const radiusToken = cli(databaseUrl, [
+      'token',
+      'create',
+      '--name',
+      `chain-radius-${Date.now()}`,
+      '--permissions',
+      'radius',
+    ])
+      .trim()
+      .split('\n')
+      .at(-1);
+    const port = await freePort();
+    const service = await startProcess('service', ['dist/src/main.js'], port, serviceEnv(databaseUrl, port, config));
+    stops.push(() => service.stop());
+    const [authPort, acctPort] = [await freePort(), await freePort()];
+    const raddb = join(folder, 'raddb');
+    cli(databaseUrl, [
+      'radius-config',
+      '--out',
+      raddb,
+      '--api-url',
+      `http://127.0.0.1:${port}`,
+      '--token',
+      radiusToken,
+      '--auth-port',
+      String(authPort),
+      '--acct-port',
+      String(acctPort),
+      '--listen-address',
+      '127.0.0.1',
+    ]);
+    const radius = await startFreeRadius(raddb);
+    stops.push(() => radius.stop());
+    const simulators = await startNasSimulators(seeded.nases, coaPort);
+    stops.push(() => simulators.close());
+    const senders = new Map();
+    for (const nas of seeded.nases) {
+      senders.set(
+        nas.venue,
+        await RadiusSender.open({
+          address: nas.ip,
+          server: { host: '127.0.0.1', authPort, acctPort },
+          secret: NAS_SECRET,
+        }),
+      );
+    }
+    stops.push(() => Promise.all([...senders.values()].map((sender) => sender.close())));
+
+    const pids = { service: service.pid, database: databaseServerPid(), freeradius: radius.pid };
+    const traffic = trafficOf(config, seeded.online, seeded.nases, senders);
+    const connection = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
+    stops.push(() => connection.end());
+
+    // Warm-up: the cached users log in once (their passwords verified, so later logins are cache hits), then a short unmeasured run.
+    log(`chain: warming up (${config.cachedUsers} logins, then ${config.warmupSeconds} s at 0.5 ×)`);
+    await Promise.all(traffic.cachedUsers.map((_, k) => traffic.loginCached(performance.now() + k)));
+    await runPhase({
+      config,
+      multiple: 0.5,
+      seconds: config.warmupSeconds,
+      traffic,
+      service,
+      pids,
+      simulators,
+      measured: false,
+    });
+
+    const phases = [];
+    log(`chain: 1 × for ${config.baseSeconds} s`);
+    phases.push(
+      await runPhase({ config, multiple: 1, seconds: config.baseSeconds, traffic, service, pids, simulators }),
+    );
+    process.stdout.write(`\n${formatPhase(phases[0])}\n`);
+    if (phases[0].held) {
+      for (const multiple of config.steps) {
+        log(`chain: ${multiple} × for ${config.stepSeconds} s`);
+        const phase = await runPhase({
+          config,
+          multiple,
+          seconds: config.stepSeconds,
+          traffic,
+          service,
+          pids,
+          simulators,
+        });
+        phases.push(phase);
+        process.stdout.write(`\n${formatPhase(phase)}\n`);
+        if (!phase.held) break;
+      }
+    }
+    // The last Disconnects of the run: bounded wait for the worker to deliver them.
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && simulators.received.size < traffic.api.disconnectsDue.size) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const delays = disconnectDelays(traffic, simulators);
+    const headroom = phases
+      .filter((phase) => phase.held)
+      .reduce((largest, phase) => Math.max(largest, phase.multiple), 0);
+    const [[sessionCounts]] = await connection.query(
+      "SELECT SUM(status = 'active') AS active, SUM(status <> 'active') AS ended, SUM(input_octets > 0) AS updated FROM sessions",
+    );
+    const report = {
+      date: new Date().toISOString(),
+      mode: smoke ? 'smoke' : 'full',
+      machine: { ...machine, loadAfter: loadavg() },
+      config,
+      seedSeconds,
+      nases: seeded.nases.length,
+      targets: { p99Ms: P99_TARGET_MS, headroom: 1.5 },
+      phases,
+      headroom,
+      disconnects: {
+        requested: traffic.api.disconnectsDue.size,
+        acked: delays.length,
+        delayMs: summariseDelays(delays),
+        nasRequests: simulators.counts(),
+        jobs: await jobOutcomes(connection),
+      },
+      sessionsAtEnd: {
+        active: Number(sessionCounts.active),
+        ended: Number(sessionCounts.ended),
+        updated: Number(sessionCounts.updated),
+        total: Number(sessionCounts.active) + Number(sessionCounts.ended),
+      },
+    };
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+    const file = join(ROOT, 'bench/results', smoke ? 'chain-smoke.json' : 'chain.json');
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(
+      `\nheadroom: ${headroom} × (target ≥ 1.5 ×); Disconnects: ${delays.length} of ${traffic.api.disconnectsDue.size} ACKed, delay p50 ${report.disconnects.delayMs.p50} ms, p99 ${report.disconnects.delayMs.p99} ms\nwritten: ${file}\n`,
+    );
+    const base = phases[0];
+    const problems = Object.values(base.classes)
+      .filter((figures) => figures.sent === 0 || figures.errors > 0)
+      .map(
+        (figures) => `${figures.name}: ${figures.sent} sent, ${figures.errors} errors ${JSON.stringify(figures.codes)}`,
+      );
+    if (report.disconnects.requested > 0 && delays.length === 0) problems.push('no Disconnect-Request reached a NAS');
+    // Interim-Updates that matched no seeded session would have opened new ones: the seeded keys must be FreeRADIUS's.
+    if (report.sessionsAtEnd.updated === 0 || report.sessionsAtEnd.total !== config.sessions) {
+      problems.push(`Interim-Updates did not land on the seeded sessions: ${JSON.stringify(report.sessionsAtEnd)}`);
+    }
+    if (problems.length > 0) {
+      failed = true;
+      process.stderr.write(`\nFAILED at 1 ×:\n${problems.join('\n')}\n`);
+    }
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    rmSync(folder, { recursive: true, force: true });
+    if (keep) log(`chain: kept the database ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  }
+  if (failed) process.exitCode = 1;
+}
+
+function nasCount(config) {
+  return chainNases(config.users).length;
+}
+
+function summariseDelays(delays) {
+  const sorted = [...delays].sort((a, b) => a - b);
+  const at = (q) =>
+    sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  return { p50: at(0.5), p99: at(0.99), max: sorted.length === 0 ? null : Math.round(sorted.at(-1)) };
+}
