@@ -165,6 +165,10 @@ export function chainNases(users) {
   }));
 }
 
+function nasId(index) {
+  return userId(index + 1).replace('-8000-', '-c000-');
+}
+
 /** The Acct-Unique-Session-Id FreeRADIUS's acct_unique policy makes of a chain session's packets (no NAS-Identifier or NAS-Port). */
 export function chainSessionKeySql(n, nasIp) {
   return `MD5(CONCAT('u', ${n}, ',s', ${n}, ',', ${nasIp}, ',,,'))`;
@@ -187,7 +191,7 @@ export async function seedChainMysql(
        accepts_coa, created_at) VALUES ?`,
     [
       nases.map((nas, index) => [
-        userId(index + 1).replace('-8000-', '-c000-'),
+        nasId(index),
         nas.venue,
         nas.name,
         nas.ip,
@@ -200,26 +204,31 @@ export async function seedChainMysql(
       ]),
     ],
   );
-  await connection.query('CREATE TABLE bench_online (n INT NOT NULL PRIMARY KEY)');
+  // Each online user with its venue's NAS, worked out here: a join on the venue expression would compare every pair.
+  await connection.query(
+    'CREATE TABLE bench_online (n INT NOT NULL PRIMARY KEY, nas_id VARCHAR(36) NOT NULL, nas_ip VARCHAR(15) NOT NULL, venue_id VARCHAR(64) NOT NULL)',
+  );
+  const nasOfVenue = new Map(nases.map((nas, index) => [nas.venue, { ...nas, id: nasId(index) }]));
   const online = [];
   for (let n = 1; n <= users && online.length < sessions; n += 1) if (onlineCandidate(n)) online.push(n);
   for (let start = 0; start < online.length; start += 10_000) {
-    await connection.query('INSERT INTO bench_online (n) VALUES ?', [
-      online.slice(start, start + 10_000).map((n) => [n]),
-    ]);
+    const rows = online.slice(start, start + 10_000).map((n) => {
+      const nas = nasOfVenue.get(venueOf(n));
+      return [n, nas.id, nas.ip, nas.venue];
+    });
+    await connection.query('INSERT INTO bench_online (n, nas_id, nas_ip, venue_id) VALUES ?', [rows]);
   }
-  const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
   await connection.beginTransaction();
   await connection.query(
     `INSERT INTO sessions (id, user_id, venue_id, mac_address, ip_address, status, started_at, nas_client_id,
        accounting_unique_id, acct_session_id, user_name, calling_station_id, input_octets, output_octets, session_time,
        last_accounting_at, nas_ip_address, nas_source_ip)
-     SELECT ${d.id('01900000-0000-7000-a000-')}, ${d.id('01900000-0000-7000-8000-')}, nas.venue_id, ${d.mac},
+     SELECT ${d.id('01900000-0000-7000-a000-')}, ${d.id('01900000-0000-7000-8000-')}, venue_id, ${d.mac},
        CONCAT('10.', (n DIV 65536) % 256, '.', (n DIV 256) % 256, '.', n % 256), 'active',
-       TIMESTAMPADD(SECOND, -${interimSeconds} - n % ${interimSeconds}, UTC_TIMESTAMP(3)), nas.id,
-       ${chainSessionKeySql('n', 'nas.ip_address')}, CONCAT('s', n), CONCAT('u', n), ${d.mac}, 0, 0, 0,
-       TIMESTAMPADD(SECOND, -(n % ${interimSeconds}), UTC_TIMESTAMP(3)), nas.ip_address, nas.ip_address
-     FROM bench_online JOIN nas_clients nas ON nas.venue_id = ${venue} ORDER BY n`,
+       TIMESTAMPADD(SECOND, -${interimSeconds} - n % ${interimSeconds}, UTC_TIMESTAMP(3)), nas_id,
+       ${chainSessionKeySql('n', 'nas_ip')}, CONCAT('s', n), CONCAT('u', n), ${d.mac}, 0, 0, 0,
+       TIMESTAMPADD(SECOND, -(n % ${interimSeconds}), UTC_TIMESTAMP(3)), nas_ip, nas_ip
+     FROM bench_online ORDER BY n`,
   );
   await connection.query(
     `INSERT IGNORE INTO devices (id, user_id, mac_address, name, status, first_seen_at, last_seen_at)
