@@ -178,16 +178,29 @@ export class RadiusSender {
         resolve({ code, ms: performance.now() - startedAt });
       };
       const timer = setTimeout(() => settle(null), this.timeoutMs);
-      this.#pending.set(key, settle);
+      this.#pending.set(key, { settle, authenticator: packet.subarray(4, 20) });
       const port = kind === 'auth' ? this.server.authPort : this.server.acctPort;
       state.socket.send(packet, port, this.server.host);
     });
   }
 
+  /**
+   * Settles the request an answer is for, as a NAS checks it: the Identifier finds it, the Response
+   * Authenticator must verify against its Request Authenticator (so a late answer to a request that
+   * timed out never settles a newer one with the same Identifier).
+   */
   #answer(state, data) {
-    if (data.length < 20) return;
-    const settle = this.#pending.get(`${this.#sockets.indexOf(state)}:${data[1]}`);
-    if (settle !== undefined) settle(data[0]);
+    if (data.length < 20 || data.readUInt16BE(2) > data.length) return;
+    const pending = this.#pending.get(`${this.#sockets.indexOf(state)}:${data[1]}`);
+    if (pending === undefined) return;
+    const length = data.readUInt16BE(2);
+    const expected = createHash('md5')
+      .update(data.subarray(0, 4))
+      .update(pending.authenticator)
+      .update(data.subarray(20, length))
+      .update(this.secret, 'utf8')
+      .digest();
+    if (expected.equals(data.subarray(4, 20))) pending.settle(data[0]);
   }
 
   async close() {
