@@ -519,7 +519,13 @@ async function main() {
   }
   if (args.scenario !== undefined) {
     const { default: runScenario } = await import(`./scenarios/${args.scenario}.mjs`);
-    await runScenario({ smoke, mysqlUrl: args['mysql-url'], keep: args.keep, reuse: args.reuse });
+    await runScenario({
+      smoke,
+      mysqlUrl: args['mysql-url'],
+      keep: args.keep,
+      reuse: args.reuse,
+      duration: args.duration === undefined ? undefined : Number(args.duration),
+    });
     return;
   }
   const kinds = args.db === 'both' ? ['mysql', 'sqlite'] : [args.db];
