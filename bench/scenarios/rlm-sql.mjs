@@ -157,9 +157,9 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
   // each with the FreeRADIUS configuration radius-config generates for it.
   const nasName = 'rlmsql-nas';
   const started = async (what) => {
-    const process = await what;
-    stack.push(() => process.stop());
-    return process;
+    const child = await what;
+    stack.push(() => child.stop());
+    return child;
   };
   // The services start while the CLI registers the NAS and creates the token.
   const [service, serviceNoCache, token] = await Promise.all([
@@ -355,8 +355,19 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
   const dataCheck = await checkData(mysqlUrl, names, sessions, sessionPrefix);
   const micro = await perLoginMicro(size.cryptRounds);
 
-  const ratio = (a, b) => (b > 0 ? round2(a / b) : null);
   const summary = summariseRuns(runs);
+  // A's saturation rate over B's in the same round (run one after the other), then the mean over rounds.
+  const roundRatios = (name, key) =>
+    Array.from({ length: size.rounds }, (_, i) => {
+      const of = (side) =>
+        runs.find((r) => r.loop === 'closed' && r.class === name && r.side === side && r.round === i + 1);
+      return of('B').rate > 0 ? of(key).rate / of('B').rate : 0;
+    });
+  const ratios = {
+    accounting: roundRatios('accounting', 'A'),
+    loginWithCache: roundRatios('login', 'A'),
+    loginWithoutCache: roundRatios('login', 'A0'),
+  };
   const report = {
     date: new Date().toISOString(),
     mode: smoke ? 'smoke' : 'full',
@@ -385,17 +396,21 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
       },
     },
     setup,
-    accountingRatioToRlmSql: ratio(saturated('accounting', 'A'), saturated('accounting', 'B')),
+    accountingRatioToRlmSql: round2(mean(ratios.accounting)),
     loginRatioToRlmSql: {
-      withCache: ratio(saturated('login', 'A'), saturated('login', 'B')),
-      withoutCache: ratio(saturated('login', 'A0'), saturated('login', 'B')),
+      withCache: round2(mean(ratios.loginWithCache)),
+      withoutCache: round2(mean(ratios.loginWithoutCache)),
     },
+    ratiosByRound: Object.fromEntries(Object.entries(ratios).map(([key, list]) => [key, list.map(round2)])),
     perLoginCpuUs: {
+      // One verification alone, on one core.
       ...micro,
-      // Everything a login cost (service, FreeRADIUS, MariaDB) at saturation.
-      withCache: summary.login.A?.cpuUsPerRequest.total ?? null,
-      withoutCache: summary.login.A0?.cpuUsPerRequest.total ?? null,
-      rlmSql: summary.login.B?.cpuUsPerRequest.total ?? null,
+      // Everything a login cost at saturation (service + FreeRADIUS + MariaDB), and the service's part.
+      withCache: summary.login.A.cpuUsPerRequest.total,
+      withoutCache: summary.login.A0.cpuUsPerRequest.total,
+      rlmSql: summary.login.B.cpuUsPerRequest.total,
+      serviceWithCache: summary.login.A.cpuUsPerRequest.service,
+      serviceWithoutCache: summary.login.A0.cpuUsPerRequest.service,
     },
     summary,
     dataCheck,
