@@ -354,6 +354,18 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
 
   const dataCheck = await checkData(mysqlUrl, names, sessions, sessionPrefix);
   const micro = await perLoginMicro(size.cryptRounds);
+  // What went wrong, for reading the errors: FreeRADIUS's logged errors, the services' warnings.
+  const problems = {
+    freeradius: Object.fromEntries(
+      [
+        ['A', 'a'],
+        ['A0', 'a0'],
+        ['B', 'b'],
+      ].map(([key, dir]) => [key, logProblems(readLog(join(folder, dir, 'log/radius.log')), /: (ERROR|WARNING): /)]),
+    ),
+    service: logProblems(service.output(), /\b(warn|error)\b/i),
+    serviceNoCache: logProblems(serviceNoCache.output(), /\b(warn|error)\b/i),
+  };
 
   const summary = summariseRuns(runs);
   // A's saturation rate over B's in the same round (run one after the other), then the mean over rounds.
@@ -414,6 +426,7 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
     },
     summary,
     dataCheck,
+    problems,
     runs,
     failures: [],
   };
@@ -736,13 +749,7 @@ async function startFreeradius(key, dir, sender, probe) {
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  const logTail = () => {
-    try {
-      return readFileSync(join(dir, 'log/radius.log'), 'utf8').slice(-3000);
-    } catch {
-      return '';
-    }
-  };
+  const logTail = () => readLog(join(dir, 'log/radius.log')).slice(-3000);
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null)
@@ -778,6 +785,32 @@ function checkClass(ports, user) {
     );
   }
   return true;
+}
+
+function readLog(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The lines of `text` matching `pattern`: how many, and the distinct messages (dates, request numbers
+ * and ids folded) with their counts, at most 10. The service's output is its last 4,000 characters.
+ */
+function logProblems(text, pattern) {
+  const lines = text.split('\n').filter((line) => pattern.test(line));
+  const messages = {};
+  for (const line of lines) {
+    const message = line
+      .replace(/^\w{3} \w{3} +\d+ [\d:]+ \d{4} : /, '')
+      .replace(/\(\d+\)/g, '(N)')
+      .replace(/\d+/g, 'N')
+      .slice(0, 200);
+    messages[message] = (messages[message] ?? 0) + 1;
+  }
+  return { lines: lines.length, messages: Object.fromEntries(Object.entries(messages).slice(0, 10)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -981,6 +1014,11 @@ function markdown(report) {
         ([key, c]) => `${key} ${c.rows}/${c.sessions} sessions stored, ${c.withFinalCounters} with the final counters`,
       )
       .join('; ')}`,
+    `logged: FreeRADIUS errors and warnings ${Object.entries(report.problems.freeradius)
+      .map(([key, p]) => `${key} ${p.lines}`)
+      .join(
+        ', ',
+      )}; service warnings and errors ${report.problems.service.lines} (cache) and ${report.problems.serviceNoCache.lines} (no cache)`,
     `machine: ${report.machine.cpus} cores (${report.machine.cpuModel}), load ${report.machine.loadBefore.join(' ')} → ${report.machine.loadAfter.join(' ')}`,
   );
   return lines.join('\n');
