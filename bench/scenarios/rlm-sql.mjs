@@ -543,11 +543,13 @@ async function measure(name, side, mariadb, load) {
   const pids = { service: side.service?.pid ?? null, freeradius: side.freeradius.pid, mariadb };
   const before = Object.fromEntries(Object.entries(pids).map(([key, pid]) => [key, cpuMs(pid)]));
   const generatorBefore = process.cpuUsage();
+  const machineBefore = machineTicks();
   const tally = newTally(name);
   const started = performance.now();
   await load(tally);
   const seconds = (performance.now() - started) / 1000;
   const generator = process.cpuUsage(generatorBefore);
+  const machineAfter = machineTicks();
   const answered = Math.max(1, tally.answered);
   const perRequest = (ms) => (ms === null ? null : Math.round((ms * 1000) / answered));
   const cpu = {};
@@ -559,7 +561,15 @@ async function measure(name, side, mariadb, load) {
   cpu.generator = perRequest((generator.user + generator.system) / 1000);
   const summary = summarise(tally, seconds);
   delete summary.name;
-  return { seconds: round2(seconds), ...summary, cpuUsPerRequest: cpu };
+  // The share of the machine's cores busy meanwhile (every process): below 1, the side waited on something else.
+  const busy = 1 - (machineAfter.idle - machineBefore.idle) / Math.max(1, machineAfter.total - machineBefore.total);
+  return { seconds: round2(seconds), ...summary, cpuUsPerRequest: cpu, machineBusy: round2(busy) };
+}
+
+/** The machine's CPU time so far in clock ticks, all and idle (iowait counted idle), from /proc/stat. */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { total: fields.reduce((sum, n) => sum + n, 0), idle: fields[3] + fields[4] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -948,6 +958,7 @@ function summariseRuns(runs) {
             },
           ]),
         ),
+        machineBusy: round2(mean(closed.map((r) => r.machineBusy))),
         errors: [...closed, ...open].reduce((sum, r) => sum + r.errors, 0),
       };
     }
@@ -980,7 +991,7 @@ function failures(report) {
 function describe(r) {
   const how = r.loop === 'closed' ? `${r.concurrency} in flight` : `${r.offered}/s offered`;
   const cpu = r.cpuUsPerRequest;
-  return `${r.class.padEnd(10)} ${r.side.padEnd(2)} round ${r.round} ${r.loop.padEnd(6)} (${how}): ${r.rate}/s p50 ${r.p50} p99 ${r.p99} ms, errors ${r.errors}, CPU µs/req service ${cpu.service ?? '–'} FreeRADIUS ${cpu.freeradius} MariaDB ${cpu.mariadb ?? '–'}`;
+  return `${r.class.padEnd(10)} ${r.side.padEnd(2)} round ${r.round} ${r.loop.padEnd(6)} (${how}): ${r.rate}/s p50 ${r.p50} p99 ${r.p99} ms, errors ${r.errors}, CPU µs/req service ${cpu.service ?? '–'} FreeRADIUS ${cpu.freeradius} MariaDB ${cpu.mariadb ?? '–'}, cores busy ${Math.round(r.machineBusy * 100)} %`;
 }
 
 function markdown(report) {
@@ -989,8 +1000,8 @@ function markdown(report) {
     accounting: { A: 'A: service', B: 'B: rlm_sql' },
   };
   const lines = [
-    '| class | side | saturation req/s (rounds) | open loop: rate, p50 / p99 ms | CPU µs/req: service / FreeRADIUS / MariaDB = total | errors |',
-    '|---|---|---|---|---|---|',
+    '| class | side | saturation req/s (rounds) | cores busy | open loop: rate, p50 / p99 ms | CPU µs/req: service / FreeRADIUS / MariaDB = total | errors |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const [cls, sides] of Object.entries(report.summary)) {
     for (const [key, s] of Object.entries(sides)) {
@@ -999,7 +1010,7 @@ function markdown(report) {
         .join('; ');
       const c = s.cpuUsPerRequest;
       lines.push(
-        `| ${cls} | ${names[cls][key]} | ${s.saturationRate} (${s.saturationRates.join(', ')}) | ${open} | ${c.service ?? '–'} / ${c.freeradius} / ${c.mariadb ?? '–'} = ${c.total} | ${s.errors} |`,
+        `| ${cls} | ${names[cls][key]} | ${s.saturationRate} (${s.saturationRates.join(', ')}) | ${Math.round(s.machineBusy * 100)} % | ${open} | ${c.service ?? '–'} / ${c.freeradius} / ${c.mariadb ?? '–'} = ${c.total} | ${s.errors} |`,
       );
     }
   }
