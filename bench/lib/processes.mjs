@@ -2,6 +2,7 @@
 // endpoint, and reading a process's CPU time and resident memory from /proc.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
@@ -23,6 +24,24 @@ export function freePort() {
 }
 
 /** A child process serving HTTP on `port`; resolves once `readyPath` answers (any status but a refused connection). */
+/** `count` distinct free UDP ports on `address`, all bound at once (so no two are the same), then released. */
+export async function freeUdpPorts(count, address = '127.0.0.1') {
+  const sockets = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolve, reject) => {
+          const socket = createSocket('udp4');
+          socket.once('error', reject);
+          socket.bind(0, address, () => resolve(socket));
+        }),
+    ),
+  );
+  const ports = sockets.map((socket) => socket.address().port);
+  await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve))));
+  return ports;
+}
+
 export async function startProcess(name, argv, port, env = {}) {
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,

@@ -1,11 +1,10 @@
 // npm run bench -- --scenario chain [--smoke]: the busiest hour of a venue chain on one box, on
 // MariaDB, every RADIUS packet through a real FreeRADIUS with the generated configuration. See
-// bench/README.md ("The chain scenario").
+// bench/README.md ("Scenario `chain`").
 import { hash } from '@node-rs/argon2';
 import mysql from 'mysql2/promise';
-import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -14,7 +13,16 @@ import {
   RADIUS_CODES,
   verifyRequest,
 } from '../../dist/src/radius-packets/radius-packet.js';
-import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, startProcess } from '../lib/processes.mjs';
+import { cpuMs, databaseServerPid, freePort, freeUdpPorts, log, ROOT, rssMb, startProcess } from '../lib/processes.mjs';
+import {
+  databaseUrlOf,
+  freeRadiusWithRest,
+  generateRadiusConfig,
+  loggedReady,
+  radiusToken,
+  serviceEnv,
+  startFreeRadius,
+} from '../lib/service.mjs';
 import { ACCT_STATUS, CODES, newTally, openLoop, RadiusSender, record, summarise } from '../lib/radius-load.mjs';
 import {
   BENCH_PASSWORD,
@@ -47,6 +55,8 @@ function scenarioConfig(smoke) {
     baseSeconds: 300,
     stepSeconds: 60,
     steps: [1.5, 2, 2.5, 3, 4, 5],
+    // When 1 × does not hold: what the box does carry.
+    stepsDown: [0.75, 0.5, 0.25],
   };
   if (!smoke) return full;
   return {
@@ -62,6 +72,7 @@ function scenarioConfig(smoke) {
     baseSeconds: 4,
     stepSeconds: 2,
     steps: [2],
+    stepsDown: [0.5],
   };
 }
 
@@ -75,65 +86,16 @@ function ratesAt(config, multiple) {
   };
 }
 
-function cli(databaseUrl, argv) {
-  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`hotspot ${argv.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
-}
-
-function serviceEnv(databaseUrl, port, config) {
-  return {
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_TOKEN: API_TOKEN,
-    NODE_ENV: 'production',
-    // As production runs one box: the worker and both sweeps in the service, Disconnects over RADIUS.
+/** As production runs one box: the worker and both sweeps in the service, Disconnects over RADIUS. */
+function chainServiceEnv(databaseUrl, port, config) {
+  return serviceEnv({
+    databaseUrl,
+    port,
+    token: API_TOKEN,
     WORKER_ENABLED: 'true',
     UNAUTH_DISPATCHER: 'radius',
     RADIUS_INTERIM_SECONDS: String(Math.max(60, config.interimSeconds)),
-    NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8',
-  };
-}
-
-/** `freeradius -f` (no debug output) on the generated folder; resolves once it logs that it is ready. */
-async function startFreeRadius(dir) {
-  const logPath = join(dir, 'log', 'radius.log');
-  const child = spawn('freeradius', ['-f', '-d', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, TZ: 'UTC' },
   });
-  let errors = '';
-  child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const deadline = Date.now() + 30_000;
-  while (!(existsSync(logPath) && readFileSync(logPath, 'utf8').includes('Ready to process requests'))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `FreeRADIUS did not start:\n${errors}\n${existsSync(logPath) ? readFileSync(logPath, 'utf8').slice(-4000) : ''}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    pid: child.pid,
-    async stop() {
-      if (child.exitCode !== null) return;
-      // A FreeRADIUS with a backlog of requests may take long to end on SIGTERM: bounded, then SIGKILL.
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
 }
 
 /**
@@ -474,10 +436,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     log(`chain: MariaDB not reachable at ${mysqlUrl}: skipped`);
     return;
   }
-  if (
-    spawnSync('freeradius', ['-v'], { stdio: 'ignore' }).status !== 0 ||
-    !existsSync('/usr/lib/freeradius/rlm_rest.so')
-  ) {
+  if (!freeRadiusWithRest()) {
     if (!smoke)
       throw new Error(
         'the chain scenario needs FreeRADIUS 3.2 with rlm_rest (apt-get install freeradius freeradius-rest)',
@@ -486,87 +445,68 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     return;
   }
 
-  const name = reuse ?? `hotspot_chain_${process.pid}`;
+  // Its sessions and expiries are seeded relative to the run: a kept database cannot serve again.
+  if (reuse !== undefined) throw new Error('--reuse does not apply to the chain scenario');
+  const name = `hotspot_chain_${process.pid}`;
   const admin = await mysql.createConnection({ uri: serverUrl });
-  const url = new URL(mysqlUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = databaseUrlOf(mysqlUrl, name);
   const folder = mkdtempSync(join(tmpdir(), 'hotspot-chain-'));
   const stops = [];
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadBefore: loadavg() };
   let failed = false;
   try {
     const coaPort = await freePort();
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    log(`chain: migrating ${name}`);
+    const migratePort = await freePort();
+    const migrating = await startProcess('service', ['dist/src/main.js'], migratePort, {
+      ...chainServiceEnv(databaseUrl, migratePort, config),
+      WORKER_ENABLED: 'false',
+    });
+    await migrating.stop();
+    log(`chain: seeding ${config.users} users, ${nasCount(config)} NASes and ${config.sessions} sessions`);
+    const seedStart = Date.now();
+    const seeding = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
     let seeded;
-    let seedSeconds = 0;
-    if (reuse === undefined) {
-      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-      log(`chain: migrating ${name}`);
-      const migratePort = await freePort();
-      const migrating = await startProcess('service', ['dist/src/main.js'], migratePort, {
-        ...serviceEnv(databaseUrl, migratePort, config),
-        WORKER_ENABLED: 'false',
+    try {
+      await seedMysql(seeding, config.users, await hash(BENCH_PASSWORD, ARGON2));
+      seeded = await seedChainMysql(seeding, {
+        users: config.users,
+        sessions: config.sessions,
+        secret: NAS_SECRET,
+        coaPort,
+        interimSeconds: config.interimSeconds,
+        expiryWindowSeconds: config.baseSeconds + config.steps.length * config.stepSeconds,
       });
-      await migrating.stop();
-      log(`chain: seeding ${config.users} users, ${nasCount(config)} NASes and ${config.sessions} sessions`);
-      const seedStart = Date.now();
-      const connection = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
-      try {
-        await seedMysql(connection, config.users, await hash(BENCH_PASSWORD, ARGON2));
-        seeded = await seedChainMysql(connection, {
-          users: config.users,
-          sessions: config.sessions,
-          secret: NAS_SECRET,
-          coaPort,
-          interimSeconds: config.interimSeconds,
-          expiryWindowSeconds: config.baseSeconds + config.steps.length * config.stepSeconds,
-        });
-      } finally {
-        await connection.end();
-      }
-      seedSeconds = (Date.now() - seedStart) / 1000;
-      log(`chain: seeded in ${seedSeconds.toFixed(1)} s`);
-    } else {
-      throw new Error(
-        '--reuse is not supported by the chain scenario: its sessions and expiries are set relative to the run',
-      );
+    } finally {
+      await seeding.end();
     }
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+    log(`chain: seeded in ${seedSeconds.toFixed(1)} s`);
 
     const bufferPool = await sizeBufferPool(admin, name, smoke);
     stops.push(() => bufferPool.restore());
-    const radiusToken = cli(databaseUrl, [
-      'token',
-      'create',
-      '--name',
-      `chain-radius-${Date.now()}`,
-      '--permissions',
-      'radius',
-    ])
-      .trim()
-      .split('\n')
-      .at(-1);
+    const token = radiusToken(databaseUrl, `chain-radius-${Date.now()}`);
     const port = await freePort();
-    const service = await startProcess('service', ['dist/src/main.js'], port, serviceEnv(databaseUrl, port, config));
+    const service = await startProcess(
+      'service',
+      ['dist/src/main.js'],
+      port,
+      chainServiceEnv(databaseUrl, port, config),
+    );
     stops.push(() => service.stop());
-    const [authPort, acctPort] = [await freePort(), await freePort()];
+    const [authPort, acctPort] = await freeUdpPorts(2);
     const raddb = join(folder, 'raddb');
-    cli(databaseUrl, [
-      'radius-config',
-      '--out',
-      raddb,
-      '--api-url',
-      `http://127.0.0.1:${port}`,
-      '--token',
-      radiusToken,
-      '--auth-port',
-      String(authPort),
-      '--acct-port',
-      String(acctPort),
-      '--listen-address',
-      '127.0.0.1',
-    ]);
-    const radius = await startFreeRadius(raddb);
+    generateRadiusConfig(databaseUrl, {
+      out: raddb,
+      servicePort: port,
+      token,
+      authPort,
+      acctPort,
+      listenAddress: '127.0.0.1',
+    });
+    const radius = await startFreeRadius('(generated)', raddb, loggedReady(raddb));
     stops.push(() => radius.stop());
     const simulators = await startNasSimulators(seeded.nases, coaPort);
     stops.push(() => simulators.close());
@@ -608,22 +548,21 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
       await runPhase({ config, multiple: 1, seconds: config.baseSeconds, traffic, service, pids, simulators }),
     );
     process.stdout.write(`\n${formatPhase(phases[0])}\n`);
-    if (phases[0].held) {
-      for (const multiple of config.steps) {
-        log(`chain: ${multiple} × for ${config.stepSeconds} s`);
-        const phase = await runPhase({
-          config,
-          multiple,
-          seconds: config.stepSeconds,
-          traffic,
-          service,
-          pids,
-          simulators,
-        });
-        phases.push(phase);
-        process.stdout.write(`\n${formatPhase(phase)}\n`);
-        if (!phase.held) break;
-      }
+    // Up in steps while each holds; when 1 × does not, down until one does.
+    for (const multiple of phases[0].held ? config.steps : config.stepsDown) {
+      log(`chain: ${multiple} × for ${config.stepSeconds} s`);
+      const phase = await runPhase({
+        config,
+        multiple,
+        seconds: config.stepSeconds,
+        traffic,
+        service,
+        pids,
+        simulators,
+      });
+      phases.push(phase);
+      process.stdout.write(`\n${formatPhase(phase)}\n`);
+      if (phase.held !== phases[0].held) break;
     }
     // The last Disconnects of the run: bounded wait for the worker to deliver them.
     const deadline = Date.now() + 15_000;
@@ -631,6 +570,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const delays = disconnectDelays(traffic, simulators);
+    // The largest multiple held; 0 when none was.
     const headroom = phases
       .filter((phase) => phase.held)
       .reduce((largest, phase) => Math.max(largest, phase.multiple), 0);
@@ -679,9 +619,13 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     if (report.sessionsAtEnd.updated === 0 || report.sessionsAtEnd.total !== config.sessions) {
       problems.push(`Interim-Updates did not land on the seeded sessions: ${JSON.stringify(report.sessionsAtEnd)}`);
     }
-    if (problems.length > 0) {
+    // A smoke run's rates are far below any limit: an error there is a broken path. In a full run
+    // errors under load are what the run measures (the phase is then not held).
+    if (problems.length > 0 && smoke) {
       failed = true;
       process.stderr.write(`\nFAILED at 1 ×:\n${problems.join('\n')}\n`);
+    } else if (problems.length > 0) {
+      process.stdout.write(`\nat 1 ×:\n${problems.join('\n')}\n`);
     }
   } finally {
     for (const stop of stops.reverse()) await stop();

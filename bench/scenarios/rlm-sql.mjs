@@ -6,12 +6,12 @@
 // p50/p99 at a fixed rate both sides sustain. See bench/README.md.
 import { hash, verify } from '@node-rs/argon2';
 import mysql from 'mysql2/promise';
-import { spawn, spawnSync } from 'node:child_process';
-import { createSocket } from 'node:dgram';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMs, databaseServerPid, freePort, log, ROOT, startProcess } from '../lib/processes.mjs';
+import { cpuMs, databaseServerPid, freePort, freeUdpPorts, log, ROOT, startProcess } from '../lib/processes.mjs';
+import { cli, databaseUrlOf, generateRadiusConfig, radiusToken, serviceEnv, startFreeRadius } from '../lib/service.mjs';
 import {
   ACCT_STATUS,
   closedLoop,
@@ -122,7 +122,7 @@ export default async function rlmSql({ smoke, mysqlUrl, keep, reuse }) {
 }
 
 async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }) {
-  const serviceUrl = databaseUrl(mysqlUrl, names.service);
+  const serviceUrl = databaseUrlOf(mysqlUrl, names.service);
   const users = activeNasUsers(size.users);
   if (users.length < Math.max(size.sessions, size.loginUsers)) {
     throw new Error(`${size.users} users hold ${users.length} active users of ${NAS_VENUE}: too few`);
@@ -166,38 +166,21 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
     started(startService(serviceUrl, 300)),
     started(startService(serviceUrl, 0)),
     (async () => {
-      if (reuse === undefined || !(await cli(serviceUrl, ['nas', 'list'])).includes(nasName)) {
-        await cli(serviceUrl, [
-          'nas',
-          'add',
-          '--venue',
-          NAS_VENUE,
-          '--name',
-          nasName,
-          '--ip',
-          NAS_IP,
-          '--secret',
-          SECRET,
-        ]);
+      if (reuse === undefined || !cli(serviceUrl, ['nas', 'list']).includes(nasName)) {
+        cli(serviceUrl, ['nas', 'add', '--venue', NAS_VENUE, '--name', nasName, '--ip', NAS_IP, '--secret', SECRET]);
       }
-      const created = await cli(serviceUrl, [
-        'token',
-        'create',
-        '--name',
-        `rlmsql-${Date.now()}`,
-        '--permissions',
-        'radius',
-      ]);
-      return created.trim().split('\n').at(-1);
+      return radiusToken(serviceUrl, `rlmsql-${Date.now()}`);
     })(),
   ]);
   // Six UDP ports held at once, so no two are the same.
-  const udp = await freeUdpPorts(6);
+  const udp = await freeUdpPorts(6, NAS_IP);
   const [radiusA, radiusA0, radiusB] = [0, 2, 4].map((i) => ({ authPort: udp[i], acctPort: udp[i + 1] }));
-  await Promise.all([
-    generatedRadius(serviceUrl, join(folder, 'a'), service.port, token, radiusA),
-    generatedRadius(serviceUrl, join(folder, 'a0'), serviceNoCache.port, token, radiusA0),
-  ]);
+  for (const [out, servicePort, ports] of [
+    [join(folder, 'a'), service.port, radiusA],
+    [join(folder, 'a0'), serviceNoCache.port, radiusA0],
+  ]) {
+    generateRadiusConfig(serviceUrl, { out, servicePort, token, ...ports, listenAddress: NAS_IP });
+  }
   rlmSqlRadius(join(folder, 'a'), join(folder, 'b'), mysqlUrl, names.radius, radiusB);
   log(`rlm-sql: services and configurations ready (${elapsed()} s)`);
 
@@ -216,7 +199,9 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
         secret: SECRET,
       });
       stack.push(() => sender.close());
-      const freeradius = await started(startFreeradius(key, dir, sender, loginAttributes(probe)));
+      // Ready once a login of the probe user gets an Access-Accept.
+      const accepts = async () => (await sender.send('auth', loginAttributes(probe))).code === CODES.accessAccept;
+      const freeradius = await started(startFreeRadius(key, dir, accepts));
       sides[key] = { key, sender, freeradius, service: owner, ports };
     }),
   );
@@ -575,69 +560,6 @@ function machineTicks() {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-function databaseUrl(mysqlUrl, name) {
-  const url = new URL(mysqlUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** The service as bench/run.mjs runs it (serviceEnv), worker off, with the password cache given. */
-async function startService(url, passwordCacheSeconds) {
-  const port = await freePort();
-  return startProcess(`service (cache ${passwordCacheSeconds} s)`, ['dist/src/main.js'], port, {
-    DATABASE_URL: url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
-    WORKER_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-    DB_POOL_SIZE: '20',
-    BOOTSTRAP_TOKEN,
-    NODE_ENV: 'production',
-    NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8',
-    RADIUS_PASSWORD_CACHE_SECONDS: String(passwordCacheSeconds),
-  });
-}
-
-/** The service's CLI on the database at `url`; resolves with its stdout. */
-function cli(url, argv) {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) =>
-      status === 0 ? resolve(stdout) : reject(new Error(`hotspot ${argv[0]} ${argv[1] ?? ''} failed:\n${stderr}`)),
-    );
-  });
-}
-
-/** A: the folder `hotspot radius-config` writes for the service on `servicePort`, on two free UDP ports. */
-async function generatedRadius(url, dir, servicePort, token, ports) {
-  await cli(url, [
-    'radius-config',
-    '--out',
-    dir,
-    '--api-url',
-    `http://127.0.0.1:${servicePort}`,
-    '--token',
-    token,
-    '--auth-port',
-    String(ports.authPort),
-    '--acct-port',
-    String(ports.acctPort),
-    '--listen-address',
-    NAS_IP,
-  ]);
-}
-
 /**
  * B: a folder with A's radiusd.conf (thread pool, reject_delay, logging) and clients.conf (the same
  * client and secret), Debian's stock pap, always, expr and sql modules (sql on MariaDB with the
@@ -728,57 +650,17 @@ function sqlModule(mysqlUrl, database) {
   return text;
 }
 
-/** `count` UDP ports on NAS_IP that nobody holds now (FreeRADIUS binds them a moment later). */
-async function freeUdpPorts(count) {
-  const sockets = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise((resolve, reject) => {
-          const socket = createSocket('udp4');
-          socket.once('error', reject);
-          socket.bind(0, NAS_IP, () => resolve(socket));
-        }),
-    ),
-  );
-  const ports = sockets.map((socket) => socket.address().port);
-  await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve))));
-  return ports;
-}
-
-/**
- * `freeradius -f -d DIR` (foreground, no debug output: it logs to DIR/log/radius.log); resolves once
- * a login of `probe` gets an Access-Accept (at most 30 s).
- */
-async function startFreeradius(key, dir, sender, probe) {
-  const child = spawn('freeradius', ['-f', '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const logTail = () => readLog(join(dir, 'log/radius.log')).slice(-3000);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`FreeRADIUS ${key} exited (${child.exitCode}):\n${output}${logTail()}`);
-    const answer = await sender.send('auth', probe);
-    if (answer.code === CODES.accessAccept) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`FreeRADIUS ${key} did not accept a login (last answer ${answer.code}):\n${output}${logTail()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    pid: child.pid,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+/** The service as bench/run.mjs runs it, worker off, with the password cache given. */
+async function startService(url, passwordCacheSeconds) {
+  const port = await freePort();
+  const env = serviceEnv({
+    databaseUrl: url,
+    port,
+    token: BOOTSTRAP_TOKEN,
+    DB_POOL_SIZE: '20',
+    RADIUS_PASSWORD_CACHE_SECONDS: String(passwordCacheSeconds),
+  });
+  return startProcess(`service (cache ${passwordCacheSeconds} s)`, ['dist/src/main.js'], port, env);
 }
 
 /** Logs `user` in to A with radclient and checks the Class of the Access-Accept is hsp:<user id>. */
@@ -834,7 +716,7 @@ async function createRadiusDatabase(admin, mysqlUrl, name, users) {
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await admin.query(`CREATE DATABASE \`${name}\``);
   const connection = await mysql.createConnection({
-    uri: databaseUrl(mysqlUrl, name).replace(/^mariadb:/, 'mysql:'),
+    uri: databaseUrlOf(mysqlUrl, name).replace(/^mariadb:/, 'mysql:'),
     multipleStatements: true,
   });
   try {
