@@ -87,15 +87,38 @@ function ratesAt(config, multiple) {
 }
 
 /** As production runs one box: the worker and both sweeps in the service, Disconnects over RADIUS. */
-function chainServiceEnv(databaseUrl, port, config) {
+function chainServiceEnv(databaseUrl, port, config, metricsPort) {
   return serviceEnv({
     databaseUrl,
     port,
     token: API_TOKEN,
+    METRICS_PORT: String(metricsPort),
     WORKER_ENABLED: 'true',
     UNAUTH_DISPATCHER: 'radius',
     RADIUS_INTERIM_SECONDS: String(Math.max(60, config.interimSeconds)),
   });
+}
+
+/** The service's garbage-collection time so far (s, by kind) and its event-loop delay since the last scrape, from its own metrics. */
+async function runtimeFigures(metricsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  // Lines as `name{labels} value`; a kind of collection that has not happened yet has no line (0).
+  const value = (name, label = '') => {
+    const line = text.split('\n').find((entry) => entry.startsWith(`${name}{`) && entry.includes(label));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+  return {
+    gcSeconds: Object.fromEntries(
+      ['major', 'minor', 'incremental'].map((kind) => [
+        kind,
+        value('nodejs_gc_duration_seconds_sum', `kind="${kind}"`),
+      ]),
+    ),
+    eventLoopDelayMs: {
+      p99: Math.round(value('nodejs_eventloop_lag_p99_seconds') * 1e4) / 10,
+      max: Math.round(value('nodejs_eventloop_lag_max_seconds') * 1e4) / 10,
+    },
+  };
 }
 
 /**
@@ -344,6 +367,7 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
     radiusRssPeak = Math.max(radiusRssPeak, rssMb(pids.freeradius) ?? 0);
   }, 250);
   const disconnectedBefore = simulators.received.size;
+  const runtimeBefore = await runtimeFigures(service.metricsPort);
   const before = cpuSnapshot(pids);
   const started = performance.now();
   await Promise.all([
@@ -365,6 +389,7 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
   ]);
   const elapsed = (performance.now() - started) / 1000;
   const after = cpuSnapshot(pids);
+  const runtimeAfter = await runtimeFigures(service.metricsPort);
   clearInterval(sampler);
   if (!measured) return null;
   const classes = Object.fromEntries(
@@ -387,6 +412,14 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
     disconnectsAcked: simulators.received.size - disconnectedBefore,
     coresBusy: coresBusy(before, after, elapsed),
     rssPeakMb: { service: rssPeak, freeradius: radiusRssPeak },
+    // The service's time in garbage collection per second of the phase, and its event loop's delay over the phase.
+    gcShare: Object.fromEntries(
+      Object.entries(runtimeAfter.gcSeconds).map(([kind, total]) => [
+        kind,
+        Math.round(((total - runtimeBefore.gcSeconds[kind]) / elapsed) * 1000) / 1000,
+      ]),
+    ),
+    eventLoopDelayMs: runtimeAfter.eventLoopDelayMs,
   };
 }
 
@@ -420,7 +453,7 @@ function formatPhase(phase) {
     .join(', ');
   lines.push(
     '',
-    `${phase.held ? 'held' : 'NOT held'}; cores busy: ${cores}; RSS peak: service ${phase.rssPeakMb.service} MB, FreeRADIUS ${phase.rssPeakMb.freeradius} MB; Disconnects ACKed: ${phase.disconnectsAcked}`,
+    `${phase.held ? 'held' : 'NOT held'}; cores busy: ${cores}; RSS peak: service ${phase.rssPeakMb.service} MB, FreeRADIUS ${phase.rssPeakMb.freeradius} MB; Disconnects ACKed: ${phase.disconnectsAcked}; service GC ${JSON.stringify(phase.gcShare)} s/s, event-loop delay p99 ${phase.eventLoopDelayMs.p99} ms, max ${phase.eventLoopDelayMs.max} ms`,
   );
   return lines.join('\n');
 }
@@ -461,7 +494,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     log(`chain: migrating ${name}`);
     const migratePort = await freePort();
     const migrating = await startProcess('service', ['dist/src/main.js'], migratePort, {
-      ...chainServiceEnv(databaseUrl, migratePort, config),
+      ...chainServiceEnv(databaseUrl, migratePort, config, await freePort()),
       WORKER_ENABLED: 'false',
     });
     await migrating.stop();
@@ -489,13 +522,16 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     stops.push(() => bufferPool.restore());
     const token = radiusToken(databaseUrl, `chain-radius-${Date.now()}`);
     const port = await freePort();
-    const service = await startProcess(
+    // Metrics on, as production runs it; the scenario reads the service's GC time and event-loop delay from them.
+    const metricsPort = await freePort();
+    const started = await startProcess(
       'service',
       ['dist/src/main.js'],
       port,
-      chainServiceEnv(databaseUrl, port, config),
+      chainServiceEnv(databaseUrl, port, config, metricsPort),
     );
-    stops.push(() => service.stop());
+    const service = { ...started, metricsPort };
+    stops.push(() => started.stop());
     const [authPort, acctPort] = await freeUdpPorts(2);
     const raddb = join(folder, 'raddb');
     generateRadiusConfig(databaseUrl, {
