@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, rssSampler, startProcess } from './lib/processes.mjs';
+import { cli, radiusToken, serviceEnv } from './lib/service.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
 import { consoleWorkloads, metricsWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
@@ -202,32 +203,8 @@ async function mysqlReachable() {
   }
 }
 
-function serviceEnv(database, port) {
-  return {
-    DATABASE_URL: database.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
-    WORKER_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-    DB_POOL_SIZE: String(config.poolSize),
-    BOOTSTRAP_TOKEN: token,
-    NODE_ENV: 'production',
-    // As the container image runs it (Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides (empty: Node's defaults).
-    NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8',
-  };
-}
-
-/** The service's CLI on `database`; resolves with its stdout. */
-function cli(database, argv) {
-  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`hotspot ${argv.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
+function benchServiceEnv(database, port) {
+  return serviceEnv({ databaseUrl: database.url, port, token, DB_POOL_SIZE: String(config.poolSize) });
 }
 
 /**
@@ -237,8 +214,8 @@ function cli(database, argv) {
 async function setUpRadius(database) {
   if (!existsSync(join(ROOT, 'dist/src/radius'))) return null;
   const nasName = 'bench-nas';
-  if (args.reuse === undefined || !cli(database, ['nas', 'list']).includes(nasName)) {
-    cli(database, [
+  if (args.reuse === undefined || !cli(database.url, ['nas', 'list']).includes(nasName)) {
+    cli(database.url, [
       'nas',
       'add',
       '--venue',
@@ -251,11 +228,10 @@ async function setUpRadius(database) {
       'bench-shared-secret-0123',
     ]);
   }
-  const created = cli(database, ['token', 'create', '--name', `bench-radius-${Date.now()}`, '--permissions', 'radius']);
   // Sessions of its own for each run: on a reused database, an earlier run's were ended as stale
   // (RADIUS_STALE_AFTER_SECONDS), and each Interim-Update would then take the service's slow path.
   const sessionPrefix = `bench-${Date.now().toString(36)}`;
-  return { nasName, nasIp: '127.0.0.1', token: created.trim().split('\n').at(-1), sessionPrefix };
+  return { nasName, nasIp: '127.0.0.1', token: radiusToken(database.url, `bench-radius-${Date.now()}`), sessionPrefix };
 }
 
 /** The session cookie ("name=value") a console answer set, if any. */
@@ -273,7 +249,7 @@ async function setUpConsole(database, service) {
   if (!existsSync(join(ROOT, 'dist/src/console/dashboard.controller.js'))) return null;
   const email = `bench-${Date.now().toString(36)}@bench.example`;
   const created = JSON.parse(
-    cli(database, [
+    cli(database.url, [
       'operator',
       'create',
       '--email',
@@ -313,7 +289,7 @@ async function startService(database) {
   const port = await freePort();
   // --cpu-prof: the profile is written to bench/results/ when the service exits.
   const profile = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
-  return startProcess('service', [...profile, 'dist/src/main.js'], port, serviceEnv(database, port));
+  return startProcess('service', [...profile, 'dist/src/main.js'], port, benchServiceEnv(database, port));
 }
 
 /**
@@ -324,7 +300,7 @@ async function startMetricsService(database) {
   if (!existsSync(join(ROOT, 'dist/src/metrics/metrics-server.js'))) return null;
   const port = await freePort();
   const metricsPort = await freePort();
-  const env = { ...serviceEnv(database, port), METRICS_PORT: String(metricsPort) };
+  const env = { ...benchServiceEnv(database, port), METRICS_PORT: String(metricsPort) };
   const service = await startProcess('service+metrics', ['dist/src/main.js'], port, env);
   const scraper = setInterval(() => {
     fetch(`http://127.0.0.1:${metricsPort}/metrics`)

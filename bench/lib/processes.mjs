@@ -42,27 +42,33 @@ export async function freeUdpPorts(count, address = '127.0.0.1') {
   return ports;
 }
 
-export async function startProcess(name, argv, port, env = {}) {
-  const child = spawn(process.execPath, argv, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** The last 4,000 characters a child wrote to stdout and stderr, as a function of now. */
+export function outputTail(child) {
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk).slice(-4000);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  return () => output;
+}
+
+export async function startProcess(name, argv, port, env = {}) {
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = outputTail(child);
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
     try {
       await fetch(`http://127.0.0.1:${port}/healthz`);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -70,7 +76,7 @@ export async function startProcess(name, argv, port, env = {}) {
     name,
     pid: child.pid,
     port,
-    output: () => output,
+    output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

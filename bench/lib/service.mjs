@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './processes.mjs';
+import { outputTail, ROOT } from './processes.mjs';
 
 /** The container image's heap options (Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides them (empty: Node's defaults). */
 export const SERVICE_NODE_OPTIONS =
@@ -85,12 +85,7 @@ export async function startFreeRadius(name, dir, ready) {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TZ: 'UTC' },
   });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const output = outputTail(child);
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const logPath = join(dir, 'log', 'radius.log');
   const logTail = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').slice(-3000) : '');
@@ -104,11 +99,11 @@ export async function startFreeRadius(name, dir, ready) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null)
-      throw new Error(`FreeRADIUS ${name} exited (${child.exitCode}):\n${output}${logTail()}`);
+      throw new Error(`FreeRADIUS ${name} exited (${child.exitCode}):\n${output()}${logTail()}`);
     if (await ready()) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`FreeRADIUS ${name} did not get ready:\n${output}${logTail()}`);
+      throw new Error(`FreeRADIUS ${name} did not get ready:\n${output()}${logTail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -38,7 +38,7 @@ const API_TOKEN = 'hsp_bench_chain_0123456789abcdefghijklmnopqrstuvwxyz';
 const NAS_SECRET = 'bench-chain-shared-secret-0123';
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-/** The p99 each class must keep (ms): the targets for the API and for RADIUS. */
+/** The p99 each class must keep for a phase to hold (ms): the API's and every RADIUS class's. */
 const P99_TARGET_MS = { api: 100, radius: 100 };
 
 /** The busiest hour at 1 ×, and how long each phase lasts. Rates are per second. */
