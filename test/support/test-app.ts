@@ -48,6 +48,11 @@ export interface StartOptions {
   clock?: Clock;
   /** Where the app's JSON log lines go (stdout when not given), for tests that read the log. */
   logDestination?: DestinationStream;
+  /**
+   * false: this instance does not fold the venue counters' pending changes (as a CLI command does not),
+   * so the only transactions it commits are its requests' own.
+   */
+  foldsCounts?: boolean;
 }
 
 /**
@@ -85,6 +90,7 @@ export async function startTestApp(
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     ...env,
   });
+  if (options.foldsCounts === false) config.countFoldIntervalMs = 0;
   let app: NestExpressApplication;
   try {
     app = await createApp(config, { logDestination: options.logDestination });
