@@ -130,13 +130,13 @@ export function percentiles(samples) {
  */
 export class RadiusSender {
   #sockets = [];
-  #pending = new Map();
 
   static async open({ address = '127.0.0.1', sockets = 1, server, secret, timeoutMs = 2000 }) {
     const sender = new RadiusSender(server, secret, timeoutMs);
     for (let i = 0; i < sockets; i += 1) {
       const socket = createSocket('udp4');
-      const state = { socket, next: 0, free: 256 };
+      // Requests awaiting an answer, by Identifier: each socket has its own 256.
+      const state = { socket, next: 0, pending: new Map() };
       socket.on('message', (data) => sender.#answer(state, data));
       await new Promise((resolve, reject) => {
         socket.once('error', reject);
@@ -159,13 +159,11 @@ export class RadiusSender {
    * `startedAt` (performance.now()) is when the request was due: an open loop measures from its schedule.
    */
   send(kind, attributes, startedAt = performance.now()) {
-    const state = this.#sockets.find((candidate) => candidate.free > 0);
-    if (state === undefined) return Promise.resolve({ code: null, ms: performance.now() - startedAt, busy: true });
+    const state = this.#sockets.find((candidate) => candidate.pending.size < 256);
+    if (state === undefined) return Promise.resolve({ code: null, ms: performance.now() - startedAt });
     let identifier = state.next;
-    while (this.#pending.has(`${this.#sockets.indexOf(state)}:${identifier}`)) identifier = (identifier + 1) & 0xff;
+    while (state.pending.has(identifier)) identifier = (identifier + 1) & 0xff;
     state.next = (identifier + 1) & 0xff;
-    state.free -= 1;
-    const key = `${this.#sockets.indexOf(state)}:${identifier}`;
     const packet =
       kind === 'auth'
         ? accessRequest(identifier, attributes, this.secret)
@@ -173,12 +171,11 @@ export class RadiusSender {
     return new Promise((resolve) => {
       const settle = (code) => {
         clearTimeout(timer);
-        this.#pending.delete(key);
-        state.free += 1;
+        state.pending.delete(identifier);
         resolve({ code, ms: performance.now() - startedAt });
       };
       const timer = setTimeout(() => settle(null), this.timeoutMs);
-      this.#pending.set(key, { settle, authenticator: packet.subarray(4, 20) });
+      state.pending.set(identifier, { settle, authenticator: packet.subarray(4, 20) });
       const port = kind === 'auth' ? this.server.authPort : this.server.acctPort;
       state.socket.send(packet, port, this.server.host);
     });
@@ -190,10 +187,10 @@ export class RadiusSender {
    * timed out never settles a newer one with the same Identifier).
    */
   #answer(state, data) {
-    if (data.length < 20 || data.readUInt16BE(2) > data.length) return;
-    const pending = this.#pending.get(`${this.#sockets.indexOf(state)}:${data[1]}`);
+    const length = data.length < 20 ? 0 : data.readUInt16BE(2);
+    if (length < 20 || length > data.length) return;
+    const pending = state.pending.get(data[1]);
     if (pending === undefined) return;
-    const length = data.readUInt16BE(2);
     const expected = createHash('md5')
       .update(data.subarray(0, 4))
       .update(pending.authenticator)

@@ -13,7 +13,16 @@ import {
   RADIUS_CODES,
   verifyRequest,
 } from '../../dist/src/radius-packets/radius-packet.js';
-import { cpuMs, databaseServerPid, freePort, freeUdpPorts, log, ROOT, rssMb, startProcess } from '../lib/processes.mjs';
+import {
+  cpuMs,
+  databaseServerPid,
+  freePort,
+  freeUdpPorts,
+  log,
+  ROOT,
+  rssSampler,
+  startProcess,
+} from '../lib/processes.mjs';
 import {
   databaseUrlOf,
   freeRadiusWithRest,
@@ -23,7 +32,16 @@ import {
   serviceEnv,
   startFreeRadius,
 } from '../lib/service.mjs';
-import { ACCT_STATUS, CODES, newTally, openLoop, RadiusSender, record, summarise } from '../lib/radius-load.mjs';
+import {
+  ACCT_STATUS,
+  CODES,
+  newTally,
+  openLoop,
+  percentiles,
+  RadiusSender,
+  record,
+  summarise,
+} from '../lib/radius-load.mjs';
 import {
   BENCH_PASSWORD,
   chainNases,
@@ -32,6 +50,7 @@ import {
   seedMysql,
   smallVenue,
   userId,
+  venueOf,
 } from '../seed.mjs';
 
 const API_TOKEN = 'hsp_bench_chain_0123456789abcdefghijklmnopqrstuvwxyz';
@@ -183,9 +202,9 @@ function coresBusy(before, after, seconds) {
  * from pools no other class touches (see bench/README.md).
  */
 function trafficOf(config, online, nases, senders) {
-  const nasOf = new Map(nases.map((nas) => [nas.venue, nas]));
-  const venueOfUser = (n) => (n % 10 === 7 ? 'hot' : smallVenue(Math.floor((n - Math.floor((n + 3) / 10) - 1) / 1000)));
-  const senderOf = (n) => senders.get(venueOfUser(n));
+  // Each user's NAS (its venue's) and the sender bound to that NAS's address.
+  const nasOfVenue = new Map(nases.map((nas) => [nas.venue, nas]));
+  const nasOf = (n) => nasOfVenue.get(venueOf(n));
   const smallVenues = nases.length - 1;
 
   // The API blocks or expires online users from the end of the list; their sessions then leave the Interim-Update cycle.
@@ -206,8 +225,8 @@ function trafficOf(config, online, nases, senders) {
       if (!offline.has(n)) break;
     }
     const round = interimRound + 1;
-    const nas = nasOf.get(venueOfUser(n));
-    return senderOf(n).send(
+    const nas = nasOf(n);
+    return senders.get(nas.venue).send(
       'acct',
       {
         'Acct-Status-Type': ACCT_STATUS['Interim-Update'],
@@ -234,19 +253,21 @@ function trafficOf(config, online, nases, senders) {
       if (n >= 1 && n <= config.users && n % 7 !== 3 && n % EXPIRING_MODULUS !== 0) return n;
     }
   };
-  const login = (n, dueAt) =>
-    senderOf(n).send(
+  const login = (n, dueAt) => {
+    const nas = nasOf(n);
+    return senders.get(nas.venue).send(
       'auth',
       {
         'User-Name': `u${n}`,
         'User-Password': BENCH_PASSWORD,
-        'NAS-IP-Address': nasOf.get(venueOfUser(n)).ip,
+        'NAS-IP-Address': nas.ip,
         'Calling-Station-Id': macOf(n),
         'Called-Station-Id': 'AA-BB-CC-DD-EE-FF:Guest',
         'NAS-Port-Type': 19,
       },
       dueAt,
     );
+  };
   const cachedUsers = Array.from({ length: config.cachedUsers }, (_, k) => loginUser(3, k * 13));
   let uncachedNext = 0;
   let cachedNext = 0;
@@ -258,7 +279,6 @@ function trafficOf(config, online, nases, senders) {
     loginCached: (dueAt) => login(cachedUsers[cachedNext++ % cachedUsers.length], dueAt),
     cachedUsers,
     api,
-    offline,
   };
 }
 
@@ -360,12 +380,8 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
     api: newTally('v1 API'),
   };
   const apiByKind = {};
-  let rssPeak = 0;
-  let radiusRssPeak = 0;
-  const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, rssMb(service.pid) ?? 0);
-    radiusRssPeak = Math.max(radiusRssPeak, rssMb(pids.freeradius) ?? 0);
-  }, 250);
+  const serviceRss = rssSampler(service.pid);
+  const radiusRss = rssSampler(pids.freeradius);
   const disconnectedBefore = simulators.received.size;
   const runtimeBefore = await runtimeFigures(service.metricsPort);
   const before = cpuSnapshot(pids);
@@ -390,7 +406,8 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
   const elapsed = (performance.now() - started) / 1000;
   const after = cpuSnapshot(pids);
   const runtimeAfter = await runtimeFigures(service.metricsPort);
-  clearInterval(sampler);
+  serviceRss.stop();
+  radiusRss.stop();
   if (!measured) return null;
   const classes = Object.fromEntries(
     Object.entries(tallies).map(([name, tally]) => [
@@ -411,7 +428,7 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
     apiByKind: Object.fromEntries(Object.entries(apiByKind).map(([kind, tally]) => [kind, summarise(tally, elapsed)])),
     disconnectsAcked: simulators.received.size - disconnectedBefore,
     coresBusy: coresBusy(before, after, elapsed),
-    rssPeakMb: { service: rssPeak, freeradius: radiusRssPeak },
+    rssPeakMb: { service: serviceRss.peak, freeradius: radiusRss.peak },
     // The service's time in garbage collection per second of the phase, and its event loop's delay over the phase.
     gcShare: Object.fromEntries(
       Object.entries(runtimeAfter.gcSeconds).map(([kind, total]) => [
@@ -627,7 +644,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
       disconnects: {
         requested: traffic.api.disconnectsDue.size,
         acked: delays.length,
-        delayMs: summariseDelays(delays),
+        delayMs: percentiles(delays),
         nasRequests: simulators.counts(),
         jobs: await jobOutcomes(connection),
       },
@@ -707,11 +724,4 @@ async function sizeBufferPool(admin, name, smoke) {
 
 function nasCount(config) {
   return chainNases(config.users).length;
-}
-
-function summariseDelays(delays) {
-  const sorted = [...delays].sort((a, b) => a - b);
-  const at = (q) =>
-    sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-  return { p50: at(0.5), p99: at(0.99), max: sorted.length === 0 ? null : Math.round(sorted.at(-1)) };
 }
