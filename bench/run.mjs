@@ -3,14 +3,13 @@
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import mysql from 'mysql2/promise';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, rssSampler, startProcess } from './lib/processes.mjs';
-import { cli, radiusToken, serviceEnv } from './lib/service.mjs';
+import { cli, connectMysql, radiusToken, serviceEnv } from './lib/service.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
 import { consoleWorkloads, metricsWorkloads, radiusWorkloads, workloads } from './workloads.mjs';
@@ -138,7 +137,7 @@ function merge(runs) {
 async function createMysqlDatabase() {
   const name = args.reuse ?? `hotspot_bench_${process.pid}`;
   if (args.reuse === undefined) {
-    const admin = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
+    const admin = await connectMysql(args['mysql-url']);
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     await admin.end();
@@ -150,7 +149,7 @@ async function createMysqlDatabase() {
     url: url.toString(),
     users: config.usersMysql,
     async seed(passwordHash) {
-      const connection = await mysql.createConnection({ uri: url.toString().replace(/^mariadb:/, 'mysql:') });
+      const connection = await connectMysql(url.toString());
       try {
         await seedMysql(connection, config.usersMysql, passwordHash);
       } finally {
@@ -162,7 +161,7 @@ async function createMysqlDatabase() {
         log(`kept the database ${name} (drop it with: DROP DATABASE \`${name}\`)`);
         return;
       }
-      const connection = await mysql.createConnection({ uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:') });
+      const connection = await connectMysql(args['mysql-url']);
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await connection.end();
     },
@@ -192,10 +191,7 @@ function createSqliteDatabase() {
 
 async function mysqlReachable() {
   try {
-    const connection = await mysql.createConnection({
-      uri: args['mysql-url'].replace(/^mariadb:/, 'mysql:'),
-      connectTimeout: 2000,
-    });
+    const connection = await connectMysql(args['mysql-url'], { connectTimeout: 2000 });
     await connection.end();
     return true;
   } catch {

@@ -1,6 +1,7 @@
 // The service and FreeRADIUS as the bench's scenarios run them: the production environment of the
 // service, its CLI, the FreeRADIUS folder `hotspot radius-config` writes, and FreeRADIUS itself
 // without debug output.
+import mysql from 'mysql2/promise';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,11 @@ export function serviceEnv({ databaseUrl, port, token, ...extra }) {
     NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     ...extra,
   };
+}
+
+/** A mysql2 connection (promise API) to `url`; the service's `mariadb:` scheme is mysql2's `mysql:`. */
+export function connectMysql(url, options = {}) {
+  return mysql.createConnection({ uri: url.replace(/^mariadb:/, 'mysql:'), ...options });
 }
 
 /** A database on the server of `serverUrl`, as a URL. */

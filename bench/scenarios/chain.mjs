@@ -2,7 +2,6 @@
 // MariaDB, every RADIUS packet through a real FreeRADIUS with the generated configuration. See
 // bench/README.md ("Scenario `chain`").
 import { hash } from '@node-rs/argon2';
-import mysql from 'mysql2/promise';
 import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import {
   startProcess,
 } from '../lib/processes.mjs';
 import {
+  connectMysql,
   databaseUrlOf,
   freeRadiusWithRest,
   generateRadiusConfig,
@@ -477,15 +477,8 @@ function formatPhase(phase) {
 
 export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration }) {
   const config = { ...scenarioConfig(smoke), ...(duration === undefined ? {} : { baseSeconds: duration }) };
-  const serverUrl = mysqlUrl.replace(/^mariadb:/, 'mysql:');
-  try {
-    const probe = await mysql.createConnection({ uri: serverUrl, connectTimeout: 2000 });
-    await probe.end();
-  } catch {
-    if (!smoke) throw new Error(`the chain scenario needs MariaDB: not reachable at ${mysqlUrl}`);
-    log(`chain: MariaDB not reachable at ${mysqlUrl}: skipped`);
-    return;
-  }
+  // Its sessions and expiries are seeded relative to the run: a kept database cannot serve again.
+  if (reuse !== undefined) throw new Error('--reuse does not apply to the chain scenario');
   if (!freeRadiusWithRest()) {
     if (!smoke)
       throw new Error(
@@ -494,11 +487,13 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     log('chain: FreeRADIUS with rlm_rest is not installed: skipped');
     return;
   }
-
-  // Its sessions and expiries are seeded relative to the run: a kept database cannot serve again.
-  if (reuse !== undefined) throw new Error('--reuse does not apply to the chain scenario');
+  const admin = await connectMysql(mysqlUrl, { connectTimeout: 2000 }).catch(() => null);
+  if (admin === null) {
+    if (!smoke) throw new Error(`the chain scenario needs MariaDB: not reachable at ${mysqlUrl}`);
+    log(`chain: MariaDB not reachable at ${mysqlUrl}: skipped`);
+    return;
+  }
   const name = `hotspot_chain_${process.pid}`;
-  const admin = await mysql.createConnection({ uri: serverUrl });
   const databaseUrl = databaseUrlOf(mysqlUrl, name);
   const folder = mkdtempSync(join(tmpdir(), 'hotspot-chain-'));
   const stops = [];
@@ -517,7 +512,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     await migrating.stop();
     log(`chain: seeding ${config.users} users, ${nasCount(config)} NASes and ${config.sessions} sessions`);
     const seedStart = Date.now();
-    const seeding = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
+    const seeding = await connectMysql(databaseUrl);
     let seeded;
     try {
       await seedMysql(seeding, config.users, await hash(BENCH_PASSWORD, ARGON2));
@@ -578,7 +573,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
 
     const pids = { service: service.pid, database: databaseServerPid(), freeradius: radius.pid };
     const traffic = trafficOf(config, seeded.online, seeded.nases, senders);
-    const connection = await mysql.createConnection({ uri: databaseUrl.replace(/^mariadb:/, 'mysql:') });
+    const connection = await connectMysql(databaseUrl);
     stops.push(() => connection.end());
 
     // Warm-up: the cached users log in once (their passwords verified, so later logins are cache hits), then a short unmeasured run.

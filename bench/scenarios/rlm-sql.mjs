@@ -5,13 +5,20 @@
 // generator, alternating A and B: Access-Requests/s and Accounting-Requests/s at saturation, and
 // p50/p99 at a fixed rate both sides sustain. See bench/README.md.
 import { hash, verify } from '@node-rs/argon2';
-import mysql from 'mysql2/promise';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs, databaseServerPid, freePort, freeUdpPorts, log, ROOT, startProcess } from '../lib/processes.mjs';
-import { cli, databaseUrlOf, generateRadiusConfig, radiusToken, serviceEnv, startFreeRadius } from '../lib/service.mjs';
+import {
+  cli,
+  connectMysql,
+  databaseUrlOf,
+  generateRadiusConfig,
+  radiusToken,
+  serviceEnv,
+  startFreeRadius,
+} from '../lib/service.mjs';
 import {
   ACCT_STATUS,
   closedLoop,
@@ -75,8 +82,7 @@ export default async function rlmSql({ smoke, mysqlUrl, keep, reuse }) {
     log(`rlm-sql: skipped, ${RLM_SQL_MYSQL} is missing (install freeradius-mysql)`);
     return;
   }
-  const adminUri = mysqlUrl.replace(/^mariadb:/, 'mysql:');
-  const admin = await mysql.createConnection({ uri: adminUri, connectTimeout: 2000 }).catch(() => null);
+  const admin = await connectMysql(mysqlUrl, { connectTimeout: 2000 }).catch(() => null);
   if (admin === null) {
     log(`rlm-sql: skipped, MariaDB is not reachable at ${mysqlUrl}`);
     return;
@@ -141,7 +147,7 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
     await migrating.stop();
     log(`rlm-sql: seeding ${size.users} users (${users.length} active in ${NAS_VENUE})`);
     const seedStart = Date.now();
-    const connection = await mysql.createConnection({ uri: serviceUrl.replace(/^mariadb:/, 'mysql:') });
+    const connection = await connectMysql(serviceUrl);
     try {
       await seedMysql(connection, size.users, await hash(BENCH_PASSWORD, ARGON2));
     } finally {
@@ -715,8 +721,7 @@ async function createRadiusDatabase(admin, mysqlUrl, name, users) {
   if (crypt.status !== 0 || !cryptHash.startsWith('$6$')) throw new Error(`openssl passwd -6 failed: ${crypt.stderr}`);
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await admin.query(`CREATE DATABASE \`${name}\``);
-  const connection = await mysql.createConnection({
-    uri: databaseUrlOf(mysqlUrl, name).replace(/^mariadb:/, 'mysql:'),
+  const connection = await connectMysql(databaseUrlOf(mysqlUrl, name), {
     multipleStatements: true,
   });
   try {
@@ -740,7 +745,7 @@ async function createRadiusDatabase(admin, mysqlUrl, name, users) {
  * the counters of its last Interim-Update.
  */
 async function checkData(mysqlUrl, names, sessions, prefix) {
-  const connection = await mysql.createConnection({ uri: mysqlUrl.replace(/^mariadb:/, 'mysql:') });
+  const connection = await connectMysql(mysqlUrl);
   try {
     const sides = {
       A: `SELECT acct_session_id AS id, input_octets AS input, output_octets AS output, session_time AS time
