@@ -129,6 +129,7 @@ for (const kind of databaseKinds()) {
         acctPort: server.acctPort,
         clients: ['test-nas'],
         eap: false,
+        accountingDatabase: false,
       });
       expect(generated.stdout + generated.stderr).not.toContain(NAS_SECRET);
       expect(generated.stdout + generated.stderr).not.toContain(radiusToken);

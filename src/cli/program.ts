@@ -16,7 +16,7 @@ import { jobsCommand } from './commands/jobs.js';
 import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
 import { operatorCommand } from './commands/operator.js';
-import { radiusConfigCommand } from './commands/radius-config.js';
+import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-config.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
@@ -35,6 +35,7 @@ export const COMMANDS: readonly CliCommand[] = [
   venueCommand,
   batchCommand,
   radiusConfigCommand,
+  radiusSqlGrantsCommand,
   auditCommand,
 ];
 

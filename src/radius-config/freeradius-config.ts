@@ -45,6 +45,20 @@ export interface FreeRadiusConfigInput {
   clients: readonly FreeRadiusClient[];
   /** WPA-Enterprise: EAP-TTLS with inner PAP, with this server certificate. Absent: PAP only. */
   eap?: EapCertificates | null;
+  /**
+   * The service's MySQL/MariaDB database, for FreeRADIUS to record the common Interim-Update itself
+   * (policy.d/hotspot_interim_sql). Absent: every accounting packet goes to the service.
+   */
+  accountingDatabase?: AccountingDatabase | null;
+}
+
+/** How FreeRADIUS reaches the service's database: an account with the grants `radiusSqlGrants` lists. */
+export interface AccountingDatabase {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
 }
 
 /** The PEM texts of the EAP server's certificate, its private key and, optionally, the CA chain that issued it. */
@@ -61,14 +75,29 @@ export const EAP_FILES = {
   caChain: 'certs/ca.pem',
 } as const;
 
-/** Files only an EAP configuration has: removed when a folder is regenerated without EAP. */
-const EAP_ONLY_FILES = ['mods-enabled/eap', 'sites-enabled/hotspot-inner', ...Object.values(EAP_FILES)];
+/** Where the configuration keeps the accounting database's module (its login and password). */
+export const ACCOUNTING_DATABASE_FILE = 'mods-enabled/hotspot_sql';
 
-/** The templates of the EAP part, in this subfolder of deploy/freeradius/ (copied without the prefix). */
-const EAP_TEMPLATES = 'eap';
+/**
+ * The optional parts: each one's templates in this subfolder of deploy/freeradius/ (copied without
+ * the prefix), and the lines between `# @@IF_<MARKER>@@` and `# @@END_IF_<MARKER>@@` in the other
+ * templates, kept only when the part is configured. Its files are removed when a folder is
+ * regenerated without it.
+ */
+const OPTIONAL_PARTS = {
+  eap: {
+    templates: 'eap',
+    block: /^[ \t]*# @@IF_EAP@@\n([\s\S]*?)^[ \t]*# @@END_IF_EAP@@\n/gm,
+    files: ['mods-enabled/eap', 'sites-enabled/hotspot-inner', ...Object.values(EAP_FILES)],
+  },
+  sql: {
+    templates: 'sql',
+    block: /^[ \t]*# @@IF_SQL@@\n([\s\S]*?)^[ \t]*# @@END_IF_SQL@@\n/gm,
+    files: [ACCOUNTING_DATABASE_FILE, 'policy.d/hotspot_interim_sql'],
+  },
+} as const;
 
-/** Lines between these markers in a template are kept only in an EAP configuration. */
-const EAP_BLOCK = /^[ \t]*# @@IF_EAP@@\n([\s\S]*?)^[ \t]*# @@END_IF_EAP@@\n/gm;
+type OptionalPart = keyof typeof OPTIONAL_PARTS;
 
 /** Larger than any certificate chain or key: a bigger file is not one. */
 const MAX_PEM_BYTES = 1_000_000;
@@ -97,7 +126,8 @@ function templateFiles(root: string, under = ''): string[] {
   for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
     const path = under === '' ? entry.name : `${under}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (path !== EAP_TEMPLATES) files.push(...templateFiles(root, path));
+      if (!Object.values(OPTIONAL_PARTS).some((part) => part.templates === path))
+        files.push(...templateFiles(root, path));
     } else if (entry.isFile() && entry.name !== 'README.md') files.push(path);
   }
   return files.sort();
@@ -110,17 +140,22 @@ export function renderFreeRadiusConfig(
 ): Map<string, string> {
   const values = placeholderValues(input);
   const eap = input.eap ? checkEapCertificates(input.eap) : null;
+  const database = input.accountingDatabase ? accountingDatabaseValues(input.accountingDatabase) : null;
+  const parts: Record<OptionalPart, boolean> = { eap: eap !== null, sql: database !== null };
   const sources = templateFiles(templates).map((path) => ({ path, from: path }));
-  if (eap !== null) {
-    for (const path of templateFiles(join(templates, EAP_TEMPLATES))) {
-      sources.push({ path, from: `${EAP_TEMPLATES}/${path}` });
-    }
-    values.EAP_CA_FILE = basename(eap.caChain === null ? EAP_FILES.certificate : EAP_FILES.caChain);
+  for (const part of optionalParts().filter((name) => parts[name])) {
+    const folder = OPTIONAL_PARTS[part].templates;
+    for (const path of templateFiles(join(templates, folder))) sources.push({ path, from: `${folder}/${path}` });
   }
+  if (eap !== null) values.EAP_CA_FILE = basename(eap.caChain === null ? EAP_FILES.certificate : EAP_FILES.caChain);
+  if (database !== null) Object.assign(values, database);
   const files = new Map<string, string>();
   for (const { path, from } of sources) {
-    const text = readFileSync(join(templates, from), 'utf8')
-      .replace(EAP_BLOCK, (_whole, block: string) => (eap === null ? '' : block))
+    const text = optionalParts()
+      .reduce(
+        (kept, part) => kept.replace(OPTIONAL_PARTS[part].block, (_whole, block: string) => (parts[part] ? block : '')),
+        readFileSync(join(templates, from), 'utf8'),
+      )
       .replace(/@@([A-Z_]+)@@/g, (whole, name: string) => {
         const value = values[name];
         if (value === undefined) throw new FreeRadiusConfigError(`Unknown placeholder ${whole} in template ${from}.`);
@@ -134,6 +169,39 @@ export function renderFreeRadiusConfig(
     if (eap.caChain !== null) files.set(EAP_FILES.caChain, eap.caChain);
   }
   return files;
+}
+
+function optionalParts(): OptionalPart[] {
+  return Object.keys(OPTIONAL_PARTS) as OptionalPart[];
+}
+
+/** A database name, an account name or a host the module's double-quoted strings hold as they are. */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The module's placeholders; FreeRADIUS reads the password single-quoted, literally. */
+function accountingDatabaseValues(database: AccountingDatabase): Record<string, string> {
+  const { host, port, user, password } = database;
+  if (!PLAIN_NAME.test(host) && isIP(host) === 0) {
+    throw new FreeRadiusConfigError('The accounting database host must be a host name or an IP address.');
+  }
+  if (!PLAIN_NAME.test(user) || !PLAIN_NAME.test(database.database)) {
+    throw new FreeRadiusConfigError(
+      'The accounting database user and database name must be 1-64 characters of A-Za-z0-9_.-.',
+    );
+  }
+  // Printable ASCII but for the backslash, which FreeRADIUS would read as an escape.
+  if (!/^[\x20-\x5b\x5d-\x7e]{1,128}$/.test(password)) {
+    throw new FreeRadiusConfigError(
+      'The accounting database password must be 1-128 printable ASCII characters other than \\.',
+    );
+  }
+  return {
+    SQL_HOST: host,
+    SQL_PORT: String(checkPort('accounting database port', port)),
+    SQL_LOGIN: user,
+    SQL_PASSWORD: quoted(password),
+    SQL_DATABASE: database.database,
+  };
 }
 
 /**
@@ -218,6 +286,52 @@ export function readEapCertificates(paths: {
     privateKey: readPem(paths.privateKey, 'EAP private key'),
     caChain: paths.caChain ? readPem(paths.caChain, 'EAP CA chain') : null,
   };
+}
+
+/**
+ * The accounting database a folder written before holds (its module file), or null when it has none:
+ * a regeneration without accounting database options keeps it this way.
+ */
+export function existingAccountingDatabase(outDir: string): AccountingDatabase | null {
+  const root = resolve(outDir);
+  const path = join(root, ACCOUNTING_DATABASE_FILE);
+  if (!existsSync(join(root, MARKER_FILE)) || !existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
+  const value = (name: string) => new RegExp(`^\\t${name} = (.*)$`, 'm').exec(text)?.[1] ?? null;
+  const [host, port, user, password, database] = ['server', 'port', 'login', 'password', 'radius_db'].map(value);
+  if (host === null || port === null || user === null || password === null || database === null) return null;
+  return {
+    host: host.replace(/^"|"$/g, ''),
+    port: Number(port),
+    user: user.replace(/^"|"$/g, ''),
+    password: password.replace(/^'|'$/g, '').replace(/\\'/g, "'"),
+    database: database.replace(/^"|"$/g, ''),
+  };
+}
+
+/**
+ * What the accounting database's account may do, as GRANT statements for `database`: read the
+ * columns the statement tests, change a session's counters, address and time and a device's
+ * status and last sighting. Nothing else: no password hash, no other table, no insert or delete.
+ */
+export function accountingDatabaseGrants(database: string, user: string, host: string): string[] {
+  if (!PLAIN_NAME.test(user) || !(host === '%' || PLAIN_NAME.test(host) || isIP(host) !== 0)) {
+    throw new FreeRadiusConfigError(
+      'The account must be 1-64 characters of A-Za-z0-9_.- at a host name, an IP address or %.',
+    );
+  }
+  if (!/^[A-Za-z0-9_$-]{1,64}$/.test(database))
+    throw new FreeRadiusConfigError('The database name cannot be quoted here.');
+  const to = `TO '${user}'@'${host}'`;
+  const on = (table: string) => `ON \`${database}\`.\`${table}\``;
+  const counters = 'ip_address, last_accounting_at, input_octets, output_octets, session_time';
+  return [
+    `GRANT SELECT (id, status, expires_at) ${on('hotspot_users')} ${to}`,
+    `GRANT SELECT (user_id, venue_id) ${on('hotspot_user_venues')} ${to}`,
+    `GRANT SELECT (id, name) ${on('nas_clients')} ${to}`,
+    `GRANT SELECT (nas_client_id, accounting_unique_id, user_id, venue_id, status, ${counters}), UPDATE (${counters}) ${on('sessions')} ${to}`,
+    `GRANT SELECT (user_id, mac_address, status, last_seen_at), UPDATE (status, last_seen_at) ${on('devices')} ${to}`,
+  ];
 }
 
 /**
@@ -387,8 +501,8 @@ export async function writeFreeRadiusConfig(outDir: string, files: Map<string, s
   await chmod(root, 0o700);
   for (const sub of ['log', 'run']) await ownFolder(root, sub);
   const all = new Map(files).set(MARKER_FILE, 'Written by `hotspot radius-config`; regenerate rather than edit.\n');
-  // A configuration without EAP drops the EAP files a previous run wrote (rm never follows a link).
-  for (const path of EAP_ONLY_FILES) {
+  // A configuration without EAP (or SQL) drops the files a previous run wrote for it (rm never follows a link).
+  for (const path of optionalParts().flatMap((part) => OPTIONAL_PARTS[part].files)) {
     if (!files.has(path) && lstatSync(join(root, dirname(path)), { throwIfNoEntry: false })?.isDirectory()) {
       await rm(join(root, path), { force: true });
     }

@@ -1,5 +1,6 @@
 import { AuditModule } from '../../audit/audit.module.js';
 import { VenuesModule } from '../../venues/venues.module.js';
+import { ConfigService } from '@nestjs/config';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
@@ -9,11 +10,15 @@ import { RADIUS_PERMISSION, type Permission } from '../../auth/permissions.js';
 import type { TokenStatus } from '../../auth/token-rules.js';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { NasService } from '../../nas/nas.service.js';
+import type { AppConfig } from '../../config/configuration.js';
 import { NasSecretUnavailableError } from '../../nas/secret-box.js';
 import {
+  accountingDatabaseGrants,
+  type AccountingDatabase,
   DEFAULT_ACCT_PORT,
   DEFAULT_AUTH_PORT,
   DEFAULT_REST_TIMEOUT_MS,
+  existingAccountingDatabase,
   existingEapCertificates,
   FreeRadiusConfigError,
   readEapCertificates,
@@ -30,6 +35,14 @@ import { flagOption, valueOption } from '../option-values.js';
 export interface RadiusConfigSources {
   listWithSecrets: NasService['listWithSecrets'];
   tokenProblem(value: string): Promise<string | null>;
+  /** The service's MySQL/MariaDB database name; null on the embedded SQLite database. */
+  mysqlDatabase: string | null;
+}
+
+/** The service's MySQL/MariaDB database name from its configuration; null on SQLite. */
+function mysqlDatabaseOf(config: ConfigService<AppConfig, true>): string | null {
+  const database = config.get('database', { infer: true });
+  return database.type === 'sqlite' ? null : database.database;
 }
 
 const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
@@ -40,6 +53,7 @@ const RADIUS_CONFIG_SOURCES: ServiceNeed<RadiusConfigSources> = {
     const nas = context.get(NasService);
     const tokens = context.get(ApiTokenService);
     return {
+      mysqlDatabase: mysqlDatabaseOf(context.get(ConfigService)),
       listWithSecrets: () => nas.listWithSecrets(),
       tokenProblem: async (value) => {
         const token = await tokens.findByValue(value);
@@ -63,7 +77,38 @@ interface RadiusConfigOptions {
   eapCert?: string;
   eapKey?: string;
   eapCa?: string;
+  accountingDbUrl?: AccountingDatabase;
+  /** false: --no-accounting-db; undefined: keep the folder's choice. */
+  accountingDb?: false;
   json?: true;
+}
+
+/** `mysql://user:password@host:port/database`: how FreeRADIUS reaches the service's database. */
+function accountingDbUrl(raw: string): AccountingDatabase {
+  // The value holds a password: never echoed.
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // falls through to the error below
+  }
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return '';
+    }
+  };
+  if (url === null || (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') || !url.username || !url.password) {
+    throw new UsageError('must be mysql://USER:PASSWORD@HOST:PORT/DATABASE (the account radius-sql-grants names)');
+  }
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 3306),
+    user: decoded(url.username),
+    password: decoded(url.password),
+    database: decoded(url.pathname.replace(/^\//, '')),
+  };
 }
 
 function apiUrl(raw: string): string {
@@ -196,7 +241,27 @@ export const radiusConfigCommand: CliCommand = {
           (raw) => raw,
         ),
       )
-      .addOption(flagOption('--json', 'print one JSON object {outDir, confDir, authPort, acctPort, clients, eap}'))
+      .addOption(
+        valueOption(
+          '--accounting-db-url <url>',
+          "MySQL/MariaDB only: FreeRADIUS records the common Interim-Update in the service's database itself, " +
+            'as mysql://USER:PASSWORD@HOST:PORT/DATABASE (an account with the grants radius-sql-grants prints). ' +
+            'A folder written with it keeps it when regenerated without it',
+          accountingDbUrl,
+        ),
+      )
+      .addOption(
+        new Option(
+          '--no-accounting-db',
+          'send every accounting packet to the service again (drop --accounting-db-url)',
+        ),
+      )
+      .addOption(
+        flagOption(
+          '--json',
+          'print one JSON object {outDir, confDir, authPort, acctPort, clients, eap, accountingDatabase}',
+        ),
+      )
       .action((options: RadiusConfigOptions) =>
         runtime.use(RADIUS_CONFIG_SOURCES, (sources) => generate(sources, options, io)),
       );
@@ -236,6 +301,32 @@ function eapChoice(options: RadiusConfigOptions, outDir: string): EapCertificate
   return existingEapCertificates(outDir);
 }
 
+/**
+ * The accounting database to configure: the given one, none with --no-accounting-db, else the one
+ * the folder holds from an earlier --accounting-db-url. Only on the service's own MySQL/MariaDB database.
+ */
+function accountingDatabaseChoice(
+  options: RadiusConfigOptions,
+  outDir: string,
+  mysqlDatabase: string | null,
+): AccountingDatabase | null {
+  if (options.accountingDb === false) {
+    if (options.accountingDbUrl !== undefined) throw new UsageError('--no-accounting-db takes no --accounting-db-url');
+    return null;
+  }
+  const chosen = options.accountingDbUrl ?? existingAccountingDatabase(outDir);
+  if (chosen === null) return null;
+  if (mysqlDatabase === null) {
+    throw new UsageError(
+      '--accounting-db-url needs the service on MySQL/MariaDB (DATABASE_URL); on SQLite leave it out',
+    );
+  }
+  if (chosen.database !== mysqlDatabase) {
+    throw new UsageError(`--accounting-db-url must name the service's database, ${mysqlDatabase}`);
+  }
+  return chosen;
+}
+
 async function generate(sources: RadiusConfigSources, options: RadiusConfigOptions, io: CliIo): Promise<void> {
   const outDir = resolve(options.out);
   const confDir = options.confDir ?? outDir;
@@ -244,8 +335,10 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
   let written: string;
   let clients: string[];
   let eap: EapCertificates | null;
+  let accountingDatabase: AccountingDatabase | null;
   try {
     eap = eapChoice(options, outDir);
+    accountingDatabase = accountingDatabaseChoice(options, outDir, sources.mysqlDatabase);
     const nases = await sources.listWithSecrets();
     clients = nases.map((client) => client.name);
     const files = renderFreeRadiusConfig({
@@ -258,6 +351,7 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
       confDir,
       clients: nases,
       eap,
+      accountingDatabase,
     });
     written = await writeFreeRadiusConfig(outDir, files);
   } catch (error) {
@@ -269,13 +363,70 @@ async function generate(sources: RadiusConfigSources, options: RadiusConfigOptio
   const authPort = options.authPort ?? DEFAULT_AUTH_PORT;
   const acctPort = options.acctPort ?? DEFAULT_ACCT_PORT;
   if (options.json) {
-    printJson(io, { outDir: written, confDir, authPort, acctPort, clients, eap: eap !== null });
+    printJson(io, {
+      outDir: written,
+      confDir,
+      authPort,
+      acctPort,
+      clients,
+      eap: eap !== null,
+      accountingDatabase: accountingDatabase !== null,
+    });
     return;
   }
   io.stdout.write(`${written}\n`);
   io.stderr.write(
     `Wrote the FreeRADIUS configuration for ${clients.length} NAS(es) (auth port ${authPort}, accounting port ${acctPort}` +
-      `${eap === null ? '' : ', WPA-Enterprise with EAP-TTLS/PAP'}). ` +
-      `It holds the NAS secrets and the token: keep it private.\nRun: freeradius -f -l stdout -d ${confDir}\n`,
+      `${eap === null ? '' : ', WPA-Enterprise with EAP-TTLS/PAP'}` +
+      `${accountingDatabase === null ? '' : ', Interim-Updates recorded in the database by FreeRADIUS'}). ` +
+      `It holds the NAS secrets, the token${accountingDatabase === null ? '' : ' and the database password'}: keep it private.\nRun: freeradius -f -l stdout -d ${confDir}\n`,
   );
 }
+
+const SERVICE_DATABASE: ServiceNeed<string | null> = {
+  resolve: (context) => mysqlDatabaseOf(context.get(ConfigService)),
+};
+
+/** `hotspot radius-sql-grants`: what the account of --accounting-db-url may do, as SQL to run as an administrator. */
+export const radiusSqlGrantsCommand: CliCommand = {
+  register(program, { io, runtime }) {
+    program
+      .command('radius-sql-grants')
+      .description(
+        'Print the GRANT statements for the MariaDB/MySQL account FreeRADIUS records Interim-Updates with ' +
+          "(radius-config --accounting-db-url): it reads a few columns and changes a session's counters and a " +
+          "device's last sighting, nothing else. Create the account first, then run the output as an administrator",
+      )
+      .addOption(
+        valueOption(
+          '--user <name>',
+          'the account name, e.g. hotspot_radius (required)',
+          (raw) => raw,
+        ).makeOptionMandatory(),
+      )
+      .addOption(
+        valueOption(
+          '--host <host>',
+          "the account's host: where FreeRADIUS connects from (default localhost)",
+          (raw) => raw,
+        ),
+      )
+      .action((options: { user: string; host?: string }) =>
+        runtime.use(SERVICE_DATABASE, (database) => {
+          if (database === null) {
+            return Promise.reject(
+              new UsageError('the service runs on SQLite: FreeRADIUS records nothing itself there'),
+            );
+          }
+          let grants: string[];
+          try {
+            grants = accountingDatabaseGrants(database, options.user, options.host ?? 'localhost');
+          } catch (error) {
+            return Promise.reject(error instanceof FreeRadiusConfigError ? new UsageError(error.message) : error);
+          }
+          io.stdout.write(grants.map((grant) => `${grant};\n`).join(''));
+          return Promise.resolve();
+        }),
+      );
+  },
+};
