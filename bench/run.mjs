@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario chain|rlm-sql] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain|rlm-sql [--rest-accounting]] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    'rest-accounting': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'pool-size': { type: 'string', default: '20' },
     'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
@@ -497,6 +498,7 @@ async function main() {
       keep: args.keep,
       reuse: args.reuse,
       duration: args.duration === undefined ? undefined : Number(args.duration),
+      restAccounting: args['rest-accounting'],
     });
     return;
   }

@@ -3,6 +3,7 @@
 // without debug output.
 import mysql from 'mysql2/promise';
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outputTail, ROOT } from './processes.mjs';
@@ -56,8 +57,40 @@ export function radiusToken(databaseUrl, name) {
   return cli(databaseUrl, ['token', 'create', '--name', name, '--permissions', 'radius']).trim().split('\n').at(-1);
 }
 
-/** Writes into `out` the FreeRADIUS folder `hotspot radius-config` generates for the service at `servicePort`. */
-export function generateRadiusConfig(databaseUrl, { out, servicePort, token, authPort, acctPort, listenAddress }) {
+/**
+ * The MariaDB account FreeRADIUS records Interim-Updates with, made as the docs say (CREATE USER, then
+ * what `hotspot radius-sql-grants` prints, run by `admin`), at both names a connection from 127.0.0.1
+ * may have. Its URL for `radius-config --accounting-db-url`, and `drop()`.
+ */
+export async function accountingAccount(admin, databaseUrl) {
+  const user = `hs_radius_${randomBytes(3).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const hosts = ['127.0.0.1', 'localhost'];
+  for (const host of hosts) {
+    await admin.query(`CREATE USER '${user}'@'${host}' IDENTIFIED BY '${password}'`);
+    const grants = cli(databaseUrl, ['radius-sql-grants', '--user', user, '--host', host]);
+    for (const grant of grants.split(';\n').filter((line) => line.trim() !== '')) await admin.query(grant);
+  }
+  const url = new URL(databaseUrl);
+  url.protocol = 'mysql:';
+  url.username = user;
+  url.password = password;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      for (const host of hosts) await admin.query(`DROP USER IF EXISTS '${user}'@'${host}'`);
+    },
+  };
+}
+
+/**
+ * Writes into `out` the FreeRADIUS folder `hotspot radius-config` generates for the service at
+ * `servicePort`; with `accountingDbUrl`, FreeRADIUS records the common Interim-Update itself.
+ */
+export function generateRadiusConfig(
+  databaseUrl,
+  { out, servicePort, token, authPort, acctPort, listenAddress, accountingDbUrl },
+) {
   cli(databaseUrl, [
     'radius-config',
     '--out',
@@ -72,6 +105,7 @@ export function generateRadiusConfig(databaseUrl, { out, servicePort, token, aut
     String(acctPort),
     '--listen-address',
     listenAddress,
+    ...(accountingDbUrl === undefined ? [] : ['--accounting-db-url', accountingDbUrl]),
   ]);
 }
 

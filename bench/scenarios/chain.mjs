@@ -23,6 +23,7 @@ import {
   startProcess,
 } from '../lib/processes.mjs';
 import {
+  accountingAccount,
   connectMysql,
   databaseUrlOf,
   freeRadiusWithRest,
@@ -475,7 +476,7 @@ function formatPhase(phase) {
   return lines.join('\n');
 }
 
-export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration }) {
+export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration, restAccounting }) {
   const config = { ...scenarioConfig(smoke), ...(duration === undefined ? {} : { baseSeconds: duration }) };
   // Its sessions and expiries are seeded relative to the run: a kept database cannot serve again.
   if (reuse !== undefined) throw new Error('--reuse does not apply to the chain scenario');
@@ -546,7 +547,11 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
     stops.push(() => started.stop());
     const [authPort, acctPort] = await freeUdpPorts(2);
     const raddb = join(folder, 'raddb');
+    // As an operator on MariaDB runs it: FreeRADIUS records the common Interim-Update itself, unless --rest-accounting.
+    const accounting = restAccounting ? null : await accountingAccount(admin, databaseUrl);
+    if (accounting !== null) stops.push(() => accounting.drop());
     generateRadiusConfig(databaseUrl, {
+      accountingDbUrl: accounting?.url,
       out: raddb,
       servicePort: port,
       token,
@@ -629,7 +634,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
       date: new Date().toISOString(),
       mode: smoke ? 'smoke' : 'full',
       machine: { ...machine, loadAfter: loadavg() },
-      config,
+      config: { ...config, accounting: accounting === null ? 'rest' : 'freeradius-sql' },
       seedSeconds,
       database: bufferPool.figures,
       nases: seeded.nases.length,
@@ -651,7 +656,11 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration 
       },
     };
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    const file = join(ROOT, 'bench/results', smoke ? 'chain-smoke.json' : 'chain.json');
+    const file = join(
+      ROOT,
+      'bench/results',
+      `chain${restAccounting ? '-rest-accounting' : ''}${smoke ? '-smoke' : ''}.json`,
+    );
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(
       `\nheadroom: ${headroom} × (target ≥ 1.5 ×); Disconnects: ${delays.length} of ${traffic.api.disconnectsDue.size} ACKed, delay p50 ${report.disconnects.delayMs.p50} ms, p99 ${report.disconnects.delayMs.p99} ms\nwritten: ${file}\n`,
