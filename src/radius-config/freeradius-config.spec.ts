@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTestCertificates, type TestCertificates } from '../../test/support/eap.js';
 import {
+  accountingDatabaseGrants,
+  existingAccountingDatabase,
   existingEapCertificates,
   FreeRadiusConfigError,
   readEapCertificates,
@@ -380,6 +382,76 @@ describe('FreeRADIUS configuration generator', () => {
         expect(`${path}: ${String(lstatSync(join(dir, path), { throwIfNoEntry: false }))}`).toBe(`${path}: undefined`);
       }
       expect(existingEapCertificates(dir)).toBeNull();
+    });
+  });
+
+  describe('Interim-Updates recorded by FreeRADIUS (an accounting database)', () => {
+    const database = {
+      host: 'db.internal',
+      port: 3307,
+      user: 'hotspot_radius',
+      password: "it's a p@ss",
+      database: 'hotspot',
+    };
+
+    it('without one: no sql module, no policy, no call in the site', () => {
+      const files = renderFreeRadiusConfig(INPUT);
+      expect(files.has('mods-enabled/hotspot_sql')).toBe(false);
+      expect(files.has('policy.d/hotspot_interim_sql')).toBe(false);
+      expect(files.get('sites-enabled/hotspot')).not.toMatch(/hotspot_interim_sql|@@/);
+    });
+
+    it('with one: the module on that database (password single-quoted), the policy, and the call before rest', () => {
+      const files = renderFreeRadiusConfig({ ...INPUT, accountingDatabase: database });
+      const module = files.get('mods-enabled/hotspot_sql')!;
+      expect(module).toContain('server = "db.internal"');
+      expect(module).toContain('port = 3307');
+      expect(module).toContain('login = "hotspot_radius"');
+      expect(module).toContain("password = 'it\\'s a p@ss'");
+      expect(module).toContain('radius_db = "hotspot"');
+      expect(files.get('policy.d/hotspot_interim_sql')).toContain('hotspot_sql {');
+      expect(files.get('sites-enabled/hotspot')).toMatch(/accounting \{[^}]*hotspot_interim_sql[\s\S]*?rest\n/);
+      for (const [path, text] of files) expect(`${path}: ${text}`).not.toMatch(/@@[A-Z_]+@@/);
+    });
+
+    it.each([
+      [{ host: 'db host' }, 'host must be a host name or an IP address'],
+      [{ user: "root'--" }, 'user and database name must be'],
+      [{ database: 'hot spot' }, 'user and database name must be'],
+      [{ password: 'back\\slash' }, 'printable ASCII characters other than'],
+      [{ password: '' }, 'printable ASCII characters other than'],
+      [{ port: 0 }, 'accounting database port must be 1-65535'],
+    ])('refuses %j, never quoting the password', (change, message) => {
+      const render = () => renderFreeRadiusConfig({ ...INPUT, accountingDatabase: { ...database, ...change } });
+      expect(render).toThrow(FreeRadiusConfigError);
+      expect(render).toThrow(message);
+      expect(render).not.toThrow(database.password);
+    });
+
+    it('regenerating keeps the database from the folder; without it removes the module and the policy', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'hotspot-sql-config-'));
+      try {
+        const dir = join(root, 'raddb');
+        await writeFreeRadiusConfig(dir, renderFreeRadiusConfig({ ...INPUT, accountingDatabase: database }));
+        expect(statSync(join(dir, 'mods-enabled/hotspot_sql')).mode & 0o777).toBe(0o600);
+        expect(existingAccountingDatabase(dir)).toEqual(database);
+        await writeFreeRadiusConfig(dir, renderFreeRadiusConfig(INPUT));
+        expect(existingAccountingDatabase(dir)).toBeNull();
+        expect(lstatSync(join(dir, 'policy.d/hotspot_interim_sql'), { throwIfNoEntry: false })).toBeUndefined();
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+
+    it('grants reading the columns the statement tests and changing counters and sightings, nothing else', () => {
+      const grants = accountingDatabaseGrants('hotspot', 'hotspot_radius', 'localhost');
+      expect(grants).toContain(
+        "GRANT SELECT (id, status, expires_at) ON `hotspot`.`hotspot_users` TO 'hotspot_radius'@'localhost'",
+      );
+      expect(grants.join('\n')).not.toMatch(/INSERT|DELETE|ALL|password_hash|\*/);
+      expect(grants.filter((grant) => grant.includes('UPDATE ('))).toHaveLength(2);
+      expect(() => accountingDatabaseGrants('hotspot', "x'@'%", 'localhost')).toThrow(FreeRadiusConfigError);
+      expect(() => accountingDatabaseGrants('hotspot', 'x', "h' IDENTIFIED BY 'p")).toThrow(FreeRadiusConfigError);
     });
   });
 });

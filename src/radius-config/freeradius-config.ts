@@ -52,7 +52,7 @@ export interface FreeRadiusConfigInput {
   accountingDatabase?: AccountingDatabase | null;
 }
 
-/** How FreeRADIUS reaches the service's database: an account with the grants `radiusSqlGrants` lists. */
+/** How FreeRADIUS reaches the service's database: an account with the grants `accountingDatabaseGrants` lists. */
 export interface AccountingDatabase {
   host: string;
   port: number;
