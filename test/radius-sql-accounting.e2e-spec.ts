@@ -180,7 +180,7 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
     });
   });
 
-  it('a blocked user, a user past expiresAt, a new device: the service decides, as before', async () => {
+  it('a blocked user, a user past expiresAt, a user moved to another venue, a new device: the service decides, as before', async () => {
     await server.explainFailures(async () => {
       const blocked = await online();
       await api(app).users.update(blocked.user._id, { status: 'blocked' }).expect(200);
@@ -197,6 +197,16 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
       expect(
         (await expired.interim({ 'Acct-Session-Time': 60, 'Acct-Input-Octets': 1, 'Acct-Output-Octets': 1 })).type,
       ).toBe('Accounting-Response');
+      const moved = await online();
+      await api(app)
+        .users.update(moved.user._id, { venueIds: ['venue-b'] })
+        .expect(200);
+      expect(
+        (await moved.interim({ 'Acct-Session-Time': 60, 'Acct-Input-Octets': 1, 'Acct-Output-Octets': 1 })).type,
+      ).toBe('Accounting-Response');
+      // Taking the venue ended its session there; the packet, about a user the NAS's venue no longer has, does not bring it back.
+      expect((await sessionOf(moved.user._id)).status).not.toBe('active');
+
       // The block ended the session and wrote its job; the packet does not bring it back.
       expect(await sessionOf(blocked.user._id)).toMatchObject({ status: 'expired' });
       // Nothing had ended this one: the service does, and tells the NAS.

@@ -317,7 +317,9 @@ function apiTraffic(config, apiOnline, offline, smallVenues) {
       };
     }
     if (slot < 17) {
-      const target = 5 * Math.floor(Math.random() * Math.floor(config.users / 5)) + 4;
+      // Not a user that expires on its own during the run: an expired user cannot be edited (409).
+      let target = 5 * Math.floor(Math.random() * Math.floor(config.users / 5)) + 4;
+      if (target % EXPIRING_MODULUS === 0) target -= 5;
       return {
         kind: 'put',
         method: 'PUT',

@@ -264,7 +264,7 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
     name === 'accounting' ? interims[key === 'A0' ? 'A' : key] : classes[name].attributes;
 
   const saturation = async (name, key, round, seconds) => {
-    const concurrency = key === 'A0' ? CONCURRENCY_ARGON2 : size.concurrency;
+    const concurrency = name === 'login' && key === 'A0' ? CONCURRENCY_ARGON2 : size.concurrency;
     const next = attributesOf(name, key);
     const { kind, expected } = classes[name];
     const result = await measure(name, sides[key], mariadb, async (tally) =>
@@ -339,7 +339,6 @@ async function run({ size, smoke, mysqlUrl, reuse, admin, names, folder, stack }
     ['login', 'A0', rates.loginNoCache, 'loginNoCache'],
     ['login', 'B', rates.loginNoCache, 'loginNoCache'],
     ['accounting', 'A', rates.accounting, 'accounting'],
-    ['accounting', 'A0', rates.accounting, 'accounting'],
     ['accounting', 'B', rates.accounting, 'accounting'],
   ];
   for (let round = 1; round <= size.rounds; round++) {

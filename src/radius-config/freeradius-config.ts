@@ -327,9 +327,8 @@ export function accountingDatabaseGrants(database: string, user: string, host: s
   const counters = 'ip_address, last_accounting_at, input_octets, output_octets, session_time';
   return [
     `GRANT SELECT (id, status, expires_at) ${on('hotspot_users')} ${to}`,
-    `GRANT SELECT (user_id, venue_id) ${on('hotspot_user_venues')} ${to}`,
     `GRANT SELECT (id, name) ${on('nas_clients')} ${to}`,
-    `GRANT SELECT (nas_client_id, accounting_unique_id, user_id, venue_id, status, ${counters}), UPDATE (${counters}) ${on('sessions')} ${to}`,
+    `GRANT SELECT (nas_client_id, accounting_unique_id, user_id, status, ${counters}), UPDATE (${counters}) ${on('sessions')} ${to}`,
     `GRANT SELECT (user_id, mac_address, status, last_seen_at), UPDATE (status, last_seen_at) ${on('devices')} ${to}`,
   ];
 }
