@@ -51,7 +51,10 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
       await admin.query(`CREATE USER '${account.user}'@'${host}' IDENTIFIED BY '${account.password}'`);
       const grants = await cli('radius-sql-grants', '--user', account.user, '--host', host);
       expect(grants.code).toBe(0);
-      for (const grant of grants.stdout.split(';\n').filter(Boolean)) await admin.query(grant);
+      const statements = grants.stdout.split(';\n').filter(Boolean);
+      const json = await cli('radius-sql-grants', '--user', account.user, '--host', host, '--json');
+      expect(JSON.parse(json.stdout)).toEqual({ database, user: account.user, host, grants: statements });
+      for (const grant of statements) await admin.query(grant);
     }
     server = await startFreeRadius({
       apiUrl: `http://127.0.0.1:${port}`,

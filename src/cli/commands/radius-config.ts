@@ -411,20 +411,23 @@ export const radiusSqlGrantsCommand: CliCommand = {
           (raw) => raw,
         ),
       )
-      .action((options: { user: string; host?: string }) =>
+      .addOption(flagOption('--json', 'print one JSON object {database, user, host, grants} instead of SQL'))
+      .action((options: { user: string; host?: string; json?: true }) =>
         runtime.use(SERVICE_DATABASE, (database) => {
           if (database === null) {
             return Promise.reject(
               new UsageError('the service runs on SQLite: FreeRADIUS records nothing itself there'),
             );
           }
+          const host = options.host ?? 'localhost';
           let grants: string[];
           try {
-            grants = accountingDatabaseGrants(database, options.user, options.host ?? 'localhost');
+            grants = accountingDatabaseGrants(database, options.user, host);
           } catch (error) {
             return Promise.reject(error instanceof FreeRadiusConfigError ? new UsageError(error.message) : error);
           }
-          io.stdout.write(grants.map((grant) => `${grant};\n`).join(''));
+          if (options.json) printJson(io, { database, user: options.user, host, grants });
+          else io.stdout.write(grants.map((grant) => `${grant};\n`).join(''));
           return Promise.resolve();
         }),
       );
