@@ -37,7 +37,6 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
   beforeAll(async () => {
     app = await startTestApp('mysql');
     await app.app.listen(0, '127.0.0.1');
-    const { port } = app.app.getHttpServer().address() as AddressInfo;
     await app.app.get(NasService).add({ venueId: 'venue-a', name: 'sql-nas', ipAddress: '127.0.0.1', secret: SECRET });
     [{ database }] = await app.dataSource.query<{ database: string }[]>('SELECT DATABASE() AS `database`');
     admin = await mysql.createConnection({
@@ -56,7 +55,13 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
       expect(JSON.parse(json.stdout)).toEqual({ database, user: account.user, host, grants: statements });
       for (const grant of statements) await admin.query(grant);
     }
-    server = await startFreeRadius({
+    server = await freeRadiusOnDatabase(account.password);
+  });
+
+  /** FreeRADIUS for the NAS, in front of the app, recording Interim-Updates with the account and `password`. */
+  async function freeRadiusOnDatabase(password: string): Promise<StartedFreeRadius> {
+    const { port } = app.app.getHttpServer().address() as AddressInfo;
+    return startFreeRadius({
       apiUrl: `http://127.0.0.1:${port}`,
       token: await app.createToken({ permissions: ['radius'] }),
       restTimeoutMs: 5000,
@@ -65,11 +70,11 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
         host: '127.0.0.1',
         port: Number(server127.port || 3306),
         user: account.user,
-        password: account.password,
+        password,
         database,
       },
     });
-  });
+  }
 
   afterAll(async () => {
     await server?.close();
@@ -261,20 +266,7 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
   });
 
   it('a database FreeRADIUS cannot sign in to: every Interim-Update goes to the service', async () => {
-    const { port } = app.app.getHttpServer().address() as AddressInfo;
-    const locked = await startFreeRadius({
-      apiUrl: `http://127.0.0.1:${port}`,
-      token: await app.createToken({ permissions: ['radius'] }),
-      restTimeoutMs: 5000,
-      clients: [{ name: 'sql-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
-      accountingDatabase: {
-        host: '127.0.0.1',
-        port: Number(server127.port || 3306),
-        user: account.user,
-        password: 'not-the-password',
-        database,
-      },
-    });
+    const locked = await freeRadiusOnDatabase('not-the-password');
     try {
       await locked.explainFailures(async () => {
         const { user, base } = await online();
