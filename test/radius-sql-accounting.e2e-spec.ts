@@ -368,6 +368,20 @@ describe('FreeRADIUS writing Interim-Updates on the embedded database [sqlite]',
       expect(config.stderr).toContain('--accounting-db-url needs the service on MySQL/MariaDB');
       expect(config.stderr).not.toContain('a-password');
       expect(existsSync(folder)).toBe(false);
+      const malformed = await cli(
+        'radius-config',
+        '--out',
+        folder,
+        '--api-url',
+        'http://127.0.0.1:3000',
+        '--token',
+        token,
+        '--accounting-db-url',
+        'mysql://radius:a-pass%ZZword@127.0.0.1:3306/hotspot',
+      );
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toContain('malformed %-escape');
+      expect(malformed.stderr).not.toContain('a-pass');
       const grants = await cli('radius-sql-grants', '--user', 'radius');
       expect(grants).toMatchObject({ code: 2, stdout: '' });
     } finally {

@@ -10,7 +10,7 @@ import { RADIUS_PERMISSION, type Permission } from '../../auth/permissions.js';
 import type { TokenStatus } from '../../auth/token-rules.js';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { NasService } from '../../nas/nas.service.js';
-import type { AppConfig } from '../../config/configuration.js';
+import { parseDatabaseUrl, type AppConfig } from '../../config/configuration.js';
 import { NasSecretUnavailableError } from '../../nas/secret-box.js';
 import {
   accountingDatabaseGrants,
@@ -83,31 +83,24 @@ interface RadiusConfigOptions {
   json?: true;
 }
 
-/** `mysql://user:password@host:port/database`: how FreeRADIUS reaches the service's database. */
+/**
+ * `mysql://user:password@host:port/database`: how FreeRADIUS reaches the service's database, read as
+ * DATABASE_URL is (parseDatabaseUrl: scheme, host, escapes, database name), with an account and a password.
+ */
 function accountingDbUrl(raw: string): AccountingDatabase {
-  // The value holds a password: never echoed.
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    // falls through to the error below
-  }
-  const decoded = (text: string) => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return '';
-    }
-  };
-  if (url === null || (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') || !url.username || !url.password) {
-    throw new UsageError('must be mysql://USER:PASSWORD@HOST:PORT/DATABASE (the account radius-sql-grants names)');
-  }
+  // The value holds a password: never echoed (parseDatabaseUrl's messages do not quote it either).
+  const usage = 'must be mysql://USER:PASSWORD@HOST:PORT/DATABASE (the account radius-sql-grants names)';
+  const parsed = parseDatabaseUrl(raw);
+  if ('error' in parsed) throw new UsageError(`${usage}: ${parsed.error}`);
+  if (parsed.value.type === 'sqlite') throw new UsageError(usage);
+  const url = new URL(parsed.value.url);
+  if (!url.username || !url.password) throw new UsageError(usage);
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: Number(url.port || 3306),
-    user: decoded(url.username),
-    password: decoded(url.password),
-    database: decoded(url.pathname.replace(/^\//, '')),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: parsed.value.database,
   };
 }
 
