@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario chain|rlm-sql [--rest-accounting]] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain [--rest-accounting] | --scenario rlm-sql] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
