@@ -6,10 +6,15 @@ import compression from 'compression';
 import express from 'express';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import { consoleBusyAnswer } from './console/console-busy.js';
 import { consoleSecurityHeaders } from './console/console-headers.js';
+import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
+import { Admission } from './common/load/admission.js';
+import { admissionMiddleware } from './common/load/admission.middleware.js';
+import { RequestAges } from './common/load/request-deadline.js';
 import { createPino, PinoLoggerService, type LogOutput } from './common/logging/pino-logger.js';
 import { requestLogMiddleware } from './common/logging/request-log.middleware.js';
 import { bodyChecks, requireUtf8Body } from './common/middleware/body-shape.middleware.js';
@@ -77,9 +82,13 @@ export async function createApp(
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
   const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
+  const admission = app.get(Admission);
+  const admit = admissionMiddleware(admission, new RequestAges(), consoleBusyAnswer(app.get(ConsoleViews)));
   // What every request goes through before routing, in one Express layer (each layer is a router
   // step of its own): the request id first (every response and log line carries it), the request
-  // log, the security headers, then compression, which only a client that accepts an encoding needs.
+  // log, the security headers, the admission (a deadline already past, or a tier being shed: 503
+  // before the body is read or the token checked), then compression, which only a client that
+  // accepts an encoding needs.
   app.use((req: Request, res: Response, next: NextFunction) => {
     ignoreCacheValidators(req);
     requestIdMiddleware(req, res, () => {
@@ -89,8 +98,10 @@ export async function createApp(
         res.setHeader(SERVICE_VERSION_HEADER, version);
         // Caches must keep encoded and plain answers apart, whether or not this one gets encoded.
         res.setHeader('Vary', 'Accept-Encoding');
-        if (req.headers['accept-encoding'] === undefined) next();
-        else compress(req, res, next);
+        admit(req, res, () => {
+          if (req.headers['accept-encoding'] === undefined) next();
+          else compress(req, res, next);
+        });
       });
     });
   });
@@ -123,11 +134,12 @@ export async function createApp(
   app.use((req: Request, res: Response, next: NextFunction) =>
     isConsolePath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
   );
-  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalFilters(new ApiExceptionFilter(admission));
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.
   app.get(OpenApiRoutes).serve(app);
   configureHttpServer(app.getHttpServer(), config.http);
   await app.init();
+  admission.start();
   return app;
 }

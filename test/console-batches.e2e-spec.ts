@@ -2,7 +2,7 @@ import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { BatchPasswordEntity } from '../src/batches/entities/batch-password.entity.js';
 import { UserBatchEntity } from '../src/batches/entities/user-batch.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { VenuesService } from '../src/venues/venues.service.js';
 import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { databaseKinds } from './support/databases.js';

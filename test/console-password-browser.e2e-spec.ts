@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
 import { givenOperator } from './support/console.js';
 import { givenUser, startSession, uniqueDevice } from './support/factories.js';

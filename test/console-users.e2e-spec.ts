@@ -1,6 +1,6 @@
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { api } from './support/api-client.js';
 import { signInConsole, type ConsoleBrowser } from './support/console.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { initializeDataSource } from '../src/database/migrations.js';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { checkoutCommit, ensureBuilt, ROOT } from './support/build.js';
 import { CLI_MAIN } from './support/cli-io.js';

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextRuntime, runCli, type CliRun } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
-import { freeUdpPorts, radclient, radtest, runFreeRadius, type RunningFreeRadius } from './support/freeradius.js';
+import {
+  freeUdpPorts,
+  radclient,
+  radtest,
+  runFreeRadius,
+  startFreeRadius,
+  type RunningFreeRadius,
+  type StartedFreeRadius,
+} from './support/freeradius.js';
 import { startRestPeer, type PeerAnswer, type PeerCall, type RestPeer } from './support/rest-peer.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -264,3 +272,107 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+/**
+ * "Busy" is not "wrong password": with the generated configuration at its default REST timeout
+ * (250 ms), a login the service cannot answer in time (it sleeps, answers 503, or refuses the
+ * connection) gets no RADIUS answer at all, so the NAS retries or fails over; a 401 is still a
+ * reject with the service's own Reply-Message. Every call carries the deadline headers.
+ */
+describe('FreeRADIUS configured by radius-config, against a busy REST peer', () => {
+  const SECRET = 'busy-peer-shared-secret';
+  let peer: RestPeer;
+  let server: StartedFreeRadius;
+  let mode: 'sleep' | 'busy' | 'reject' | 'accept' = 'accept';
+
+  beforeAll(async () => {
+    peer = await startRestPeer((call) => {
+      if (call.path === '/radius/post-auth') return { status: 204 };
+      if (call.path === '/radius/accounting') return mode === 'busy' ? { status: 503 } : { status: 204 };
+      switch (mode) {
+        case 'sleep':
+          return { status: 200, body: { 'control:Auth-Type': 'Accept' }, delayMs: 1500 };
+        case 'busy':
+          return { status: 503, body: { success: false, message: 'Service Unavailable' } };
+        case 'reject':
+          return { status: 401, body: { 'reply:Reply-Message': { value: 'Account blocked', do_xlat: false } } };
+        case 'accept':
+          return { status: 200, body: { 'control:Auth-Type': 'Accept', 'reply:Session-Timeout': 600 } };
+      }
+    });
+    server = await startFreeRadius({
+      apiUrl: peer.url,
+      token: 'hsp_busy-peer-token-0123456789abcdefghijklmnop',
+      clients: [{ name: 'busy-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await peer?.close();
+  });
+
+  beforeEach(() => {
+    peer.calls.length = 0;
+  });
+
+  const login = () =>
+    radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
+
+  it('every call says how long FreeRADIUS waits and when it left, by the clock', async () => {
+    mode = 'accept';
+    await server.explainFailures(async () => {
+      const before = Date.now();
+      expect((await login()).type).toBe('Access-Accept');
+      const [authorize] = peer.calls;
+      expect(authorize.headers['x-request-timeout-ms']).toBe('250');
+      const sentAt = Number(authorize.headers['x-request-sent-at']);
+      expect(sentAt).toBeGreaterThanOrEqual(before - 5);
+      expect(sentAt).toBeLessThanOrEqual(Date.now());
+    });
+  });
+
+  it('a service that sleeps past the timeout: no answer at all, never an Access-Reject, and no post-auth', async () => {
+    mode = 'sleep';
+    await server.explainFailures(async () => {
+      const reply = await login();
+      expect(reply.type).toBeNull();
+      expect(peer.calls.map((call) => call.path)).toEqual(['/radius/authorize']);
+    });
+  });
+
+  it('a service answering 503 (busy): no answer', async () => {
+    mode = 'busy';
+    await server.explainFailures(async () => {
+      expect((await login()).type).toBeNull();
+      expect(peer.calls.map((call) => call.path)).toEqual(['/radius/authorize']);
+    });
+  });
+
+  it("a real refusal stays a reject with the service's own Reply-Message", async () => {
+    mode = 'reject';
+    await server.explainFailures(async () => {
+      expect(await login()).toEqual({ type: 'Access-Reject', attributes: { 'Reply-Message': ['Account blocked'] } });
+    });
+  });
+
+  it('accounting the busy service cannot take gets no Accounting-Response (the NAS retransmits)', async () => {
+    mode = 'busy';
+    const reply = await radclient(
+      server.acctPort,
+      'acct',
+      SECRET,
+      { 'User-Name': 'guest', 'Acct-Session-Id': 'busy-1', 'Acct-Status-Type': 'Start' },
+      2,
+    );
+    expect(reply.type).toBeNull();
+  });
+
+  it('a service that refuses connections: no answer', async () => {
+    mode = 'accept';
+    await peer.close();
+    await server.explainFailures(async () => {
+      expect((await login()).type).toBeNull();
+    });
+  });
+});

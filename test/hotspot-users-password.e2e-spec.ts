@@ -1,6 +1,6 @@
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { AuthorizeService } from '../src/radius/authorize.service.js';
 import type { VerifiedPasswords } from '../src/radius/verified-passwords.js';
 import { IdempotencyKeyEntity } from '../src/idempotency/entities/idempotency-key.entity.js';

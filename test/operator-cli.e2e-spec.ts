@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyPassword } from '../src/hotspot-users/password-hasher.js';
+import { verify as verifyPassword } from '@node-rs/argon2';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { ensureBuilt } from './support/build.js';
 import { CLI_MAIN, contextRuntime, spawnCliWithInput, type CliRun } from './support/cli-io.js';

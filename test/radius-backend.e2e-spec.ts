@@ -1,5 +1,5 @@
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { PasswordHasher } from '../src/hotspot-users/password-hasher.js';
+import { PasswordHasher } from '../src/common/passwords/password-hasher.js';
 import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
 import { StaleSessionsSweeper } from '../src/radius/stale-sessions.sweeper.js';
 import { DeviceEntity } from '../src/sessions/entities/device.entity.js';

@@ -15,6 +15,7 @@ import {
 } from './support/eap.js';
 import { givenUser } from './support/factories.js';
 import { radtest, startFreeRadius, type StartedFreeRadius } from './support/freeradius.js';
+import { freePort } from './support/service-process.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const SECRET = 'a-shared-secret-for-the-eap-nas';
@@ -187,3 +188,52 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+/**
+ * WPA-Enterprise with the service unreachable: the TLS tunnel is set up (FreeRADIUS answers those
+ * rounds itself), and the inner login the service cannot answer gets no RADIUS answer at all, never
+ * an Access-Reject with EAP-Failure: the NAS (hostapd, a controller) then tries its next server.
+ */
+describe('EAP-TTLS/PAP when the service cannot answer', () => {
+  let dir: string;
+  let server: StartedFreeRadius;
+  let certificates: TestCertificates;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hotspot-eap-busy-'));
+    certificates = makeTestCertificates(dir);
+    server = await startFreeRadius({
+      // Nothing listens there: every call is refused.
+      apiUrl: `http://127.0.0.1:${await freePort()}`,
+      token: 'hsp_unreachable-token-0123456789abcdefghijklmnop',
+      clients: [{ name: 'eap-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
+      eap: readEapCertificates({
+        certificate: certificates.certificatePath,
+        privateKey: certificates.privateKeyPath,
+        caChain: certificates.caPath,
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('no Access-Reject and no EAP-Failure: the tunnel rounds are answered, the inner login is not', async () => {
+    await server.explainFailures(async () => {
+      const result = await eapolTest({
+        port: server.authPort,
+        secret: SECRET,
+        dir,
+        network: ttlsNetwork({ identity: 'guest', password: PASSWORD, caPath: certificates.caPath }),
+        timeoutSeconds: 4,
+      });
+      expect(result.success).toBe(false);
+      // Access-Challenge (11) rounds came back; never an Access-Reject (3).
+      expect(result.output).toMatch(/RADIUS message: code=11/);
+      expect(result.output).not.toMatch(/RADIUS message: code=3 /);
+      expect(server.maskedLog()).toContain('Not sending reply to client');
+    });
+  });
+});

@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
-import { DatabaseService } from '../database/database.service.js';
+import { DatabaseService, type Lane } from '../database/database.service.js';
 import { ApiTokenRepository } from './api-token.repository.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import { ApiTokenEntity } from './entities/api-token.entity.js';
@@ -158,9 +158,14 @@ export class ApiTokenService {
   /**
    * The caller behind a token value, or null when it is unknown, revoked or expired. Answers from
    * the cache when it can; otherwise awaits `beforeLookup` (which may refuse the request by
-   * throwing) and then looks the token up in the database.
+   * throwing) and then looks the token up in the database, in the caller's `lane` (FreeRADIUS's
+   * requests in RADIUS's, so that no other work makes them wait for a connection).
    */
-  async authenticate(value: string, beforeLookup?: () => Promise<void>): Promise<AuthenticatedToken | null> {
+  async authenticate(
+    value: string,
+    beforeLookup?: () => Promise<void>,
+    lane: Lane = 'general',
+  ): Promise<AuthenticatedToken | null> {
     const hash = hashTokenValue(value);
     const now = this.clock.now();
     const nowMs = now.getTime();
@@ -172,7 +177,7 @@ export class ApiTokenService {
       // What gets cached must be at least as new as the revision it is compared with later.
       if (this.revision === null && this.cache.enabled) await this.checkRevision(nowMs);
       const generation = this.generation;
-      const record = await this.database.run((em) => this.tokens.findByHash(em, hash));
+      const record = await this.database.run((em) => this.tokens.findByHash(em, hash), { lane });
       const cacheable = generation === this.generation;
       if (record === null || record.revokedAt !== null) {
         if (cacheable) this.cache.setUnknown(hash, nowMs);
@@ -223,8 +228,9 @@ export class ApiTokenService {
     await this.revisionCheck;
   }
 
+  /** In RADIUS's lane: every caller holding a cached token may wait for this read, FreeRADIUS too. */
   private async readRevision(): Promise<string> {
-    return tokenRevision(await this.database.run((em) => this.tokens.revisionCounts(em)));
+    return tokenRevision(await this.database.run((em) => this.tokens.revisionCounts(em), { lane: 'radius' }));
   }
 
   private forget(hash: string): void {

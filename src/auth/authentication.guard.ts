@@ -29,7 +29,8 @@ export class AuthenticationGuard implements CanActivate {
     const value = bearerToken(request.headers.authorization);
     if (value === null) return true;
     const response = http.getResponse<Response>();
-    const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, response));
+    const lane = request.path.startsWith('/radius/') ? 'radius' : 'general';
+    const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, response), lane);
     if (token !== null) request.token = token;
     return true;
   }

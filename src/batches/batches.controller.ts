@@ -1,3 +1,5 @@
+import { CurrentDeadline } from '../common/load/current-deadline.decorator.js';
+import type { Deadline } from '../common/load/deadline.js';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -78,6 +80,7 @@ export class BatchesController {
     @Body() body: CreateBatchDto,
     @CurrentIdempotencyClaim() claim: IdempotencyClaim | null,
     @CurrentOrigin() origin: AuditOrigin,
+    @CurrentDeadline() deadline: Deadline,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; data: BatchDetailDto }> {
     const created = await this.batches.create(
@@ -85,6 +88,7 @@ export class BatchesController {
       toBatchRequest(body),
       origin,
       claim === null ? null : { claim, answer: createdAnswer },
+      deadline,
     );
     const answer = createdAnswer(created);
     for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);

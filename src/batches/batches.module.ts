@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { BatchesController } from './batches.controller.js';
@@ -11,7 +10,7 @@ import { BatchesService } from './batches.service.js';
 @Module({
   imports: [AuditModule, IdempotencyModule, VenuesModule],
   controllers: [BatchesController],
-  providers: [BatchesService, BatchesRepository, PasswordHasher],
+  providers: [BatchesService, BatchesRepository],
   exports: [BatchesService],
 })
 export class BatchesModule {}

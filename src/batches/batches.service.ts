@@ -19,7 +19,8 @@ import type { PaginationDto } from '../hotspot-users/dto/hotspot-user.response.j
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { keysOf } from '../hotspot-users/hotspot-user.rules.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { Deadline } from '../common/load/deadline.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { searchKeysOf } from '../hotspot-users/user-search.rules.js';
 import { countDeltas } from '../hotspot-users/venue-counts.rules.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
@@ -76,6 +77,7 @@ export class BatchesService {
     request: rules.BatchRequest,
     origin: AuditOrigin = NO_ORIGIN,
     idempotency: IdempotentCall<BatchDetailDto> | null = null,
+    deadline: Deadline = Deadline.none,
   ): Promise<BatchDetailDto> {
     const now = this.clock.now();
     const errors = rules.batchErrors(request, now);
@@ -83,8 +85,9 @@ export class BatchesService {
     if (caller !== null) this.venueScope.assertVenuesInScope(caller, [request.venueId], 'venueId');
     const random = (max: number) => randomInt(max);
     const passwords = Array.from({ length: request.count }, () => rules.newPassword(request.passwordLength, random));
-    // Hashing is slow by design: all of it before the transaction, in parallel up to the cores.
-    const hashes = await Promise.all(passwords.map((password) => this.passwords.hash(password)));
+    // Hashing is slow by design: all of it before the transaction, through a share of the hashing
+    // work class (other creates and logins run meanwhile); stopped when the caller stops waiting.
+    const hashes = await this.passwords.hashAll(passwords, deadline);
     const actor = auditActorOf(caller);
     for (let attempt = 1; ; attempt += 1) {
       try {

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import {
   ConfigValidationError,
   configVariables,
+  defaultArgon2Slots,
   loadConfig,
   parseDatabaseUrl,
   type AppConfig,
@@ -60,8 +62,20 @@ describe('loadConfig', () => {
       audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
       venuesRegisteredOnly: false,
       metrics: { port: null, host: '127.0.0.1', maxVenueLabels: 100, databaseReadMs: 15_000 },
+      argon2Slots: defaultArgon2Slots(availableParallelism()),
+      shedding: { browse: 20, change: 50 },
       console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
     });
+  });
+
+  it('gives logins a thread per core, sign-ins one, hashing twice the cores (2 to 8)', () => {
+    expect(defaultArgon2Slots(1)).toEqual({ radius: 1, 'sign-in': 1, hashing: 2 });
+    expect(defaultArgon2Slots(2)).toEqual({ radius: 2, 'sign-in': 1, hashing: 4 });
+    expect(defaultArgon2Slots(16)).toEqual({ radius: 16, 'sign-in': 1, hashing: 8 });
+    expect(loadConfig({ ARGON2_HASHING_SLOTS: '3' }).argon2Slots.hashing).toBe(3);
+    expect(problemsOf({ ARGON2_RADIUS_SLOTS: '0' })).toEqual([
+      { variable: 'ARGON2_RADIUS_SLOTS', message: 'must be an integer from 1 to 256' },
+    ]);
   });
 
   it('stale sessions default to three interim intervals', () => {
@@ -138,6 +152,11 @@ describe('loadConfig', () => {
       METRICS_HOST: '0.0.0.0',
       METRICS_MAX_VENUE_LABELS: '5',
       METRICS_DATABASE_READ_SECONDS: '30',
+      ARGON2_RADIUS_SLOTS: '3',
+      ARGON2_SIGN_IN_SLOTS: '2',
+      ARGON2_HASHING_SLOTS: '1',
+      SHED_PAGES_DELAY_MS: '0',
+      SHED_WRITES_DELAY_MS: '200',
     });
     expect(config).toEqual<AppConfig>({
       port: 8080,
@@ -187,6 +206,8 @@ describe('loadConfig', () => {
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
       venuesRegisteredOnly: true,
       metrics: { port: 9464, host: '0.0.0.0', maxVenueLabels: 5, databaseReadMs: 30_000 },
+      argon2Slots: { radius: 3, 'sign-in': 2, hashing: 1 },
+      shedding: { browse: 0, change: 200 },
       console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
     });
   });

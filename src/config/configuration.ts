@@ -1,4 +1,5 @@
 import { isEmail } from 'class-validator';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseSecretsKey } from './secrets-key.js';
 
@@ -16,6 +17,31 @@ export const DEFAULT_DB_POOL_SIZE = 20;
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
 /** Often enough that the list reads few unfolded changes, rarely enough to cost nothing noticeable. */
 const COUNT_FOLD_INTERVAL_MS = 1000;
+/**
+ * The queueing delay (ms: the event loop's, or the wait for a database connection, whichever is
+ * longer, at its smallest over 250 ms) above which console pages and v1 lists, then v1 writes, start
+ * being turned away. A RADIUS login waits in FreeRADIUS for 250 ms at most: shedding must begin
+ * well before logins queue that long.
+ */
+const DEFAULT_SHED_PAGES_DELAY_MS = 20;
+const DEFAULT_SHED_WRITES_DELAY_MS = 50;
+
+/** argon2id threads per work class (see PasswordHasher). */
+export interface Argon2Slots {
+  radius: number;
+  'sign-in': number;
+  hashing: number;
+}
+
+/**
+ * On `cores` cores: a thread per core for logins (they run first); one for operator sign-ins; twice
+ * the cores, up to 8, for hashing, which runs only on cores nothing else wants, so that a batch
+ * still uses the whole machine when it is otherwise idle.
+ */
+export function defaultArgon2Slots(cores: number): Argon2Slots {
+  return { radius: Math.max(1, cores), 'sign-in': 1, hashing: Math.min(8, Math.max(2, 2 * cores)) };
+}
+
 /** How often the audit retention sweep deletes events past AUDIT_RETENTION_DAYS (retention is counted in days). */
 const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
@@ -209,6 +235,11 @@ const jobsAndLimits = z
     CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
     CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
     VENUES_REGISTERED_ONLY: flag.default(false),
+    ARGON2_RADIUS_SLOTS: integer(1, 256).optional(),
+    ARGON2_SIGN_IN_SLOTS: integer(1, 256).optional(),
+    ARGON2_HASHING_SLOTS: integer(1, 256).optional(),
+    SHED_PAGES_DELAY_MS: integer(0, 60_000).default(DEFAULT_SHED_PAGES_DELAY_MS),
+    SHED_WRITES_DELAY_MS: integer(0, 60_000).default(DEFAULT_SHED_WRITES_DELAY_MS),
   })
   .superRefine(
     (env, context) => {
@@ -334,7 +365,6 @@ export const configSchema = z
         /** How often events past the retention are deleted (API instances); 0 turns the sweep off. */
         pruneIntervalMs: AUDIT_PRUNE_INTERVAL_MS,
       },
-      /** The operator console under /admin. */
       /** A v1 create or PUT naming a venue id without a `venues` entry answers 400. */
       venuesRegisteredOnly: env.VENUES_REGISTERED_ONLY,
       /** Prometheus metrics on a listener of their own (src/metrics); port null: off. */
@@ -347,6 +377,16 @@ export const configSchema = z
         /** Values read from the database are read at most this often per process (on a scrape). */
         databaseReadMs: env.METRICS_DATABASE_READ_SECONDS * 1000,
       },
+      /** argon2id threads of each work class; unset ones take defaultArgon2Slots. */
+      argon2Slots: {
+        ...defaultArgon2Slots(availableParallelism()),
+        ...(env.ARGON2_RADIUS_SLOTS === undefined ? {} : { radius: env.ARGON2_RADIUS_SLOTS }),
+        ...(env.ARGON2_SIGN_IN_SLOTS === undefined ? {} : { 'sign-in': env.ARGON2_SIGN_IN_SLOTS }),
+        ...(env.ARGON2_HASHING_SLOTS === undefined ? {} : { hashing: env.ARGON2_HASHING_SLOTS }),
+      } satisfies Argon2Slots,
+      /** Queueing delays (ms) above which each tier starts being shed (common/load); 0: never. */
+      shedding: { browse: env.SHED_PAGES_DELAY_MS, change: env.SHED_WRITES_DELAY_MS },
+      /** The operator console under /admin. */
       console: {
         /** Admin operators must enrol a TOTP second factor before anything else. */
         adminRequire2fa: env.ADMIN_REQUIRE_2FA,

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { verifyPassword } from '../hotspot-users/password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
 import { isTimeZone } from './console-format.js';
 import type { ClientInfo } from './console-sessions.service.js';
@@ -35,6 +35,7 @@ export class AccountService {
     private readonly audit: SignInAudit,
     private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
     config: ConfigService<AppConfig, true>,
   ) {
     this.secretsKey = config.get('secretsKey', { infer: true });
@@ -72,7 +73,7 @@ export class AccountService {
     const passwordOk =
       password !== '' &&
       password.length <= PASSWORD_MAX_LENGTH &&
-      (await verifyPassword(stored.passwordHash, password));
+      (await this.hasher.verify('sign-in', stored.passwordHash, password));
     const now = this.clock.now();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const done = await this.database.transaction(async (em) => {

@@ -5,6 +5,7 @@ import { BatchesService } from '../batches/batches.service.js';
 import { cardsCsv } from '../batches/csv.js';
 import type { BatchCardsDto } from '../batches/dto/batch.response.js';
 import { ApiError } from '../common/errors/api-error.js';
+import type { AdmittedRequest } from '../common/load/admission.middleware.js';
 import { Public } from '../common/public-route.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { batchRequestOf, BATCH_FORM_FIELDS, type BatchForm } from './batches.rules.js';
@@ -73,7 +74,13 @@ export class BatchesConsoleController {
         problems.map((problem) => ({ ...problem, text: null })),
       );
     try {
-      const created = await this.batches.create(operatorActor(operator), batchRequest, originOf(request));
+      const created = await this.batches.create(
+        operatorActor(operator),
+        batchRequest,
+        originOf(request),
+        null,
+        (request as Partial<AdmittedRequest>).deadline,
+      );
       response.redirect(303, `/admin/batches/${encodeURIComponent(created.id)}?notice=notice.batches.created`);
     } catch (error) {
       if (!(error instanceof ApiError) || ![400, 409].includes(error.getStatus())) throw error;

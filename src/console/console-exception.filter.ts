@@ -1,5 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { SHED_RETRY_AFTER_SECONDS } from '../common/load/admission.js';
+import { isOverload } from '../common/load/overload.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleViews } from './console-views.js';
@@ -36,6 +38,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     }
     let refusal: ConsoleRefusal;
     if (exception instanceof ConsoleRefusal) refusal = exception;
+    else if (isOverload(exception)) refusal = new ConsoleRefusal(503, 'error.busy', {}, SHED_RETRY_AFTER_SECONDS);
     else if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
       refusal = new ConsoleRefusal(status, HTTP_REFUSALS[status] ?? 'error.invalid');

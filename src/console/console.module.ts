@@ -15,7 +15,6 @@ import { LoginsController } from './logins.controller.js';
 import { NasSettingsController } from './nas-settings.controller.js';
 import { VenueSettingsController } from './venue-settings.controller.js';
 import { ConsoleUsersController } from './users.controller.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { AccountController } from './account.controller.js';
 import { AccountService } from './account.service.js';
 import { AuditController } from './audit.controller.js';
@@ -88,7 +87,6 @@ import { SignInThrottle } from './sign-in-throttle.js';
     OperatorSessionsRepository,
     RecoveryCodesRepository,
     SignInFailuresRepository,
-    PasswordHasher,
     DashboardService,
     VenueCountsRepository,
     UnauthJobCountsRepository,

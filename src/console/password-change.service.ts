@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { passwordProblem } from '../operators/password-policy.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';

@@ -1,11 +1,10 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import type { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
@@ -30,9 +29,7 @@ export type SignInOutcome =
  * has enrolled one. Every failure, for a known email or not, slows that email's next attempt down.
  */
 @Injectable()
-export class SignInService implements OnModuleInit {
-  /** Verified against when the email is unknown, so that costs what a wrong password costs. */
-  private dummyHash: Promise<string> | null = null;
+export class SignInService {
   private readonly secretsKey: Buffer | null;
 
   constructor(
@@ -49,19 +46,16 @@ export class SignInService implements OnModuleInit {
     this.secretsKey = config.get('secretsKey', { infer: true });
   }
 
-  onModuleInit(): void {
-    this.dummyHash = this.hasher.hash(randomBytes(16).toString('hex'));
-    this.dummyHash.catch(() => undefined);
-  }
-
   async withPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
     const emailKey = SignInThrottle.keyOf(email);
     const wait = await this.throttle.waitSeconds(emailKey);
     if (wait > 0) return { kind: 'wait', seconds: wait };
     const operator = await this.database.run((em) => this.operators.findByEmailKey(em, emailKey));
     // The same argon2id work whether or not the email is known; a too long password is never hashed.
+    // In the sign-in work class: when it is full the request is answered "busy", and no failure counts.
     const candidate = password.length <= PASSWORD_MAX_LENGTH ? password : '';
-    const verified = await verifyPassword(operator?.passwordHash ?? (await this.dummy()), candidate);
+    const stored = operator?.passwordHash ?? (await this.hasher.standIn());
+    const verified = await this.hasher.verify('sign-in', stored, candidate);
     if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
       await this.throttle.recordFailure(emailKey, client);
       return { kind: 'refused' };
@@ -122,10 +116,5 @@ export class SignInService implements OnModuleInit {
   private async signedIn(em: EntityManager, operator: AuditedOperator, client: ClientInfo): Promise<void> {
     await this.operators.markSignedIn(em, operator.id, this.clock.now());
     await this.audit.signInSucceeded(em, operator, client);
-  }
-
-  private async dummy(): Promise<string> {
-    this.dummyHash ??= this.hasher.hash(randomBytes(16).toString('hex'));
-    return this.dummyHash;
   }
 }

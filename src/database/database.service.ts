@@ -3,6 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { isLockConflict, isSqliteBusy } from '../common/errors/database-errors.js';
+import { Admission } from '../common/load/admission.js';
+import { Deadline } from '../common/load/deadline.js';
+import { WorkQueue } from '../common/load/work-queue.js';
 import { DEFAULT_DB_TIMEOUT_MS, type AppConfig } from '../config/configuration.js';
 import { retryOnContention, type RetryPolicy } from './contention-retry.js';
 import { isSqlite } from './plain-sql.js';
@@ -49,15 +52,20 @@ export class DatabaseService {
   private readonly serialised: boolean;
   private readonly timeoutMs: number | null;
   private readonly busyPolicy: RetryPolicy;
-  /** SQLite: settles when the unit holding the connection is done; the next one waits for it. */
-  private queueTail: Promise<void> = Promise.resolve();
-  /** SQLite: units waiting for the shared connection, and whether one runs on it now. */
-  private queued = 0;
+  /** SQLite: whether a unit holds the shared connection, and the units waiting for it, RADIUS's first. */
   private running = false;
+  private readonly waiting: Record<Lane, Array<() => void>> = { radius: [], general: [] };
+  /**
+   * MySQL: the connections units other than RADIUS's may hold at once; the rest of the pool is kept
+   * for logins and accounting, so no amount of other work can make them wait for a connection.
+   */
+  private readonly generalConnections: WorkQueue | null = null;
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
     @Optional() config?: ConfigService<AppConfig, true>,
+    /** Told how long each unit waited for its connection: part of the queueing delay that sheds load. */
+    @Optional() private readonly admission?: Admission,
   ) {
     this.serialised = isSqlite(dataSource);
     const configuredTimeoutMs = config?.get('databaseTimeoutMs', { infer: true }) ?? null;
@@ -71,6 +79,11 @@ export class DatabaseService {
     };
     // Start-up (migrations) kept the data source's longer busy timeout; from here on DatabaseService waits.
     if (this.serialised) sqliteConnection(dataSource)?.pragma(`busy_timeout = ${SQLITE_DRIVER_BUSY_TIMEOUT_MS}`);
+    const poolSize = config?.get('databasePoolSize', { infer: true }) ?? null;
+    const reserved = poolSize === null ? 0 : radiusReservedConnections(poolSize);
+    if (!this.serialised && poolSize !== null && reserved > 0) {
+      this.generalConnections = new WorkQueue('database', poolSize - reserved, Number.POSITIVE_INFINITY);
+    }
   }
 
   /** True on MySQL/MariaDB, where `SELECT … FOR UPDATE SKIP LOCKED` is available. */
@@ -88,15 +101,25 @@ export class DatabaseService {
    * nothing and insert it (a new session, a new device) cannot deadlock on the gap between their
    * neighbouring keys, as they do in bursts under REPEATABLE READ. For work that takes the row
    * locks it relies on itself and needs no repeatable snapshot.
+   *
+   * `deadline`: the caller's; once it has passed, no try begins (DeadlineExceededError), whether the
+   * unit waited for its connection or for a retry. A transaction under way is never cut short.
    */
-  transaction<T>(work: (em: EntityManager) => Promise<T>, options: { readCommitted?: boolean } = {}): Promise<T> {
+  transaction<T>(
+    work: (em: EntityManager) => Promise<T>,
+    options: UnitOptions & { readCommitted?: boolean } = {},
+  ): Promise<T> {
+    const deadline = options.deadline ?? Deadline.none;
+    const lane = options.lane ?? 'general';
     if (this.serialised) {
-      const attempt = () => this.exclusive(() => this.immediateTransaction(work));
+      const attempt = () => this.exclusive(() => this.immediateTransaction(work), deadline, lane);
       return retryOnContention(attempt, isSqliteBusy, this.busyPolicy);
     }
     const attempt = () =>
-      this.onConnection((em) =>
-        options.readCommitted ? em.transaction('READ COMMITTED', work) : em.transaction(work),
+      this.onConnection(
+        (em) => (options.readCommitted ? em.transaction('READ COMMITTED', work) : em.transaction(work)),
+        deadline,
+        lane,
       );
     return retryOnContention(attempt, isLockConflict, LOCK_CONFLICT_POLICY);
   }
@@ -105,9 +128,13 @@ export class DatabaseService {
    * Runs reads (or a single statement) outside a transaction; on SQLite never inside another's.
    * Contention is retried as for transactions, so `work` must be safe to run again.
    */
-  run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.serialised) return retryOnContention(() => this.exclusive(work), isSqliteBusy, this.busyPolicy);
-    return retryOnContention(() => this.onConnection(work), isLockConflict, LOCK_CONFLICT_POLICY);
+  run<T>(work: (em: EntityManager) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+    const deadline = options.deadline ?? Deadline.none;
+    const lane = options.lane ?? 'general';
+    if (this.serialised) {
+      return retryOnContention(() => this.exclusive(work, deadline, lane), isSqliteBusy, this.busyPolicy);
+    }
+    return retryOnContention(() => this.onConnection(work, deadline, lane), isLockConflict, LOCK_CONFLICT_POLICY);
   }
 
   /**
@@ -134,31 +161,53 @@ export class DatabaseService {
     }
   }
 
-  /** MySQL: `work` with the deadline, on a connection of its own. */
-  private onConnection<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.timeoutMs === null ? work(this.dataSource.manager) : this.withDeadline(work, this.timeoutMs);
+  /**
+   * MySQL: `work` with the time limit, on a connection of its own; outside RADIUS's lane, once one
+   * of the connections other work may hold is free.
+   */
+  private onConnection<T>(work: (em: EntityManager) => Promise<T>, deadline: Deadline, lane: Lane): Promise<T> {
+    deadline.check('database');
+    const askedAt = performance.now();
+    if (this.timeoutMs === null) return work(this.dataSource.manager);
+    const timeoutMs = this.timeoutMs;
+    if (lane === 'radius' || this.generalConnections === null)
+      return this.withDeadline(work, timeoutMs, deadline, askedAt);
+    return this.generalConnections.run(() => this.withDeadline(work, timeoutMs, deadline, askedAt), deadline);
   }
 
   /**
-   * SQLite: `work` alone on the shared connection, after every unit queued before it. One try
-   * holds the queue only while it runs, so a unit waiting to retry lets the others through.
+   * SQLite: `work` alone on the shared connection, after the units queued before it in its lane
+   * (RADIUS's lane goes first). One try holds the connection only while it runs, so a unit waiting
+   * to retry lets the others through.
    */
-  private async exclusive<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const previous = this.queueTail;
-    let release!: () => void;
-    this.queueTail = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    this.queued += 1;
-    await previous;
-    this.queued -= 1;
-    this.running = true;
+  private async exclusive<T>(work: (em: EntityManager) => Promise<T>, deadline: Deadline, lane: Lane): Promise<T> {
+    deadline.check('database');
+    if (this.running) {
+      const queuedAt = performance.now();
+      await new Promise<void>((resolve) => this.waiting[lane].push(resolve));
+      this.admission?.databaseWaited(performance.now() - queuedAt);
+    } else {
+      this.running = true;
+      this.admission?.databaseWaited(0);
+    }
     try {
+      deadline.check('database');
       return await work(this.dataSource.manager);
     } finally {
-      this.running = false;
-      release();
+      const next = this.waiting.radius.shift() ?? this.waiting.general.shift();
+      if (next === undefined) this.running = false;
+      else next();
     }
+  }
+
+  /**
+   * MySQL: takes the runner's pooled connection (reporting how long the unit waited for it since it
+   * asked), then checks the caller still waits: a unit that queued past its deadline sends nothing.
+   */
+  private async connected(runner: QueryRunner, deadline: Deadline, askedAt: number): Promise<void> {
+    await runner.connect();
+    this.admission?.databaseWaited(performance.now() - askedAt);
+    deadline.check('database');
   }
 
   /**
@@ -166,7 +215,9 @@ export class DatabaseService {
    * pool (TypeORM's driver keeps it as `pool`); SQLite: the one shared connection and its queue.
    */
   poolUsage(): { inUse: number; waiting: number } {
-    if (this.serialised) return { inUse: this.running ? 1 : 0, waiting: this.queued };
+    if (this.serialised) {
+      return { inUse: this.running ? 1 : 0, waiting: this.waiting.radius.length + this.waiting.general.length };
+    }
     const pool = (this.dataSource.driver as unknown as { pool?: MysqlPoolInternals }).pool;
     if (pool?._allConnections === undefined) return { inUse: 0, waiting: 0 };
     const all = pool._allConnections.length;
@@ -182,24 +233,47 @@ export class DatabaseService {
    * unavailable long after the database is back. Closing it also makes the server roll back a
    * transaction still under way, unless it had already committed: a 503 means "outcome unknown".
    */
-  private async withDeadline<T>(work: (em: EntityManager) => Promise<T>, ms: number): Promise<T> {
+  private async withDeadline<T>(
+    work: (em: EntityManager) => Promise<T>,
+    ms: number,
+    deadline: Deadline,
+    askedAt: number,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     let timer: NodeJS.Timeout | undefined;
     let expired = false;
-    const deadline = new Promise<never>((_resolve, reject) => {
+    const limit = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
         expired = true;
         reject(new DatabaseTimeoutError(ms));
       }, ms);
     });
     try {
-      return await Promise.race([work(runner.manager), deadline]);
+      return await Promise.race([this.connected(runner, deadline, askedAt).then(() => work(runner.manager)), limit]);
     } finally {
       clearTimeout(timer);
       if (expired) closeConnection(runner);
       await runner.release();
     }
   }
+}
+
+/**
+ * Whose work a unit is: `radius` (logins and accounting) may take the connections kept for it on
+ * MySQL and goes first on SQLite; `general` is everything else.
+ */
+export type Lane = 'radius' | 'general';
+
+/** What a unit of work may be given besides its work. */
+export interface UnitOptions {
+  /** The caller's deadline: past it, the unit does not begin (DeadlineExceededError). */
+  deadline?: Deadline;
+  lane?: Lane;
+}
+
+/** Of a MySQL pool of `poolSize` connections, those kept for RADIUS: a quarter (none of a pool of one). */
+export function radiusReservedConnections(poolSize: number): number {
+  return poolSize < 2 ? 0 : Math.max(1, Math.floor(poolSize / 4));
 }
 
 /** better-sqlite3's connection, which TypeORM's driver keeps once the data source is initialised. */

@@ -12,7 +12,6 @@ import { UserAccess } from './user-access.js';
 import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { OperatorViewsRepository } from './operator-views.repository.js';
-import { PasswordHasher } from './password-hasher.js';
 import { PasswordResetController } from './password-reset.controller.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { SessionDisconnectService } from './session-disconnect.service.js';
@@ -31,7 +30,6 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     UserAccess,
     HotspotUserWriter,
     UserSessionEndings,
-    PasswordHasher,
     ExpirySweeper,
     VenueCountsRepository,
     VenueCountsService,

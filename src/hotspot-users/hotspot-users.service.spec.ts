@@ -20,7 +20,7 @@ import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { UserAccess } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
@@ -37,7 +37,7 @@ const unrestricted: AuthenticatedToken = {
 const venueAOnly: AuthenticatedToken = { ...unrestricted, id: 't2', venueIds: ['venue-a'] };
 
 /** Hashing is the library's job; here only its presence matters. */
-const fakeHasher: PasswordHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) };
+const fakeHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) } as unknown as PasswordHasher;
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {

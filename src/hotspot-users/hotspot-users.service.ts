@@ -20,7 +20,7 @@ import { toHotspotUserDto, toUserSessionDto } from './hotspot-user.mapper.js';
 import * as rules from './hotspot-user.rules.js';
 import { HotspotUserWriter } from './hotspot-user.writer.js';
 import { HotspotUsersRepository, type ShownRecord, type UserRecord } from './hotspot-users.repository.js';
-import { PasswordHasher } from './password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { UserAccess, type Precondition } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 

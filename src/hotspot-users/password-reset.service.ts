@@ -14,7 +14,7 @@ import { toHotspotUserDto } from './hotspot-user.mapper.js';
 import { GENERATED_PASSWORD_RANDOM_BYTES } from './hotspot-user.rules.js';
 import type { Versioned, WroteJobs } from './hotspot-users.service.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
-import { PasswordHasher } from './password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import {
   newGeneratedPassword,
   PASSWORD_RESET_ENDING,

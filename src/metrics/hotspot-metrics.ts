@@ -159,6 +159,67 @@ export class HotspotMetrics {
     registers: [this.registry],
   });
 
+  // Work classes and admission (common/load, common/passwords), read on each scrape
+  readonly workSlots = new Gauge({
+    name: 'hotspot_work_slots',
+    help: 'argon2id threads each work class owns (radius, sign-in, hashing)',
+    labelNames: ['class'] as const,
+    registers: [this.registry],
+  });
+  readonly workRunning = new Gauge({
+    name: 'hotspot_work_running',
+    help: 'argon2id tasks running now, by work class',
+    labelNames: ['class'] as const,
+    registers: [this.registry],
+  });
+  readonly workWaiting = new Gauge({
+    name: 'hotspot_work_waiting',
+    help: 'argon2id tasks waiting for a slot now, by work class',
+    labelNames: ['class'] as const,
+    registers: [this.registry],
+  });
+  readonly workStarted = new Counter({
+    name: 'hotspot_work_started_total',
+    help: 'argon2id tasks started, by work class',
+    labelNames: ['class'] as const,
+    registers: [this.registry],
+  });
+  readonly workWaited = new Counter({
+    name: 'hotspot_work_wait_seconds_total',
+    help: 'Seconds the started argon2id tasks waited for a slot, by work class',
+    labelNames: ['class'] as const,
+    registers: [this.registry],
+  });
+  readonly workRejected = new Counter({
+    name: 'hotspot_work_rejected_total',
+    help: 'argon2id tasks a work class refused: busy (its queue full) or deadline (the caller stopped waiting)',
+    labelNames: ['class', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly queueingDelay = new Gauge({
+    name: 'hotspot_admission_queueing_delay_seconds',
+    help: "The queueing delay the admission acts on: the event loop's delay or the wait for a database connection, at its smallest over 250 ms",
+    registers: [this.registry],
+  });
+  readonly admittedShare = new Gauge({
+    name: 'hotspot_admission_admitted_ratio',
+    help: 'Share of the requests of each sheddable tier (browse: console pages and v1 lists; change: v1 writes) admitted now',
+    labelNames: ['tier'] as const,
+    registers: [this.registry],
+  });
+  readonly shed = new Counter({
+    name: 'hotspot_admission_shed_total',
+    help: 'Requests answered 503 because their tier was being shed, by tier',
+    labelNames: ['tier'] as const,
+    registers: [this.registry],
+  });
+  readonly deadlineExpired = new Counter({
+    name: 'hotspot_deadline_expired_total',
+    help: 'Requests answered 503 without their work because their caller had stopped waiting, by caller (radius, api) and stage',
+    labelNames: ['caller', 'stage'] as const,
+    registers: [this.registry],
+  });
+
   constructor(role: 'service' | 'worker', interimSeconds: number) {
     collectDefaultMetrics({ register: this.registry });
     this.registry.setDefaultLabels({ role });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DatabaseMetricsCollector } from './database-metrics.collector.js';
 import { HotspotMetrics } from './hotspot-metrics.js';
+import { LoadMetricsCollector } from './load-metrics.collector.js';
 import { METRICS_SETTINGS, type MetricsSettings } from './metrics-settings.js';
 
 /**
@@ -18,6 +19,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly metrics: HotspotMetrics,
     private readonly collector: DatabaseMetricsCollector,
+    private readonly load: LoadMetricsCollector,
     @Inject(METRICS_SETTINGS) private readonly settings: MetricsSettings,
   ) {}
 
@@ -73,6 +75,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async render(): Promise<string> {
+    this.load.collect();
     await this.collector.collect();
     return this.metrics.registry.metrics();
   }

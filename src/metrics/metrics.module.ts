@@ -13,6 +13,7 @@ import { UNAUTH_JOBS_OBSERVER } from '../unauth-jobs/unauth-jobs-observer.js';
 import { DatabaseMetricsCollector } from './database-metrics.collector.js';
 import { HotspotMetrics } from './hotspot-metrics.js';
 import { HttpMetricsMiddleware } from './http-metrics.middleware.js';
+import { LoadMetricsCollector } from './load-metrics.collector.js';
 import { MetricsObservers } from './metrics-observers.js';
 import { MetricsServer } from './metrics-server.js';
 import { METRICS_SETTINGS, type MetricsSettings } from './metrics-settings.js';
@@ -43,6 +44,7 @@ export class MetricsModule implements NestModule {
         { provide: HotspotMetrics, useFactory: () => new HotspotMetrics(role, settings.interimSeconds) },
         MetricsRepository,
         DatabaseMetricsCollector,
+        LoadMetricsCollector,
         MetricsObservers,
         MetricsServer,
         HttpMetricsMiddleware,

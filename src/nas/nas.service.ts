@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
-import { DatabaseService } from '../database/database.service.js';
+import { DatabaseService, type UnitOptions } from '../database/database.service.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
@@ -291,9 +291,9 @@ export class NasService implements NasDirectory {
    * which must lie inside the registered address or network. Null when they do not match a NAS.
    * Every RADIUS request asks, so the registry's answer for a name is reused for NAS_LOOKUP_TTL_MS.
    */
-  async identify(shortname: string, sourceIp: string): Promise<NasClientWithSecret | null> {
+  async identify(shortname: string, sourceIp: string, unit: UnitOptions = {}): Promise<NasClientWithSecret | null> {
     if (nasNameProblem(shortname) !== null) return null;
-    const { record, matches } = await this.lookUp(shortname);
+    const { record, matches } = await this.lookUp(shortname, { ...unit, lane: 'radius' });
     if (record === null || !matches(sourceIp)) return null;
     return this.withSecret(record);
   }
@@ -353,11 +353,11 @@ export class NasService implements NasDirectory {
   }
 
   /** The NAS registered as `name` and its address test, as read within the last NAS_LOOKUP_TTL_MS, or read now. */
-  private async lookUp(name: string): Promise<NasLookup> {
+  private async lookUp(name: string, unit: UnitOptions): Promise<NasLookup> {
     const cached = this.lookups.get(name);
     if (cached !== undefined && cached.until > this.clock.now().getTime()) return cached;
     const generation = this.generation;
-    const record = await this.database.run((em) => this.nasClients.findByName(em, name));
+    const record = await this.database.run((em) => this.nasClients.findByName(em, name), unit);
     const lookup: NasLookup = {
       record,
       matches: record === null ? () => false : addressMatcher(record.ipAddress),

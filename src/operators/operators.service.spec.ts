@@ -1,7 +1,7 @@
 import { AuditRepository } from '../audit/audit.repository.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { DatabaseService } from '../database/database.service.js';
-import type { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import type { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { ManualClock, openInMemoryDatabase } from '../testing/in-memory-database.js';
 import { OperatorEntity } from './entities/operator.entity.js';
 import { OperatorsRepository } from './operators.repository.js';
@@ -13,7 +13,7 @@ import {
 } from './operators.service.js';
 
 /** Hashing is the library's job; here only what was hashed matters. */
-const fakeHasher: PasswordHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) };
+const fakeHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) } as unknown as PasswordHasher;
 
 describe('OperatorsService', () => {
   let database: DatabaseService;

@@ -8,7 +8,7 @@ import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { OperatorEntity } from './entities/operator.entity.js';
 import {
   oneTimePassword,

@@ -13,7 +13,7 @@ import { toCreateInput, toListQuery, toUpdateInput } from '../hotspot-users/hots
 import { HotspotUserWriter } from '../hotspot-users/hotspot-user.writer.js';
 import { HotspotUsersRepository } from '../hotspot-users/hotspot-users.repository.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
-import type { PasswordHasher } from '../hotspot-users/password-hasher.js';
+import type { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { UserAccess } from '../hotspot-users/user-access.js';
 import { UserSessionEndings } from '../hotspot-users/user-session-endings.js';
 import { VenueCountsRepository } from '../hotspot-users/venue-counts.repository.js';
@@ -38,7 +38,7 @@ import { registeredVenuesCheck } from '../testing/venues.js';
  */
 
 /** Hashing is the library's job; here only the actor matters. */
-const fakeHasher: PasswordHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) };
+const fakeHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) } as unknown as PasswordHasher;
 
 /** Users every case starts with: one in venue A, one in A and B, one in C. */
 interface Users {

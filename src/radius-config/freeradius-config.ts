@@ -401,6 +401,7 @@ function placeholderValues(input: FreeRadiusConfigInput): Record<string, string>
     ACCT_PORT: String(acctPort),
     LISTEN_ADDRESS: listenLine,
     REST_TIMEOUT: (timeoutMs / 1000).toFixed(3),
+    REST_TIMEOUT_MS: String(timeoutMs),
     CLIENTS: clientsSection(input.clients),
   };
 }

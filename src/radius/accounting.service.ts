@@ -5,6 +5,7 @@ import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
+import { Deadline } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import { HotspotUsersRepository } from '../hotspot-users/hotspot-users.repository.js';
 import { DevicesRepository } from '../sessions/devices.repository.js';
@@ -87,18 +88,27 @@ export class AccountingService {
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {}
 
-  async account(nas: RadiusNas, attributes: RadiusAttributes): Promise<void> {
+  async account(nas: RadiusNas, attributes: RadiusAttributes, deadline: Deadline = Deadline.none): Promise<void> {
     const type = attributes.enumerated('Acct-Status-Type', ACCT_STATUS_TYPES);
     this.observer?.accountingPacket(type ?? 'other');
     if (type === 'Accounting-On' || type === 'Accounting-Off') {
       const now = this.clock.now();
       const source = restartedSource(nas);
-      const ended = await this.database.transaction(async (em) => {
-        const count = await this.sessions.endActiveOfNas(em, nas.id, source, SERVICE_TERMINATE_CAUSES.nasRestart, now);
-        // Sessions ended here before (a block) that a job still has to disconnect: the NAS has none now.
-        await this.unauthJobs.settleOpenJobSessionsOfNas(em, nas.id, source, now);
-        return count;
-      });
+      const ended = await this.database.transaction(
+        async (em) => {
+          const count = await this.sessions.endActiveOfNas(
+            em,
+            nas.id,
+            source,
+            SERVICE_TERMINATE_CAUSES.nasRestart,
+            now,
+          );
+          // Sessions ended here before (a block) that a job still has to disconnect: the NAS has none now.
+          await this.unauthJobs.settleOpenJobSessionsOfNas(em, nas.id, source, now);
+          return count;
+        },
+        { deadline, lane: 'radius' },
+      );
       const whose = source === null ? 'its' : `its (from ${source})`;
       this.logger.log(`NAS ${nas.name} sent ${type}: ended ${whose} ${ended} open session(s)`);
       return;
@@ -112,8 +122,8 @@ export class AccountingService {
       this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no Acct-Unique-Session-Id or Acct-Session-Id`);
       return;
     }
-    if (report.type === 'Interim-Update' && (await this.reportedOnActiveSession(nas, report))) return;
-    const userId = await this.resolveUser(nas, report);
+    if (report.type === 'Interim-Update' && (await this.reportedOnActiveSession(nas, report, deadline))) return;
+    const userId = await this.resolveUser(nas, report, deadline);
     if (userId === null) {
       this.logger.warn(`Accounting ${type} from NAS ${nas.name} dropped: no user matches its Class or User-Name`);
       return;
@@ -121,7 +131,11 @@ export class AccountingService {
     // READ COMMITTED: the user's row lock orders packets about one user, and a burst of new
     // sessions and devices of different users takes no gap locks to deadlock on.
     const recordIt = () =>
-      this.database.transaction((em) => this.record(em, nas, userId, report), { readCommitted: true });
+      this.database.transaction((em) => this.record(em, nas, userId, report), {
+        readCommitted: true,
+        deadline,
+        lane: 'radius',
+      });
     try {
       await recordIt();
     } catch (error) {
@@ -138,7 +152,7 @@ export class AccountingService {
    * row, batched with the other packets that arrive meanwhile (see InterimUpdateBatcher). False
    * when anything else holds: the packet then takes the general path under the user's lock.
    */
-  private reportedOnActiveSession(nas: RadiusNas, report: SessionReport): Promise<boolean> {
+  private reportedOnActiveSession(nas: RadiusNas, report: SessionReport, deadline: Deadline): Promise<boolean> {
     const owner = sessionOwnerOf(report.classUserId, report.username, nas.venueId);
     if (owner === null) return Promise.resolve(false);
     const target = {
@@ -147,20 +161,23 @@ export class AccountingService {
       owner,
       macAddress: report.macAddress,
     };
-    return this.interimUpdates.report(target, report, this.clock.now());
+    return this.interimUpdates.report(target, report, this.clock.now(), deadline);
   }
 
   /** The user a packet is about: the Class this service issued, else the User-Name in the NAS's venue. */
-  private async resolveUser(nas: RadiusNas, report: SessionReport): Promise<string | null> {
+  private async resolveUser(nas: RadiusNas, report: SessionReport, deadline: Deadline): Promise<string | null> {
     if (report.classUserId !== null) return report.classUserId;
     const username = report.username;
     if (username === null) return null;
-    return this.database.run(async (em) => {
-      const found = await this.radiusUsers.findIdByUsernameInVenue(em, username, nas.venueId);
-      if (found !== null) return found;
-      const mac = normaliseMac(username);
-      return mac === null ? null : this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac);
-    });
+    return this.database.run(
+      async (em) => {
+        const found = await this.radiusUsers.findIdByUsernameInVenue(em, username, nas.venueId);
+        if (found !== null) return found;
+        const mac = normaliseMac(username);
+        return mac === null ? null : this.radiusUsers.findGuestIdByMac(em, nas.venueId, mac);
+      },
+      { deadline, lane: 'radius' },
+    );
   }
 
   private async record(em: EntityManager, nas: RadiusNas, userId: string, report: SessionReport): Promise<void> {

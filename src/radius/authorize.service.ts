@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
@@ -8,7 +7,8 @@ import { normaliseMac } from '../common/validation/normalise.js';
 import type { AppConfig, RadiusConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { validityAtFirstLogin } from '../hotspot-users/hotspot-user.rules.js';
-import { PasswordHasher, verifyPassword } from '../hotspot-users/password-hasher.js';
+import type { Deadline } from '../common/load/deadline.js';
+import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
 import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
@@ -39,16 +39,16 @@ interface Outcome {
 /**
  * The authorize step of FreeRADIUS in one round trip: the NAS's venue, the user, the password
  * (argon2id) or the MAC, and the user's standing decide Accept or Reject. The user is read once, in
- * one query (two when its name belongs to another venue), before the password is checked.
+ * one query (two when its name belongs to another venue), before the password is checked. Nothing
+ * begins once FreeRADIUS has stopped waiting (`deadline`): no query, no argon2id; and a verification
+ * the RADIUS work class cannot take is "busy" (503: FreeRADIUS sends no answer), never a reject.
  */
 @Injectable()
-export class AuthorizeService implements OnModuleInit {
+export class AuthorizeService {
   private readonly logger = new Logger('RadiusAuthorize');
   private readonly config: RadiusConfig;
   /** NASes already warned about for sending requests without a usable password (once per NAS). */
   private readonly warnedNases = new Set<string>();
-  /** Verified when the user is unknown, so that case costs as long as a wrong password. */
-  private dummyHash: Promise<string> | null = null;
   /** Correct passwords verified recently: a repeated login skips argon2id, a wrong one never does. */
   private readonly verified: VerifiedPasswords;
 
@@ -65,13 +65,7 @@ export class AuthorizeService implements OnModuleInit {
     this.verified = new VerifiedPasswords(this.config.passwordCacheMs);
   }
 
-  onModuleInit(): void {
-    this.dummyHash = this.passwords.hash(randomBytes(16).toString('hex'));
-    // Awaited on first use; a failure here must not be an unhandled rejection.
-    this.dummyHash.catch(() => undefined);
-  }
-
-  async authorize(nas: RadiusNas, attributes: RadiusAttributes): Promise<AuthorizeAnswer> {
+  async authorize(nas: RadiusNas, attributes: RadiusAttributes, deadline: Deadline): Promise<AuthorizeAnswer> {
     const request = {
       username: attributes.string('User-Name'),
       password: attributes.string('User-Password'),
@@ -85,7 +79,7 @@ export class AuthorizeService implements OnModuleInit {
       this.warnOnceAboutMethod(nas, attributes);
       outcome = rejected('papRequired', null);
     } else {
-      outcome = await this.login(nas, method);
+      outcome = await this.login(nas, method, deadline);
     }
     // The username as the NAS sent it (quoted, cut to a bounded length), so "why was this guest
     // refused" can be answered from the log; never the password.
@@ -105,41 +99,44 @@ export class AuthorizeService implements OnModuleInit {
   private async login(
     nas: RadiusNas,
     method: Exclude<LoginMethodOfRequest, { kind: 'unsupported' | 'noUsername' }>,
+    deadline: Deadline,
   ): Promise<Outcome> {
     // Sessions count against the limit while their NAS reported on them within the stale window.
     const recentSince =
       this.config.maxSessionsPerUser > 0 ? new Date(this.clock.now().getTime() - this.config.staleAfterMs) : null;
     if (method.kind === 'mac') {
       const { mac } = method;
-      const guest = await this.database.run((em) =>
-        this.radiusUsers.findGuestLoginByMac(em, nas.venueId, mac, recentSince),
+      const guest = await this.database.run(
+        (em) => this.radiusUsers.findGuestLoginByMac(em, nas.venueId, mac, recentSince),
+        { deadline, lane: 'radius' },
       );
-      if (guest !== null) return this.decide(guest);
+      if (guest !== null) return this.decide(guest, deadline);
     }
     const { username, password } = method;
     if (password === null) return rejected('unknownDevice', null);
-    const user = await this.database.run((em) =>
-      this.radiusUsers.findLoginByUsername(em, username, nas.venueId, recentSince),
+    const user = await this.database.run(
+      (em) => this.radiusUsers.findLoginByUsername(em, username, nas.venueId, recentSince),
+      { deadline, lane: 'radius' },
     );
     const hash = user?.loginMethod === 'username_password' ? user.passwordHash : null;
     if (user === null || hash === null) {
-      await verifyPassword(await this.dummy(), password);
+      await this.passwords.verify('radius', await this.passwords.standIn(), password, deadline);
       return rejected('invalidCredentials', null);
     }
-    if (!(await this.passwordMatches(user.id, hash, password))) return rejected('invalidCredentials', null);
-    return this.decide(user);
+    if (!(await this.passwordMatches(user.id, hash, password, deadline))) return rejected('invalidCredentials', null);
+    return this.decide(user, deadline);
   }
 
   /** argon2id, unless this very password was verified against this very hash within the cache's time to live. */
-  private async passwordMatches(userId: string, hash: string, password: string): Promise<boolean> {
+  private async passwordMatches(userId: string, hash: string, password: string, deadline: Deadline): Promise<boolean> {
     if (this.verified.has(userId, hash, password, this.clock.now().getTime())) return true;
-    const matches = await verifyPassword(hash, password);
+    const matches = await this.passwords.verify('radius', hash, password, deadline);
     if (matches) this.verified.add(userId, hash, password, this.clock.now().getTime());
     return matches;
   }
 
   /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private async decide(found: LoginUser): Promise<Outcome> {
+  private async decide(found: LoginUser, deadline: Deadline): Promise<Outcome> {
     const now = this.clock.now();
     let user = found;
     if (
@@ -147,7 +144,7 @@ export class AuthorizeService implements OnModuleInit {
       found.firstLoginAt === null &&
       decideLogin(found, found.recentSessions, this.config, now).accepted
     ) {
-      user = await this.firstLogin(found, now);
+      user = await this.firstLogin(found, now, deadline);
     }
     const decision = decideLogin(user, user.recentSessions, this.config, now);
     if (!decision.accepted) return rejected(decision.reason, user.id);
@@ -169,24 +166,27 @@ export class AuthorizeService implements OnModuleInit {
    * accepted its validity started: firstLoginAt now, expiresAt now plus validFor (or the earlier
    * stored one), recorded in the audit trail as the service's change. Returns the user as decided on.
    */
-  private async firstLogin(user: LoginUser, now: Date): Promise<LoginUser> {
-    return this.database.transaction(async (em) => {
-      const standing = await this.radiusUsers.lockValidityStanding(em, user.id, this.database.supportsRowLocks);
-      if (standing === null) return user;
-      const current: LoginUser = { ...user, ...standing };
-      if (!decideLogin(current, current.recentSessions, this.config, now).accepted) return current;
-      const validity = validityAtFirstLogin(current, now);
-      if (validity === null) return current;
-      await this.radiusUsers.startValidity(em, user.id, validity.firstLoginAt, validity.expiresAt);
-      await this.audit.record(em, {
-        actor: SYSTEM_ACTOR,
-        action: 'user.update',
-        target: { type: 'user', id: user.id },
-        venueIds: await this.radiusUsers.venueIdsOf(em, user.id),
-        changedFields: ['expiresAt', 'firstLoginAt'],
-      });
-      return { ...current, ...validity };
-    });
+  private async firstLogin(user: LoginUser, now: Date, deadline: Deadline): Promise<LoginUser> {
+    return this.database.transaction(
+      async (em) => {
+        const standing = await this.radiusUsers.lockValidityStanding(em, user.id, this.database.supportsRowLocks);
+        if (standing === null) return user;
+        const current: LoginUser = { ...user, ...standing };
+        if (!decideLogin(current, current.recentSessions, this.config, now).accepted) return current;
+        const validity = validityAtFirstLogin(current, now);
+        if (validity === null) return current;
+        await this.radiusUsers.startValidity(em, user.id, validity.firstLoginAt, validity.expiresAt);
+        await this.audit.record(em, {
+          actor: SYSTEM_ACTOR,
+          action: 'user.update',
+          target: { type: 'user', id: user.id },
+          venueIds: await this.radiusUsers.venueIdsOf(em, user.id),
+          changedFields: ['expiresAt', 'firstLoginAt'],
+        });
+        return { ...current, ...validity };
+      },
+      { deadline, lane: 'radius' },
+    );
   }
 
   private warnOnceAboutMethod(nas: RadiusNas, attributes: RadiusAttributes): void {
@@ -197,11 +197,6 @@ export class AuthorizeService implements OnModuleInit {
       `NAS ${nas.name} sends logins without a usable password (${sent.length > 0 ? sent.join(', ') : 'no User-Password'}):` +
         ' configure it for PAP (passwords are stored as argon2id hashes). Logged once per NAS.',
     );
-  }
-
-  private async dummy(): Promise<string> {
-    this.dummyHash ??= this.passwords.hash(randomBytes(16).toString('hex'));
-    return this.dummyHash;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Deadline, DeadlineExceededError } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import {
   SessionsRepository,
@@ -19,6 +20,8 @@ export interface PendingInterim {
   target: InterimTarget;
   report: InterimReport;
   now: Date;
+  /** FreeRADIUS's: a packet whose deadline passed while it waited for its batch leaves without it. */
+  deadline: Deadline;
   settle(applied: boolean): void;
   fail(error: unknown): void;
 }
@@ -46,9 +49,14 @@ export class InterimUpdateBatcher {
   ) {}
 
   /** Whether the update was applied; false when the packet must take the general path. */
-  report(target: InterimTarget, report: InterimReport, now: Date): Promise<boolean> {
+  report(
+    target: InterimTarget,
+    report: InterimReport,
+    now: Date,
+    deadline: Deadline = Deadline.none,
+  ): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
-      this.pending.push({ target, report, now, settle, fail });
+      this.pending.push({ target, report, now, deadline, settle, fail });
       this.scheduleFlush();
     });
   }
@@ -64,8 +72,15 @@ export class InterimUpdateBatcher {
   }
 
   private async flush(): Promise<void> {
-    const { batch, rest } = nextInterimBatch(this.pending, MAX_INTERIM_BATCH);
+    const now = performance.now();
+    const waiting = this.pending.filter((packet) => {
+      if (!packet.deadline.expired(now)) return true;
+      packet.fail(new DeadlineExceededError('database'));
+      return false;
+    });
+    const { batch, rest } = nextInterimBatch(waiting, MAX_INTERIM_BATCH);
     this.pending = rest;
+    if (batch.length === 0) return;
     this.inFlight += 1;
     this.scheduleFlush();
     try {
@@ -87,7 +102,8 @@ export class InterimUpdateBatcher {
       return appliedInterims(batch.length, writes, matched);
     };
     // MySQL: no transaction (the write checks again that each session is active); SQLite's two UPDATEs need one.
-    return this.database.supportsRowLocks ? this.database.run(work) : this.database.transaction(work);
+    const lane = { lane: 'radius' } as const;
+    return this.database.supportsRowLocks ? this.database.run(work, lane) : this.database.transaction(work, lane);
   }
 }
 

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
+import { Deadline } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
 import { LoginAttemptsRepository, type LoginAttemptFilter } from './login-attempts.repository.js';
@@ -54,25 +55,33 @@ export class LoginAttemptsService {
    * Records the attempt with its user, found as authorize found it in the NAS's venue (at most one
    * query), and, for a reject, the reason authorize decided.
    */
-  async record(nas: RadiusNas | null, attributes: RadiusAttributes, answered: PostAuthResult): Promise<void> {
+  async record(
+    nas: RadiusNas | null,
+    attributes: RadiusAttributes,
+    answered: PostAuthResult,
+    deadline: Deadline = Deadline.none,
+  ): Promise<void> {
     const username = attributes.string('User-Name');
     const callingStationId = attributes.string('Calling-Station-Id');
     const outcome = outcomeOf(answered.result);
-    const attempt = await this.database.transaction(async (em) => {
-      const row = Object.assign(new LoginAttemptEntity(), {
-        id: newId(),
-        createdAt: this.clock.now(),
-        outcome,
-        nasClientId: nas?.id ?? null,
-        venueId: nas?.venueId ?? null,
-        userId: nas === null ? null : await this.userOf(em, nas, attributes),
-        username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
-        macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
-        reason: reasonOf(nas, outcome, answered.replyMessage),
-      } satisfies LoginAttemptEntity);
-      await this.attempts.insert(em, row);
-      return row;
-    });
+    const attempt = await this.database.transaction(
+      async (em) => {
+        const row = Object.assign(new LoginAttemptEntity(), {
+          id: newId(),
+          createdAt: this.clock.now(),
+          outcome,
+          nasClientId: nas?.id ?? null,
+          venueId: nas?.venueId ?? null,
+          userId: nas === null ? null : await this.userOf(em, nas, attributes),
+          username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
+          macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
+          reason: reasonOf(nas, outcome, answered.replyMessage),
+        } satisfies LoginAttemptEntity);
+        await this.attempts.insert(em, row);
+        return row;
+      },
+      { deadline, lane: 'radius' },
+    );
     this.observer?.postAuthRecorded(attempt.outcome);
     this.logger.log(
       `RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}` +

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
+import type { Deadline } from '../common/load/deadline.js';
 import { isNetwork } from '../nas/nas-rules.js';
 import { NasService } from '../nas/nas.service.js';
 import type { RadiusNas } from './nas-identity.js';
@@ -24,8 +25,10 @@ export class RadiusNasResolver {
     name: string | undefined,
     sourceIp: string | undefined,
     section: string,
+    deadline: Deadline,
   ): Promise<RadiusNas | null> {
-    const nas = name === undefined || sourceIp === undefined ? null : await this.nases.identify(name, sourceIp);
+    const nas =
+      name === undefined || sourceIp === undefined ? null : await this.nases.identify(name, sourceIp, { deadline });
     if (nas !== null && this.venueScope.isInScope(token, nas.venueId))
       return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp, network: isNetwork(nas.ipAddress) };
     this.logger.warn(

@@ -1,9 +1,11 @@
-import { Body, Controller, Headers, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
 import { CurrentToken, RequirePermission } from '../auth/auth.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
+import type { AdmittedRequest } from '../common/load/admission.middleware.js';
+import type { Deadline } from '../common/load/deadline.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService, reject } from './authorize.service.js';
 import { LoginAttemptsService, REPLY_MESSAGE_HEADER, RESULT_HEADER } from './login-attempts.service.js';
@@ -14,7 +16,9 @@ import { RadiusAttributes } from './radius-attributes.js';
 /**
  * The back end of FreeRADIUS's rlm_rest (not part of the v1 API). The NAS is the client FreeRADIUS
  * authenticated (shortname and source address, passed as headers by the shipped configuration),
- * matched against the registry: never an attribute the user's device can influence.
+ * matched against the registry: never an attribute the user's device can influence. Each request
+ * carries FreeRADIUS's deadline (the admission reads it): past it, no query or argon2id begins and
+ * the answer is 503, which the generated configuration turns into no RADIUS answer at all.
  */
 @ApiExcludeController()
 @RequirePermission('radius')
@@ -33,11 +37,13 @@ export class RadiusController {
     @CurrentToken() token: AuthenticatedToken,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
+    @Req() request: AdmittedRequest,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Record<string, unknown>> {
     const attributes = parse(body);
-    const nas = await this.identify(token, headers, 'authorize');
-    const answer = nas === null ? reject('unknownNas') : await this.authorizeService.authorize(nas, attributes);
+    const nas = await this.identify(token, headers, 'authorize', request.deadline);
+    const answer =
+      nas === null ? reject('unknownNas') : await this.authorizeService.authorize(nas, attributes, request.deadline);
     response.status(answer.status);
     return answer.body;
   }
@@ -53,11 +59,12 @@ export class RadiusController {
     @CurrentToken() token: AuthenticatedToken,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
+    @Req() request: AdmittedRequest,
   ): Promise<void> {
     const attributes = parse(body);
-    const nas = await this.identify(token, headers, 'accounting');
+    const nas = await this.identify(token, headers, 'accounting', request.deadline);
     if (nas === null) throw ApiError.forbidden();
-    await this.accounting.account(nas, attributes);
+    await this.accounting.account(nas, attributes, request.deadline);
   }
 
   /**
@@ -70,21 +77,26 @@ export class RadiusController {
     @CurrentToken() token: AuthenticatedToken,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
+    @Req() request: AdmittedRequest,
   ): Promise<void> {
     const attributes = parse(body);
-    const nas = await this.identify(token, headers, 'post-auth');
-    await this.loginAttempts.record(nas, attributes, {
-      result: single(headers[RESULT_HEADER]),
-      replyMessage: single(headers[REPLY_MESSAGE_HEADER]),
-    });
+    const nas = await this.identify(token, headers, 'post-auth', request.deadline);
+    await this.loginAttempts.record(
+      nas,
+      attributes,
+      { result: single(headers[RESULT_HEADER]), replyMessage: single(headers[REPLY_MESSAGE_HEADER]) },
+      request.deadline,
+    );
   }
 
   private identify(
     token: AuthenticatedToken,
     headers: Record<string, string | string[] | undefined>,
     section: string,
+    deadline: Deadline,
   ): Promise<RadiusNas | null> {
-    return this.nasResolver.resolve(token, single(headers[NAS_NAME_HEADER]), single(headers[NAS_IP_HEADER]), section);
+    const name = single(headers[NAS_NAME_HEADER]);
+    return this.nasResolver.resolve(token, name, single(headers[NAS_IP_HEADER]), section, deadline);
   }
 }
 

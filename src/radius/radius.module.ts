@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
-import { PasswordHasher } from '../hotspot-users/password-hasher.js';
 import { UserSessionsModule } from '../hotspot-users/user-sessions.module.js';
 import { NasModule } from '../nas/nas.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
@@ -23,7 +22,6 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
     InterimUpdateBatcher,
     RadiusUsersRepository,
     RadiusNasResolver,
-    PasswordHasher,
     StaleSessionsSweeper,
   ],
 })

@@ -6,7 +6,8 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../src/config/configuration.js';
 import { base32Decode, base32Encode, hotp, newTotpSeed, totpStep } from '../../src/console/totp.js';
 import { sealTotpSeed } from '../../src/console/totp-seal.js';
-import { PasswordHasher } from '../../src/hotspot-users/password-hasher.js';
+import { hash } from '@node-rs/argon2';
+import { ARGON2ID_OPTIONS } from '../../src/common/passwords/argon2-threads.js';
 import { OperatorEntity } from '../../src/operators/entities/operator.entity.js';
 import type { TestApp } from './test-app.js';
 
@@ -25,7 +26,7 @@ export interface OperatorOptions {
 export const OPERATOR_PASSWORD = 'correct horse battery staple';
 let counter = 0;
 
-/** Stores an operator directly in the database (hashed with the service's PasswordHasher). */
+/** Stores an operator directly in the database (hashed with the service's argon2id settings). */
 export async function givenOperator(testApp: TestApp, options: OperatorOptions = {}): Promise<OperatorEntity> {
   counter += 1;
   const now = new Date();
@@ -35,7 +36,7 @@ export async function givenOperator(testApp: TestApp, options: OperatorOptions =
     email,
     emailKey: email.toLowerCase(),
     name: options.name ?? `Operator ${counter}`,
-    passwordHash: await new PasswordHasher().hash(options.password ?? OPERATOR_PASSWORD),
+    passwordHash: await hash(options.password ?? OPERATOR_PASSWORD, ARGON2ID_OPTIONS),
     mustChangePassword: options.mustChangePassword ?? false,
     permissions: options.permissions ?? ['read'],
     admin: options.admin ?? false,

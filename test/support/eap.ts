@@ -127,7 +127,10 @@ export function eapolTest(options: {
   network: string;
   dir: string;
   macAddress?: string;
+  /** How long eapol_test tries in all (seconds). */
+  timeoutSeconds?: number;
 }): Promise<EapolTestResult> {
+  const timeoutSeconds = options.timeoutSeconds ?? EAPOL_TEST_TIMEOUT_S;
   const config = join(options.dir, `eapol-${process.hrtime.bigint()}.conf`);
   writeFileSync(config, options.network, { mode: 0o600 });
   const args = [
@@ -140,7 +143,7 @@ export function eapolTest(options: {
     '-s',
     options.secret,
     '-t',
-    String(EAPOL_TEST_TIMEOUT_S),
+    String(timeoutSeconds),
     '-n',
   ];
   if (options.macAddress) args.push('-M', options.macAddress);
@@ -149,7 +152,7 @@ export function eapolTest(options: {
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), (EAPOL_TEST_TIMEOUT_S + 5) * 1000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), (timeoutSeconds + 5) * 1000);
     child.once('error', fail);
     child.once('close', () => {
       clearTimeout(timer);

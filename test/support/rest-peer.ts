@@ -11,6 +11,8 @@ export interface PeerCall {
 export interface PeerAnswer {
   status: number;
   body?: unknown;
+  /** Answers only after this long (a service too busy to answer in time). */
+  delayMs?: number;
 }
 
 /**
@@ -38,12 +40,14 @@ export async function startRestPeer(answer: (call: PeerCall) => PeerAnswer): Pro
       }
       const call: PeerCall = { path: request.url ?? '', headers: request.headers, body };
       peer.calls.push(call);
-      const { status, body: reply } = peer.answer(call);
-      if (reply === undefined) {
-        response.writeHead(status).end();
-        return;
-      }
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+      const { status, body: reply, delayMs = 0 } = peer.answer(call);
+      const send = () => {
+        if (response.destroyed) return;
+        if (reply === undefined) response.writeHead(status).end();
+        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+      };
+      if (delayMs > 0) setTimeout(send, delayMs).unref();
+      else send();
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -1,6 +1,5 @@
 import { AuditModule } from '../../audit/audit.module.js';
 import { Argument } from 'commander';
-import { PasswordHasher } from '../../hotspot-users/password-hasher.js';
 import {
   OPERATOR_PERMISSIONS,
   operatorEmail,
@@ -32,7 +31,7 @@ export type OperatorDirectory = Pick<
 export const OPERATOR_SERVICE: ServiceNeed<OperatorDirectory> = {
   // OperatorsService and its queries alone, not OperatorsModule: its FirstAdminService acts on start-up.
   imports: [AuditModule],
-  providers: [OperatorsService, OperatorsRepository, PasswordHasher],
+  providers: [OperatorsService, OperatorsRepository],
   resolve: (context) => context.get(OperatorsService),
 };
 

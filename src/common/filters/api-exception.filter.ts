@@ -4,6 +4,9 @@ import { STATUS_CODES } from 'node:http';
 import { UNAUTH_JOBS_PATH } from '../api-paths.js';
 import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
 import { isDatabaseUnavailable, retryAfterSeconds } from '../errors/database-errors.js';
+import { SHED_RETRY_AFTER_SECONDS, type Admission } from '../load/admission.js';
+import { DeadlineExceededError } from '../load/deadline.js';
+import { deadlineCallerOf, isOverload } from '../load/overload.js';
 import { BODY_NOT_UTF8 } from '../middleware/body-shape.middleware.js';
 import type { ApiRequest } from '../request-context.js';
 
@@ -33,6 +36,9 @@ interface Answer {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
+  /** `admission` counts the requests answered 503 because their caller had stopped waiting. */
+  constructor(private readonly admission: Admission | null = null) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<ApiRequest>();
@@ -45,12 +51,23 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (answer.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
     if (answer.retryAfter !== undefined) response.setHeader('Retry-After', String(answer.retryAfter));
+    if (isOverload(exception)) response.locals.shed = true;
     response.status(answer.status).json(answer.body);
   }
 
   private answerFor(exception: unknown, request: ApiRequest): Answer {
     if (exception instanceof ApiError) return { status: exception.getStatus(), body: exception.body };
     if (exception instanceof HttpException) return this.answerForHttpException(exception, request);
+    if (isOverload(exception)) {
+      // "Not now": the caller stopped waiting, or the work class was full. Never a refusal of the request.
+      if (exception instanceof DeadlineExceededError) {
+        this.admission?.deadlineExpired(deadlineCallerOf(request.path), exception.stage);
+      }
+      return {
+        ...plain(HttpStatus.SERVICE_UNAVAILABLE, ERROR_MESSAGES.serviceUnavailable),
+        retryAfter: SHED_RETRY_AFTER_SECONDS,
+      };
+    }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ msg: `Database unavailable: ${describe(exception)}`, requestId: request.requestId });
       return {

@@ -8,7 +8,7 @@ import type { ApiRequest } from '../request-context.js';
  * neither the Authorization header nor a password can reach the log. A request whose client went
  * away before the response was complete (a client timeout while the database hangs, say) is
  * logged too, when the connection closes, with `aborted: true` (and `status: null` if no status
- * had been sent yet).
+ * had been sent yet). A 503 for load (shed, or its caller gone) is logged at warn, with `shed: true`.
  */
 export function requestLogMiddleware(logger: Pino) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -17,7 +17,9 @@ export function requestLogMiddleware(logger: Pino) {
     res.once('close', () => {
       const aborted = !res.writableFinished;
       const status = aborted && !res.headersSent ? null : res.statusCode;
-      const level = status !== null && status >= 500 ? 'error' : status === null || status >= 400 ? 'warn' : 'info';
+      // A request turned away for load (res.locals.shed) is a warning: the service did as designed.
+      const failed = status !== null && status >= 500 && res.locals.shed !== true;
+      const level = failed ? 'error' : status === null || status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const request = req as ApiRequest;
       const entry = {
@@ -30,6 +32,7 @@ export function requestLogMiddleware(logger: Pino) {
         tokenId: request.token?.id ?? null,
         tokenName: request.token?.name ?? null,
         ...(aborted ? { aborted: true } : {}),
+        ...(res.locals.shed === true ? { shed: true } : {}),
       };
       logger[level](entry, 'request');
     });
