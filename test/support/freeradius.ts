@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -211,6 +211,34 @@ export async function radclient(
     `${lines.join('\n')}\n`,
   );
   return parseRadclientOutput(output);
+}
+
+/**
+ * radclient for one Access-Request read from a file, so that nothing remains to be written to it
+ * once it is spawned: the caller may block its own event loop at once while the packet goes out.
+ * One try, waiting `waitSeconds` for the answer.
+ */
+export function radclientFromFile(
+  port: number,
+  secret: string,
+  attributes: Record<string, string>,
+  dir: string,
+  waitSeconds = 2,
+): Promise<RadiusReply> {
+  const file = join(dir, `request-${process.hrtime.bigint()}.txt`);
+  writeFileSync(
+    file,
+    Object.entries(attributes)
+      .map(([name, value]) => `${name} = ${JSON.stringify(value)}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
+  const output = runTool(
+    'radclient',
+    ['-x', '-r', '1', '-t', String(waitSeconds), '-f', file, `127.0.0.1:${port}`, 'auth', secret],
+    null,
+  );
+  return output.then(parseRadclientOutput);
 }
 
 /** radtest (PAP) for `user`/`password` against 127.0.0.1:port. */

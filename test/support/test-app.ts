@@ -88,6 +88,9 @@ export async function startTestApp(
     EXPIRY_SWEEP_INTERVAL: '0',
     RATE_LIMIT_PER_MINUTE: '0',
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    // Shedding answers by how fast this machine is at the moment; the tests about it turn it on.
+    SHED_PAGES_DELAY_MS: '0',
+    SHED_WRITES_DELAY_MS: '0',
     ...env,
   });
   if (options.foldsCounts === false) config.countFoldIntervalMs = 0;

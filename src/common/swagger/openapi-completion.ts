@@ -119,7 +119,8 @@ const GENERIC: Record<string, { description: string; example: ErrorBody }> = {
     example: error(ERROR_MESSAGES.internal),
   },
   '503': {
-    description: 'Service Unavailable: the database cannot be reached or stayed contended; repeat after Retry-After',
+    description:
+      'Service Unavailable: the service is saturated (requests of this kind are being shed), the deadline the caller announced (X-Request-Timeout-Ms) has passed, or the database cannot be reached or stayed contended; nothing was done; repeat after Retry-After',
     example: error(ERROR_MESSAGES.serviceUnavailable),
   },
 };
@@ -131,12 +132,17 @@ const GENERIC: Record<string, { description: string; example: ErrorBody }> = {
  */
 export const UNKNOWN_ROUTE_RESPONSES = 'x-unknown-route-responses';
 
+/** The health probes: the admission never turns them away. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 /** The statuses an operation can answer besides its own: which middleware, guard or filter sends them. */
-function sharedStatuses(method: string, operation: Operation): string[] {
+function sharedStatuses(path: string, method: string, operation: Operation): string[] {
   // The JSON parser runs before routing, for every method: a broken or oversized body is a 400 or 413.
   const statuses = ['400', '413', '500'];
   if (method === 'post' || method === 'put') statuses.push('415');
-  if ((operation.security ?? []).length > 0) statuses.push('401', '403', '429', '503');
+  if ((operation.security ?? []).length > 0) statuses.push('401', '403', '429');
+  // The admission answers 503 before routing (shed, or the caller's deadline passed), probes excepted.
+  if (!PROBES.has(path)) statuses.push('503');
   return statuses;
 }
 
@@ -154,18 +160,18 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   for (const [status, response] of Object.entries(unknownRoute)) completeResponse(status, response, false);
   unknownRoute['404'].content!['application/json'].example = error(ERROR_MESSAGES.notFound);
   (document as OpenAPIObject & Record<string, unknown>)[UNKNOWN_ROUTE_RESPONSES] = unknownRoute;
-  for (const item of Object.values(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, value] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'delete', 'patch'].includes(method)) continue;
       const operation = value as Operation;
       // Public operations (the probes) say so, rather than inheriting a security requirement.
       operation.security ??= [];
       const counted = operation.security.length > 0;
-      for (const status of sharedStatuses(method, operation)) {
+      for (const status of sharedStatuses(path, method, operation)) {
         operation.responses[status] ??= { description: GENERIC[status].description };
       }
       for (const [status, response] of Object.entries(operation.responses)) {
-        completeResponse(status, response, counted);
+        completeResponse(status, response, counted, !PROBES.has(path));
       }
       declareReplays(operation);
     }
@@ -186,7 +192,7 @@ function declareReplays(operation: Operation): void {
   }
 }
 
-function completeResponse(status: string, response: Response, counted: boolean): void {
+function completeResponse(status: string, response: Response, counted: boolean, retriable = counted): void {
   const generic = GENERIC[status];
   if (generic !== undefined) {
     response.content ??= { 'application/json': { schema: ERROR_SCHEMA } };
@@ -197,7 +203,7 @@ function completeResponse(status: string, response: Response, counted: boolean):
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('X-Request-Id') };
   if (counted) for (const name of RATE_LIMIT_HEADERS) headers[name] = ref(name);
   if (status === '401') headers['WWW-Authenticate'] = ref('WWW-Authenticate');
-  if (status === '429' || (status === '503' && counted)) headers['Retry-After'] = ref('Retry-After');
+  if (status === '429' || (status === '503' && retriable)) headers['Retry-After'] = ref('Retry-After');
   response.headers = { ...headers, ...response.headers };
-  if (status === '503' && counted) response.headers['Retry-After'] = ref('Retry-After');
+  if (status === '503' && retriable) response.headers['Retry-After'] = ref('Retry-After');
 }
