@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario chain [--rest-accounting] | --scenario rlm-sql] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain [--rest-accounting] | --scenario rlm-sql | --scenario classes] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -479,7 +479,7 @@ function markdownTable(results) {
 }
 
 /** The scenarios beside the workloads (`--scenario NAME`): each a module of bench/scenarios/ with a default export. */
-const SCENARIOS = ['chain', 'rlm-sql'];
+const SCENARIOS = ['chain', 'rlm-sql', 'classes'];
 
 async function main() {
   if (args.scenario !== undefined && !SCENARIOS.includes(args.scenario)) {

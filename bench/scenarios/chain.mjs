@@ -77,6 +77,11 @@ function scenarioConfig(smoke) {
     steps: [1.5, 2, 2.5, 3, 4, 5],
     // When 1 × does not hold: what the box does carry.
     stepsDown: [0.75, 0.5, 0.25],
+    // Overload: this multiple for overloadSeconds, then recoveryMultiple for recoverySeconds.
+    overloadMultiple: 2,
+    overloadSeconds: 60,
+    recoveryMultiple: 0.5,
+    recoverySeconds: 30,
   };
   if (!smoke) return full;
   return {
@@ -93,8 +98,14 @@ function scenarioConfig(smoke) {
     stepSeconds: 2,
     steps: [2],
     stepsDown: [0.5],
+    overloadSeconds: 3,
+    recoverySeconds: 4,
   };
 }
+
+/** What the overload phase must show (issue #38): no right password rejected, goodput, recovery. */
+const OVERLOAD_TARGETS = { rightPasswordRejects: 0, goodputRatio: 0.9, recoverySeconds: 10 };
+const LOGIN_CLASSES = ['loginUncached', 'loginCached'];
 
 /** Rates of every class at `multiple` × the busiest hour. */
 function ratesAt(config, multiple) {
@@ -443,6 +454,157 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
   };
 }
 
+/** Logins accepted per second in a measured phase (every login of the scenario uses the right password). */
+function acceptedLoginRate(phase) {
+  return (
+    LOGIN_CLASSES.reduce((sum, name) => sum + (phase.classes[name].codes[CODES.accessAccept] ?? 0), 0) / phase.seconds
+  );
+}
+
+/**
+ * The overload phase: every class at `overloadMultiple` × for `overloadSeconds`, then at
+ * `recoveryMultiple` × for `recoverySeconds`, back to back (the second starts firing when the first
+ * stops, not when its last answer came). Each request is filed under the second it was due in, from
+ * the start of the phase; a request without an answer counts as slower than any target.
+ */
+async function runOverload({ config, traffic, service, pids, heldLoginRate }) {
+  const windows = [];
+  const windowOf = (dueAt, started) => {
+    const index = Math.max(0, Math.floor((dueAt - started) / 1000));
+    windows[index] ??= Object.fromEntries(
+      ['interim', ...LOGIN_CLASSES, 'api'].map((name) => [name, { sent: 0, answered: 0, rejects: 0, samples: [] }]),
+    );
+    return windows[index];
+  };
+  const file = (name, dueAt, started, outcome, expected) => {
+    const window = windowOf(dueAt, started)[name];
+    window.sent += 1;
+    if (outcome.code === null) {
+      window.samples.push(Number.POSITIVE_INFINITY);
+      return;
+    }
+    window.answered += 1;
+    if (name !== 'api' && outcome.code === CODES.accessReject) window.rejects += 1;
+    window.samples.push(outcome.code === expected ? outcome.ms : Number.POSITIVE_INFINITY);
+  };
+  const before = cpuSnapshot(pids);
+  const started = performance.now();
+  const stage = async (multiple, seconds, offsetSeconds) => {
+    if (offsetSeconds > 0) await new Promise((resolve) => setTimeout(resolve, offsetSeconds * 1000));
+    const rates = ratesAt(config, multiple);
+    await Promise.all([
+      openLoop(rates.interim, seconds, async (dueAt) =>
+        file('interim', dueAt, started, await traffic.interim(dueAt), CODES.accountingResponse),
+      ),
+      openLoop(rates.loginUncached, seconds, async (dueAt) =>
+        file('loginUncached', dueAt, started, await traffic.loginUncached(dueAt), CODES.accessAccept),
+      ),
+      openLoop(rates.loginCached, seconds, async (dueAt) =>
+        file('loginCached', dueAt, started, await traffic.loginCached(dueAt), CODES.accessAccept),
+      ),
+      openLoop(rates.api, seconds, async (dueAt) => {
+        const outcome = await traffic.api.fire(service.port, dueAt);
+        file('api', dueAt, started, outcome.code === 200 ? outcome : { ...outcome, code: null }, 200);
+      }),
+    ]);
+  };
+  await Promise.all([
+    stage(config.overloadMultiple, config.overloadSeconds, 0),
+    stage(config.recoveryMultiple, config.recoverySeconds, config.overloadSeconds),
+  ]);
+  const elapsed = (performance.now() - started) / 1000;
+  const coresDuring = coresBusy(before, cpuSnapshot(pids), elapsed);
+  const timeline = Array.from({ length: windows.length }, (_, second) => {
+    const window = windows[second] ?? {};
+    return Object.fromEntries(
+      Object.entries(window).map(([name, figures]) => [
+        name,
+        {
+          sent: figures.sent,
+          answered: figures.answered,
+          rejects: figures.rejects,
+          p99: percentiles(figures.samples).p99,
+        },
+      ]),
+    );
+  });
+  const overloadWindows = timeline.slice(0, config.overloadSeconds);
+  const recoveryWindows = timeline.slice(config.overloadSeconds, config.overloadSeconds + config.recoverySeconds);
+  const acceptedDuringOverload = overloadWindows.reduce(
+    (sum, window) =>
+      sum +
+      LOGIN_CLASSES.reduce((inner, name) => inner + ((window[name]?.answered ?? 0) - (window[name]?.rejects ?? 0)), 0),
+    0,
+  );
+  const overloadLoginRate = acceptedDuringOverload / config.overloadSeconds;
+  // Seconds after the drop until every class's p99 stayed at or under the target (null: not within the run).
+  const slow = recoveryWindows.map((window) =>
+    Object.values(window).some((figures) => figures.sent > 0 && !(figures.p99 <= P99_TARGET_MS.radius)),
+  );
+  const lastSlow = slow.lastIndexOf(true);
+  const recoverySeconds = lastSlow === -1 ? 0 : lastSlow === slow.length - 1 ? null : lastSlow + 1;
+  const rightPasswordRejects = timeline.reduce(
+    (sum, window) => sum + LOGIN_CLASSES.reduce((inner, name) => inner + (window[name]?.rejects ?? 0), 0),
+    0,
+  );
+  const goodputRatio = heldLoginRate > 0 ? Math.round((overloadLoginRate / heldLoginRate) * 100) / 100 : null;
+  return {
+    multiple: config.overloadMultiple,
+    seconds: config.overloadSeconds,
+    recoveryMultiple: config.recoveryMultiple,
+    recoveryWindowSeconds: config.recoverySeconds,
+    rightPasswordRejects,
+    heldLoginRate: Math.round(heldLoginRate * 10) / 10,
+    overloadLoginRate: Math.round(overloadLoginRate * 10) / 10,
+    goodputRatio,
+    recoverySeconds,
+    met:
+      rightPasswordRejects === OVERLOAD_TARGETS.rightPasswordRejects &&
+      goodputRatio !== null &&
+      goodputRatio >= OVERLOAD_TARGETS.goodputRatio &&
+      recoverySeconds !== null &&
+      recoverySeconds <= OVERLOAD_TARGETS.recoverySeconds,
+    coresBusy: coresDuring,
+    shed: await shedFigures(service.metricsPort),
+    timeline,
+  };
+}
+
+/** What the service's admission and work classes did, from its metrics: requests shed, deadlines missed, work refused. */
+async function shedFigures(metricsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const series = (name) =>
+    Object.fromEntries(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith(`${name}{`))
+        .map((line) => [
+          line.slice(name.length + 1, line.indexOf('}')).replace(/,?role="service"/, ''),
+          Number(line.slice(line.lastIndexOf(' ') + 1)),
+        ]),
+    );
+  return {
+    admissionShed: series('hotspot_admission_shed_total'),
+    deadlineExpired: series('hotspot_deadline_expired_total'),
+    workRejected: series('hotspot_work_rejected_total'),
+  };
+}
+
+function formatOverload(overload) {
+  const line = (window, second) =>
+    `| ${second} | ${['interim', ...LOGIN_CLASSES, 'api']
+      .map((name) => `${window[name]?.answered ?? 0}/${window[name]?.sent ?? 0} ${window[name]?.p99 ?? '–'}`)
+      .join(' | ')} |`;
+  return [
+    `overload: ${overload.multiple} × for ${overload.seconds} s, then ${overload.recoveryMultiple} × — right passwords rejected ${overload.rightPasswordRejects}, logins accepted ${overload.overloadLoginRate}/s against ${overload.heldLoginRate}/s held (goodput ${overload.goodputRatio}), p99 back under ${P99_TARGET_MS.radius} ms ${overload.recoverySeconds === null ? 'not within the run' : `${overload.recoverySeconds} s after the drop`}: ${overload.met ? 'met' : 'NOT met'}`,
+    `shed: ${JSON.stringify(overload.shed)}`,
+    '',
+    '| s | Interim-Update answered/sent p99 | login uncached | login cached | API |',
+    '| --- | --- | --- | --- | --- |',
+    ...overload.timeline.map(line),
+  ].join('\n');
+}
+
 /** How long after the API's answer each blocked or expired user's Disconnect-Request reached its NAS (ms). */
 function disconnectDelays(traffic, simulators) {
   const delays = [];
@@ -619,6 +781,14 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
       process.stdout.write(`\n${formatPhase(phase)}\n`);
       if (phase.held !== phases[0].held) break;
     }
+    const heldPhases = phases.filter((phase) => phase.held);
+    // The highest login rate the box held; when no phase held, the highest it achieved.
+    const heldLoginRate = Math.max(0, ...(heldPhases.length > 0 ? heldPhases : phases).map(acceptedLoginRate));
+    log(
+      `chain: overload, ${config.overloadMultiple} × for ${config.overloadSeconds} s then ${config.recoveryMultiple} × for ${config.recoverySeconds} s`,
+    );
+    const overload = await runOverload({ config, traffic, service, pids, heldLoginRate });
+    process.stdout.write(`\n${formatOverload(overload)}\n`);
     // The last Disconnects of the run: bounded wait for the worker to deliver them.
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline && simulators.received.size < traffic.api.disconnectsDue.size) {
@@ -640,9 +810,10 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
       seedSeconds,
       database: bufferPool.figures,
       nases: seeded.nases.length,
-      targets: { p99Ms: P99_TARGET_MS, headroom: 1.5 },
+      targets: { p99Ms: P99_TARGET_MS, headroom: 1.5, overload: OVERLOAD_TARGETS },
       phases,
       headroom,
+      overload,
       disconnects: {
         requested: traffic.api.disconnectsDue.size,
         acked: delays.length,
@@ -674,6 +845,10 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
         (figures) => `${figures.name}: ${figures.sent} sent, ${figures.errors} errors ${JSON.stringify(figures.codes)}`,
       );
     if (report.disconnects.requested > 0 && delays.length === 0) problems.push('no Disconnect-Request reached a NAS');
+    // Overload may cost answers (a NAS retries those), never a guest told a right password is wrong.
+    if (overload.rightPasswordRejects > 0) {
+      problems.push(`overload: ${overload.rightPasswordRejects} right passwords answered Access-Reject`);
+    }
     // Interim-Updates that matched no seeded session would have opened new ones: the seeded keys must be FreeRADIUS's.
     if (report.sessionsAtEnd.updated === 0 || report.sessionsAtEnd.total !== config.sessions) {
       problems.push(`Interim-Updates did not land on the seeded sessions: ${JSON.stringify(report.sessionsAtEnd)}`);

@@ -1,5 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { REQUIRED_PERMISSION } from './auth.decorators.js';
+import { RADIUS_PERMISSION } from './permissions.js';
 import type { Response } from 'express';
 import { isPublicRoute } from '../common/public-route.js';
 import { ApiTokenService } from './api-token.service.js';
@@ -29,7 +31,12 @@ export class AuthenticationGuard implements CanActivate {
     const value = bearerToken(request.headers.authorization);
     if (value === null) return true;
     const response = http.getResponse<Response>();
-    const lane = request.path.startsWith('/radius/') ? 'radius' : 'general';
+    // FreeRADIUS's routes look their token up in RADIUS's database lane.
+    const required = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_PERMISSION, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const lane = required === RADIUS_PERMISSION ? 'radius' : 'general';
     const token = await this.tokens.authenticate(value, () => this.refuseClientOverLimit(request, response), lane);
     if (token !== null) request.token = token;
     return true;
