@@ -319,7 +319,7 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
   const login = () =>
     radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
 
-  it('every call says how long FreeRADIUS waits and when it left, by the clock', async () => {
+  it('every call says how long FreeRADIUS waits, and when it received the packet, by the clock', async () => {
     mode = 'accept';
     await server.explainFailures(async () => {
       const before = Date.now();

@@ -3,7 +3,7 @@
 // sign-ins a second. See bench/README.md ("Scenario `classes`").
 import { hash } from '@node-rs/argon2';
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs, freePort, freeUdpPorts, log, ROOT, startProcess } from '../lib/processes.mjs';
@@ -24,8 +24,11 @@ import { BENCH_PASSWORD, seedMysql, smallVenue, venueOf } from '../seed.mjs';
 const API_TOKEN = 'hsp_bench_classes_0123456789abcdefghijklmnopqrstuvwxyz';
 const NAS_SECRET = 'bench-classes-shared-secret-0123';
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
-/** The login venue: its users log in; batches go to other venues. */
-const LOGIN_VENUE = smallVenue(0);
+/** The login venues, each with its NAS at its own loopback address: their users log in; batches go to other venues. */
+const LOGIN_NASES = [
+  { venue: smallVenue(0), name: 'classes-nas-a', address: '127.0.0.1' },
+  { venue: smallVenue(5), name: 'classes-nas-b', address: '127.0.0.2' },
+];
 /** What a login must keep under each pressure (issue #38). */
 const TARGETS = { p99Ms: 100, rejects: 0, unanswered: 0 };
 
@@ -153,18 +156,20 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
     } finally {
       await seeding.end();
     }
-    cli(databaseUrl, [
-      'nas',
-      'add',
-      '--venue',
-      LOGIN_VENUE,
-      '--name',
-      'classes-nas',
-      '--ip',
-      '127.0.0.1',
-      '--secret',
-      NAS_SECRET,
-    ]);
+    for (const nas of LOGIN_NASES) {
+      cli(databaseUrl, [
+        'nas',
+        'add',
+        '--venue',
+        nas.venue,
+        '--name',
+        nas.name,
+        '--ip',
+        nas.address,
+        '--secret',
+        NAS_SECRET,
+      ]);
+    }
     const token = radiusToken(databaseUrl, `classes-radius-${Date.now()}`);
     const port = await freePort();
     const metricsPort = await freePort();
@@ -199,32 +204,35 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
     });
     const radius = await startFreeRadius('(generated)', raddb, loggedReady(raddb));
     stops.push(() => radius.stop());
-    const sender = await RadiusSender.open({
-      address: '127.0.0.1',
-      sockets: 4,
-      server: { host: '127.0.0.1', authPort, acctPort },
-      secret: NAS_SECRET,
-    });
-    stops.push(() => sender.close());
+    const senders = new Map();
+    for (const nas of LOGIN_NASES) {
+      const sender = await RadiusSender.open({
+        address: nas.address,
+        sockets: 4,
+        server: { host: '127.0.0.1', authPort, acctPort },
+        secret: NAS_SECRET,
+      });
+      senders.set(nas.venue, sender);
+      stops.push(() => sender.close());
+    }
 
-    // The login venue's active users: the first few log in again and again (their passwords cached), the rest once each.
+    // The login venues' active users: the first few log in again and again (their passwords cached), the rest once each.
     const venueUsers = [];
-    for (let n = 1; n <= config.users; n += 1) if (venueOf(n) === LOGIN_VENUE && n % 7 !== 3) venueUsers.push(n);
+    for (let n = 1; n <= config.users; n += 1) if (senders.has(venueOf(n)) && n % 7 !== 3) venueUsers.push(n);
     const cachedUsers = venueUsers.slice(0, config.cachedUsers);
     const fresh = venueUsers.slice(config.cachedUsers);
     const needed = Math.ceil(config.uncachedLoginRate * config.windowSeconds * 1.5) * PRESSURES.length;
     if (fresh.length < needed) throw new Error(`classes: ${fresh.length} fresh users, ${needed} needed`);
     const login = (n, dueAt) =>
-      sender.send(
-        'auth',
-        { 'User-Name': `u${n}`, 'User-Password': BENCH_PASSWORD, 'NAS-IP-Address': '127.0.0.1' },
-        dueAt,
-      );
+      senders
+        .get(venueOf(n))
+        .send('auth', { 'User-Name': `u${n}`, 'User-Password': BENCH_PASSWORD, 'NAS-IP-Address': '127.0.0.1' }, dueAt);
     for (const n of cachedUsers) await login(n, performance.now());
     let freshNext = 0;
     let cachedNext = 0;
 
     const results = [];
+    let logOffset = readFileSync(radius.logPath, 'utf8').length;
     for (const pressure of PRESSURES) {
       log(`classes: ${pressure.title}, logins at ${config.uncachedLoginRate} + ${config.cachedLoginRate}/s`);
       const tallies = { loginUncached: newTally('PAP login, not cached'), loginCached: newTally('PAP login, cached') };
@@ -282,6 +290,13 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
           figures.rejects === TARGETS.rejects &&
           figures.unanswered === TARGETS.unanswered,
       );
+      // What FreeRADIUS logged meanwhile (a timeout of its REST call, say), for the logins that got no answer.
+      const logged = readFileSync(radius.logPath, 'utf8');
+      const freeradiusErrors = logged
+        .slice(logOffset)
+        .split('\n')
+        .filter((line) => /ERROR|WARNING/.test(line));
+      logOffset = logged.length;
       const result = {
         pressure: pressure.name,
         title: pressure.title,
@@ -289,8 +304,10 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
         serviceCoresBusy: Math.round(((cpuMs(service.pid) - cpuBefore) / 1000 / elapsed) * 100) / 100,
         classes,
         competing,
+        freeradiusErrors: freeradiusErrors.length,
         met,
       };
+      if (freeradiusErrors.length > 0) log(`FreeRADIUS meanwhile:\n${freeradiusErrors.slice(-5).join('\n')}`);
       results.push(result);
       process.stdout.write(`\n${formatResult(result)}\n`);
     }
@@ -304,7 +321,11 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
       pressures: results,
       workClasses: metrics
         .split('\n')
-        .filter((line) => /^hotspot_work_(slots|started_total|rejected_total|wait_seconds_total)\{/.test(line)),
+        .filter((line) =>
+          /^hotspot_(work_(slots|started_total|rejected_total|wait_seconds_total)|deadline_expired_total|admission_shed_total)\{/.test(
+            line,
+          ),
+        ),
     };
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const file = join(ROOT, 'bench/results', `classes${smoke ? '-smoke' : ''}.json`);

@@ -47,6 +47,8 @@ export class SignInService {
   }
 
   async withPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+    // A burst of sign-ins past what the sign-in class can verify is told "busy" before any query.
+    this.hasher.checkRoom('sign-in');
     const emailKey = SignInThrottle.keyOf(email);
     const wait = await this.throttle.waitSeconds(emailKey);
     if (wait > 0) return { kind: 'wait', seconds: wait };

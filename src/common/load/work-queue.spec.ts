@@ -101,6 +101,44 @@ describe('WorkQueue', () => {
     expect(order).toEqual(['batch 0', 'single', 'batch 1', 'batch 2']);
   });
 
+  it('checkRoom() refuses, and counts, exactly when a task would find the queue full', async () => {
+    const queue = new WorkQueue('sign-in', 1, 1);
+    expect(() => queue.checkRoom()).not.toThrow();
+    const first = gate();
+    const running = queue.run(first.task);
+    expect(() => queue.checkRoom()).not.toThrow();
+    const waiting = queue.run(async () => 'waited');
+    expect(() => queue.checkRoom()).toThrow(new WorkRefusedError('sign-in', 'busy'));
+    expect(queue.stats().refused.busy).toBe(1);
+    first.open();
+    await Promise.all([running, waiting]);
+    expect(() => queue.checkRoom()).not.toThrow();
+  });
+
+  it('a class that yields starts nothing new while the first class has tasks running or waiting, then goes on', async () => {
+    const first = new WorkQueue('radius', 1, 10);
+    const bulk = new WorkQueue('hashing', 2, 10);
+    bulk.yieldTo(first);
+    const order: string[] = [];
+    const login = gate();
+    const bulkRunning = gate();
+    const running = bulk.run(bulkRunning.task);
+    const verifying = first.run(login.task);
+    const held = bulk.run(async () => order.push('held'));
+    await settle();
+    // A bulk task already running goes on; the new one waits although a slot is free.
+    expect(bulk.stats()).toMatchObject({ running: 1, waiting: 1 });
+    expect(() => bulk.checkRoom()).not.toThrow();
+    login.open();
+    await verifying;
+    await held;
+    expect(order).toEqual(['held']);
+    bulkRunning.open();
+    await running;
+    await settle();
+    expect(first.idle() && bulk.idle()).toBe(true);
+  });
+
   it('needs a slot', () => {
     expect(() => new WorkQueue('radius', 0, 1)).toThrow(RangeError);
   });

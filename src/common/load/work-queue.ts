@@ -56,6 +56,11 @@ export class WorkQueue {
   private waitedMs = 0;
   private readonly refused: Record<WorkRefusal, number> = { busy: 0, deadline: 0 };
 
+  /** Tasks held back (yielding) while this says so; see yieldWhile(). */
+  private yieldingTo: (() => boolean) | null = null;
+  /** Queues whose yielding depends on this one's being idle: told when it becomes idle. */
+  private readonly yielders: WorkQueue[] = [];
+
   constructor(
     readonly name: string,
     readonly slots: number,
@@ -64,6 +69,22 @@ export class WorkQueue {
   ) {
     if (!Number.isInteger(slots) || slots < 1) throw new RangeError(`a work class needs at least one slot: ${slots}`);
     this.free = Array.from({ length: slots }, (_, slot) => slots - 1 - slot);
+  }
+
+  /**
+   * Starts no new task of this class while `first` has tasks running or waiting: bulk work yields to
+   * the class that must come first, and goes on in the gaps between its tasks. Tasks already running
+   * are not interrupted. (argon2id is bound by memory as much as by cores: a lower CPU priority alone
+   * still lets bulk hashing slow a login's verification down.)
+   */
+  yieldTo(first: WorkQueue): void {
+    this.yieldingTo = () => !first.idle();
+    first.yielders.push(this);
+  }
+
+  /** No task running or waiting. */
+  idle(): boolean {
+    return this.free.length === this.slots && this.waitingCount() === 0;
   }
 
   /** Runs `task` in a free slot, now or after the tasks queued before it. */
@@ -79,7 +100,7 @@ export class WorkQueue {
           .then(resolve, reject)
           .finally(() => this.release(slot));
       };
-      const slot = this.waitingCount() === 0 ? this.free.pop() : undefined;
+      const slot = this.waitingCount() === 0 && !this.yielding() ? this.free.pop() : undefined;
       if (slot !== undefined) {
         start(slot);
         return;
@@ -121,6 +142,17 @@ export class WorkQueue {
       });
   }
 
+  /**
+   * Throws (and counts) the refusal a task would get now for a full queue, so that a caller can skip
+   * the work that would come before the task (a sign-in's queries, say) when it would be refused anyway.
+   */
+  checkRoom(): void {
+    const startsNow = this.free.length > 0 && this.waitingCount() === 0 && !this.yielding();
+    if (startsNow || this.waitingCount() < this.maxWaiting) return;
+    this.refused.busy += 1;
+    throw new WorkRefusedError(this.name, 'busy');
+  }
+
   stats(): WorkQueueStats {
     return {
       name: this.name,
@@ -135,8 +167,15 @@ export class WorkQueue {
 
   /** Hands a freed slot to the oldest waiter whose caller still waits; the others leave refused. */
   private release(slot: number): void {
+    this.free.push(slot);
+    this.startWaiting();
+    if (this.idle()) for (const queue of this.yielders) queue.startWaiting();
+  }
+
+  /** Starts waiting tasks on free slots, unless yielding; waiters whose caller stopped waiting leave refused. */
+  private startWaiting(): void {
     const now = performance.now();
-    while (this.waitingCount() > 0) {
+    while (this.waitingCount() > 0 && this.free.length > 0 && !this.yielding()) {
       const waiter = this.waiters[this.head];
       this.head += 1;
       if (waiter.deadline.expired(now)) {
@@ -145,11 +184,13 @@ export class WorkQueue {
       }
       this.compact();
       this.waitedMs += now - waiter.enqueuedAt;
-      waiter.start(slot);
-      return;
+      waiter.start(this.free.pop()!);
     }
     this.compact();
-    this.free.push(slot);
+  }
+
+  private yielding(): boolean {
+    return this.yieldingTo?.() ?? false;
   }
 
   private waitingCount(): number {

@@ -18,8 +18,11 @@ import { Argon2InputError, Argon2Threads } from './argon2-threads.js';
  */
 export type PasswordWorkClass = 'radius' | 'sign-in' | 'hashing';
 
-/** The nice value of each class's threads: 0 keeps the process's priority; the kernel favours lower values. */
-const NICE: Record<PasswordWorkClass, number> = { radius: 0, 'sign-in': 5, hashing: 10 };
+/**
+ * The nice value of each class's threads: 0 keeps the process's priority; the kernel favours lower
+ * values (a nice-19 thread gets about 1.5 % of the CPU a nice-0 one gets while both want it).
+ */
+const NICE: Record<PasswordWorkClass, number> = { radius: 0, 'sign-in': 10, hashing: 19 };
 
 /**
  * How many tasks may wait per slot before more are refused as busy. Logins are bounded by their
@@ -36,7 +39,9 @@ interface PasswordClass {
  * argon2id for every caller, off the event loop, in three work classes (see PasswordWorkClass). One
  * instance per process (CommonModule), so the slots are the process's. Hashing for one request
  * (a batch) holds at most half the hashing slots, so a single create waits behind at most a few
- * of its hashes, never the whole batch.
+ * of its hashes, never the whole batch. Sign-ins and hashing start no new task while a login's
+ * verification runs or waits: argon2id is bound by memory as much as by cores, and a lower CPU
+ * priority alone still lets bulk hashing slow a login down.
  */
 @Injectable()
 export class PasswordHasher implements OnApplicationShutdown {
@@ -52,6 +57,9 @@ export class PasswordHasher implements OnApplicationShutdown {
       threads: new Argon2Threads(slots[name], NICE[name]),
     });
     this.classes = { radius: make('radius'), 'sign-in': make('sign-in'), hashing: make('hashing') };
+    // Logins first: sign-ins and hashing start nothing new while a login's verification runs or waits.
+    this.classes['sign-in'].queue.yieldTo(this.classes.radius.queue);
+    this.classes.hashing.queue.yieldTo(this.classes.radius.queue);
     this.hashingShareSlots = Math.max(1, Math.ceil(slots.hashing / 2));
   }
 
@@ -90,6 +98,11 @@ export class PasswordHasher implements OnApplicationShutdown {
       if (error instanceof Argon2InputError) return false;
       throw error;
     }
+  }
+
+  /** Refuses at once (WorkRefusedError, busy) when the class could not take a task now. */
+  checkRoom(workClass: PasswordWorkClass): void {
+    this.classes[workClass].queue.checkRoom();
   }
 
   /**
