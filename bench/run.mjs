@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario chain [--rest-accounting] | --scenario rlm-sql | --scenario classes] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain [--rest-accounting] [--skip-steps] | --scenario rlm-sql | --scenario classes] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
     'rest-accounting': { type: 'boolean', default: false },
+    'skip-steps': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'pool-size': { type: 'string', default: '20' },
     'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
@@ -499,6 +500,7 @@ async function main() {
       reuse: args.reuse,
       duration: args.duration === undefined ? undefined : Number(args.duration),
       restAccounting: args['rest-accounting'],
+      skipSteps: args['skip-steps'],
     });
     return;
   }

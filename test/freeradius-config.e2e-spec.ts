@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextRuntime, runCli, type CliRun } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
+import { renderFreeRadiusConfig, writeFreeRadiusConfig } from '../src/radius-config/freeradius-config.js';
 import {
   freeUdpPorts,
   radclient,
@@ -319,7 +320,7 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
   const login = () =>
     radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
 
-  it('every call says how long FreeRADIUS waits, and when it received the packet, by the clock', async () => {
+  it('every call says how long FreeRADIUS waits and when it left, by the clock', async () => {
     mode = 'accept';
     await server.explainFailures(async () => {
       const before = Date.now();
@@ -373,6 +374,66 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
     await peer.close();
     await server.explainFailures(async () => {
       expect((await login()).type).toBeNull();
+    });
+  });
+});
+
+/**
+ * Overload inside FreeRADIUS: with one worker thread and the service asleep, logins queue in
+ * FreeRADIUS behind each other (250 ms each); one whose turn comes after twice the REST timeout is
+ * dropped before it calls the service (no answer, no work), so the queue drains instead of growing.
+ */
+describe('FreeRADIUS configured by radius-config, its own queue full', () => {
+  const SECRET = 'queue-peer-shared-secret';
+  let peer: RestPeer;
+  let server: RunningFreeRadius;
+  let folder: string;
+
+  beforeAll(async () => {
+    peer = await startRestPeer(() => ({ status: 200, body: { 'control:Auth-Type': 'Accept' }, delayMs: 1500 }));
+    folder = mkdtempSync(join(tmpdir(), 'hotspot-radius-queue-'));
+    const dir = join(folder, 'raddb');
+    const [authPort, acctPort] = await freeUdpPorts(2);
+    const files = renderFreeRadiusConfig({
+      apiUrl: peer.url,
+      token: 'hsp_queue-peer-token-0123456789abcdefghijklmnop',
+      clients: [{ name: 'queue-nas', ipAddress: '127.0.0.1', secret: SECRET, requireMessageAuthenticator: false }],
+      authPort,
+      acctPort,
+      listenAddress: '127.0.0.1',
+      confDir: dir,
+    });
+    // One worker thread: a second packet waits for the first, as all do when every thread is busy.
+    const main = files.get('radiusd.conf')!;
+    files.set(
+      'radiusd.conf',
+      main
+        .replace(/start_servers = \d+/, 'start_servers = 1')
+        .replace(/max_servers = \d+/, 'max_servers = 1')
+        .replace(/min_spare_servers = \d+/, 'min_spare_servers = 1')
+        .replace(/max_spare_servers = \d+/, 'max_spare_servers = 1'),
+    );
+    await writeFreeRadiusConfig(dir, files);
+    server = await runFreeRadius(dir, { authPort, acctPort }, { threaded: true });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await peer?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('a login that waited inside FreeRADIUS past twice the REST timeout is dropped before any call', async () => {
+    await server.explainFailures(async () => {
+      const login = () =>
+        radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
+      // Four at once: the first three call the service in turn (250 ms each); the fourth's turn comes
+      // after 750 ms in the queue.
+      const replies = await Promise.all([1, 2, 3, 4].map(() => login()));
+      expect(replies.map((reply) => reply.type)).toEqual([null, null, null, null]);
+      const calls = peer.calls.filter((call) => call.path === '/radius/authorize').length;
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeLessThanOrEqual(3);
     });
   });
 });

@@ -77,7 +77,7 @@ for (const kind of databaseKinds()) {
       const expired = expiredAtAdmission();
       let late: Awaited<ReturnType<typeof call>> | undefined;
       const sent = await statementsDuring(async () => {
-        late = await call('authorize', login(user.username!), 1000);
+        late = await call('authorize', login(user.username!), 1500);
       });
       expect(late!.status).toBe(503);
       expect(late!.headers['retry-after']).toBe('1');
@@ -105,8 +105,8 @@ for (const kind of databaseKinds()) {
       });
       const postAuth = login(user.username!);
       const sent = await statementsDuring(async () => {
-        await call('accounting', start, 900).expect(503);
-        await call('post-auth', postAuth, 900).set('X-Radius-Result', 'accept').expect(503);
+        await call('accounting', start, 1500).expect(503);
+        await call('post-auth', postAuth, 1500).set('X-Radius-Result', 'accept').expect(503);
       });
       expect(sent).toEqual([]);
       expect(await app.dataSource.getRepository(SessionEntity).findBy({ userId: user._id })).toEqual([]);

@@ -402,6 +402,8 @@ function placeholderValues(input: FreeRadiusConfigInput): Record<string, string>
     LISTEN_ADDRESS: listenLine,
     REST_TIMEOUT: (timeoutMs / 1000).toFixed(3),
     REST_TIMEOUT_MS: String(timeoutMs),
+    // A packet that waited in FreeRADIUS for twice the REST timeout has outlived a NAS's wait.
+    STALE_AFTER_MS: String(2 * timeoutMs),
     CLIENTS: clientsSection(input.clients),
   };
 }

@@ -21,6 +21,7 @@ import {
   type LoginMethodOfRequest,
   type RejectReason,
 } from './radius.rules.js';
+import { LoginDecisions } from './login-decisions.js';
 import { VerifiedPasswords } from './verified-passwords.js';
 
 /** The most of a username a login's log line repeats (a hostile NAS may send kilobytes). */
@@ -34,6 +35,8 @@ interface Outcome {
   answer: AuthorizeAnswer;
   reason: RejectReason | 'accepted';
   userId: string | null;
+  /** The user of the NAS's venue the login named, accepted or not (its post-auth records the attempt under it). */
+  foundUserId?: string;
 }
 
 /**
@@ -58,6 +61,7 @@ export class AuthorizeService {
     private readonly radiusUsers: RadiusUsersRepository,
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
+    private readonly decisions: LoginDecisions,
     config: ConfigService<AppConfig, true>,
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
@@ -92,6 +96,10 @@ export class AuthorizeService {
         ` ${outcome.reason}${outcome.userId === null ? '' : `, user ${outcome.userId}`}`,
     );
     this.observer?.authorized(outcome.reason);
+    if (request.username !== null && outcome.foundUserId !== undefined) {
+      const now = this.clock.now().getTime();
+      this.decisions.remember(nas.id, request.username, request.callingStationId, outcome.foundUserId, now);
+    }
     return outcome.answer;
   }
 
@@ -123,7 +131,9 @@ export class AuthorizeService {
       await this.passwords.verify('radius', await this.passwords.standIn(), password, deadline);
       return rejected('invalidCredentials', null);
     }
-    if (!(await this.passwordMatches(user.id, hash, password, deadline))) return rejected('invalidCredentials', null);
+    if (!(await this.passwordMatches(user.id, hash, password, deadline))) {
+      return { ...rejected('invalidCredentials', null), foundUserId: foundIn(user) };
+    }
     return this.decide(user, deadline);
   }
 
@@ -147,7 +157,7 @@ export class AuthorizeService {
       user = await this.firstLogin(found, now, deadline);
     }
     const decision = decideLogin(user, user.recentSessions, this.config, now);
-    if (!decision.accepted) return rejected(decision.reason, user.id);
+    if (!decision.accepted) return { ...rejected(decision.reason, user.id), foundUserId: foundIn(user) };
     const answer: AuthorizeAnswer = {
       status: 200,
       body: {
@@ -157,7 +167,7 @@ export class AuthorizeService {
         'reply:Class': { value: encodeClass(decision.userId), do_xlat: false },
       },
     };
-    return { answer, reason: 'accepted', userId: user.id };
+    return { answer, reason: 'accepted', userId: user.id, foundUserId: user.id };
   }
 
   /**
@@ -198,6 +208,11 @@ export class AuthorizeService {
         ' configure it for PAP (passwords are stored as argon2id hashes). Logged once per NAS.',
     );
   }
+}
+
+/** The user to record the login's attempt under: only one of the NAS's venue (as post-auth's own look-up finds). */
+function foundIn(user: LoginUser): string | undefined {
+  return user.inVenue ? user.id : undefined;
 }
 
 function rejected(reason: RejectReason, userId: string | null): Outcome {

@@ -41,8 +41,9 @@ export interface LoginAttemptQuery {
 /** The SQL of login attempts; every method runs on the caller's EntityManager. */
 @Injectable()
 export class LoginAttemptsRepository {
-  async insert(em: EntityManager, attempt: LoginAttemptEntity): Promise<void> {
-    await em.insert(LoginAttemptEntity, attempt);
+  /** Several attempts in one statement. */
+  async insertMany(em: EntityManager, attempts: readonly LoginAttemptEntity[]): Promise<void> {
+    await em.insert(LoginAttemptEntity, [...attempts]);
   }
 
   /** Attempts matching `filter`, newest first (an index per filter: venue, user, username, MAC, with created_at). */

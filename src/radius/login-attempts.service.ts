@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import { Deadline } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
+import { LoginAttemptWriter } from './login-attempt-writer.js';
 import { LoginAttemptsRepository, type LoginAttemptFilter } from './login-attempts.repository.js';
+import { LoginDecisions } from './login-decisions.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
 import { RadiusUsersRepository } from './radius-users.repository.js';
@@ -47,13 +48,16 @@ export class LoginAttemptsService {
     private readonly database: DatabaseService,
     private readonly attempts: LoginAttemptsRepository,
     private readonly radiusUsers: RadiusUsersRepository,
+    private readonly writer: LoginAttemptWriter,
+    private readonly decisions: LoginDecisions,
     private readonly clock: Clock,
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {}
 
   /**
-   * Records the attempt with its user, found as authorize found it in the NAS's venue (at most one
-   * query), and, for a reject, the reason authorize decided.
+   * Records the attempt with its user, as authorize found it in the NAS's venue (remembered from
+   * authorize when this process answered it; else at most one query), and, for a reject, the reason
+   * authorize decided. The row goes into the next shared INSERT (LoginAttemptWriter).
    */
   async record(
     nas: RadiusNas | null,
@@ -64,24 +68,18 @@ export class LoginAttemptsService {
     const username = attributes.string('User-Name');
     const callingStationId = attributes.string('Calling-Station-Id');
     const outcome = outcomeOf(answered.result);
-    const attempt = await this.database.transaction(
-      async (em) => {
-        const row = Object.assign(new LoginAttemptEntity(), {
-          id: newId(),
-          createdAt: this.clock.now(),
-          outcome,
-          nasClientId: nas?.id ?? null,
-          venueId: nas?.venueId ?? null,
-          userId: nas === null ? null : await this.userOf(em, nas, attributes),
-          username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
-          macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
-          reason: reasonOf(nas, outcome, answered.replyMessage),
-        } satisfies LoginAttemptEntity);
-        await this.attempts.insert(em, row);
-        return row;
-      },
-      { deadline, lane: 'radius' },
-    );
+    const attempt = Object.assign(new LoginAttemptEntity(), {
+      id: newId(),
+      createdAt: this.clock.now(),
+      outcome,
+      nasClientId: nas?.id ?? null,
+      venueId: nas?.venueId ?? null,
+      userId: nas === null ? null : await this.userOf(nas, attributes, deadline),
+      username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
+      macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
+      reason: reasonOf(nas, outcome, answered.replyMessage),
+    } satisfies LoginAttemptEntity);
+    await this.writer.write(attempt, deadline);
     this.observer?.postAuthRecorded(attempt.outcome);
     this.logger.log(
       `RADIUS post-auth at NAS ${nas?.name ?? '(unknown)'}: ${attempt.outcome}` +
@@ -99,28 +97,37 @@ export class LoginAttemptsService {
     return this.database.transaction((em) => this.attempts.deleteOlderThan(em, before));
   }
 
-  private async userOf(em: EntityManager, nas: RadiusNas, attributes: RadiusAttributes): Promise<string | null> {
+  private async userOf(nas: RadiusNas, attributes: RadiusAttributes, deadline: Deadline): Promise<string | null> {
     const request = {
       username: attributes.string('User-Name'),
       password: attributes.string('User-Password'),
       callingStationId: attributes.string('Calling-Station-Id'),
     };
+    if (request.username !== null) {
+      const now = this.clock.now().getTime();
+      const found = this.decisions.userOf(nas.id, request.username, request.callingStationId, now);
+      if (found !== undefined) return found;
+    }
     const lookup = attemptUserLookup(
       userIdOfClass(attributes.strings('Class')),
       request.username,
       loginMethodOf(request, normaliseMac),
     );
-    switch (lookup.kind) {
-      case 'class':
-        // The device's NAS relays Class as it got it; only a user of the NAS's venue is recorded.
-        return this.radiusUsers.findIdInVenue(em, lookup.userId, nas.venueId);
-      case 'macOrUsername':
-        return this.radiusUsers.findIdByMacOrUsername(em, nas.venueId, lookup.mac, lookup.username);
-      case 'username':
-        return this.radiusUsers.findIdByUsernameInVenue(em, lookup.username, nas.venueId);
-      case 'none':
-        return null;
-    }
+    if (lookup.kind === 'none') return null;
+    return this.database.run(
+      (em) => {
+        switch (lookup.kind) {
+          case 'class':
+            // The device's NAS relays Class as it got it; only a user of the NAS's venue is recorded.
+            return this.radiusUsers.findIdInVenue(em, lookup.userId, nas.venueId);
+          case 'macOrUsername':
+            return this.radiusUsers.findIdByMacOrUsername(em, nas.venueId, lookup.mac, lookup.username);
+          case 'username':
+            return this.radiusUsers.findIdByUsernameInVenue(em, lookup.username, nas.venueId);
+        }
+      },
+      { deadline, lane: 'radius' },
+    );
   }
 }
 

@@ -79,11 +79,15 @@ export interface RunningFreeRadius {
 export async function runFreeRadius(
   dir: string,
   ports: { authPort: number; acctPort: number },
+  options: { threaded?: boolean } = {},
 ): Promise<RunningFreeRadius> {
   if (!freeRadiusInstalled()) throw new Error(MISSING);
   const logPath = join(dir, 'log', 'debug-output.log');
   const fd = openSync(logPath, 'w', 0o600);
-  const child: ChildProcess = spawn('freeradius', ['-X', '-d', dir], {
+  // -X runs one packet at a time, reading the next only when done; `threaded` keeps the debug output
+  // but the thread pool too, so that packets queue inside FreeRADIUS as in production.
+  const flags = options.threaded ? ['-f', '-xx', '-l', 'stdout'] : ['-X'];
+  const child: ChildProcess = spawn('freeradius', [...flags, '-d', dir], {
     stdio: ['ignore', fd, fd],
     env: { ...process.env, TZ: 'UTC' },
   });

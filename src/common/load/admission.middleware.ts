@@ -29,7 +29,7 @@ export type BusyAnswer = (req: Request, res: Response) => void;
 export function admissionMiddleware(admission: Admission, ages: RequestAges, consoleBusy: BusyAnswer) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const tier = admissionTierOf(req.method, req.path);
-    const deadline = deadlineOf(req, ages);
+    const deadline = deadlineOf(req, ages, admission);
     (req as AdmittedRequest).deadline = deadline;
     if (tier === 'probe') {
       next();
@@ -48,14 +48,16 @@ export function admissionMiddleware(admission: Admission, ages: RequestAges, con
   };
 }
 
-function deadlineOf(req: Request, ages: RequestAges): Deadline {
+function deadlineOf(req: Request, ages: RequestAges, admission: Admission): Deadline {
   const socket = req.socket;
-  // The caller hung up: curl (FreeRADIUS) closes the connection when its timeout passes.
-  const hungUp = () => socket.destroyed;
+  // The caller hung up: curl (FreeRADIUS) closes the connection when its timeout passes. An HTTP/1.1
+  // client ends its side before the answer only when it gives up (Node destroys the socket a moment later).
+  const hungUp = () => socket.readableEnded || socket.destroyed;
   const timeoutMs = announcedTimeoutMs(req.headers[REQUEST_TIMEOUT_HEADER]);
   if (timeoutMs === null) return new Deadline(Number.POSITIVE_INFINITY, hungUp);
   const sentAt = announcedSentAt(req.headers[REQUEST_SENT_AT_HEADER]);
   const ageMs = sentAt === null ? 0 : ages.ageMs(socket.remoteAddress ?? '', sentAt, Date.now());
+  if (sentAt !== null) admission.requestWaited(ageMs);
   return new Deadline(performance.now() + timeoutMs - ageMs, hungUp);
 }
 

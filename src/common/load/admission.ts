@@ -31,7 +31,8 @@ export interface AdmissionStats {
 
 /**
  * Admission before collapse: measures how long work queues in this process (the event loop's delay,
- * and the wait for a database connection, each as its smallest value over the last 250 ms) and
+ * the wait for a database connection, and how long FreeRADIUS's calls waited before being read,
+ * each as its smallest value over the last 250 ms) and
  * admits a falling share of the sheddable tiers while that delay stays above their thresholds
  * (admission.rules.ts): console pages and v1 lists first, then v1 writes. RADIUS is never shed for
  * load. Also counts the requests left undone because their caller had stopped waiting.
@@ -41,6 +42,7 @@ export class Admission implements OnApplicationShutdown {
   private readonly thresholds: SheddingThresholds;
   private readonly loopDelay = new WindowedMinimum(DELAY_WINDOW_MS);
   private readonly databaseWait = new WindowedMinimum(DELAY_WINDOW_MS);
+  private readonly requestWait = new WindowedMinimum(DELAY_WINDOW_MS);
   private shares: AdmittedShares = { browse: 1, change: 1 };
   private delayMs = 0;
   private readonly shed: Record<SheddableTier, number> = { browse: 0, change: 0 };
@@ -77,6 +79,14 @@ export class Admission implements OnApplicationShutdown {
     this.databaseWait.add(ms, performance.now());
   }
 
+  /**
+   * A request that said when it was sent (FreeRADIUS's do) waited this long before the service read
+   * it: in the kernel's socket queue and the event loop's, the queue that matters most.
+   */
+  requestWaited(ms: number): void {
+    this.requestWait.add(ms, performance.now());
+  }
+
   /** A request was answered 503 without its work because its caller had stopped waiting. */
   deadlineExpired(caller: DeadlineCaller, stage: DeadlineStage): void {
     const key = `${caller} ${stage}`;
@@ -101,7 +111,7 @@ export class Admission implements OnApplicationShutdown {
     this.loopDelay.add(Math.max(0, now - expectedAt), now);
     if (now - this.lastControl >= CONTROL_INTERVAL_MS) {
       this.lastControl = now;
-      this.delayMs = Math.max(this.loopDelay.value(now), this.databaseWait.value(now));
+      this.delayMs = Math.max(this.loopDelay.value(now), this.databaseWait.value(now), this.requestWait.value(now));
       this.shares = nextShares(this.shares, this.delayMs, this.thresholds);
     }
     this.timer = setTimeout(() => this.sample(now + SAMPLE_INTERVAL_MS), SAMPLE_INTERVAL_MS);

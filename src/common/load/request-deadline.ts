@@ -7,6 +7,15 @@
 export const REQUEST_TIMEOUT_HEADER = 'x-request-timeout-ms';
 export const REQUEST_SENT_AT_HEADER = 'x-request-sent-at';
 
+/**
+ * FreeRADIUS's send time is %c (seconds, from a clock that ticks in steps of a few milliseconds) and %C
+ * (microseconds, from the exact clock): in the first milliseconds of a second the first can still
+ * show the previous second, and the sum is then one second early. A send time in the first
+ * milliseconds of a second that looks a second or more old is read a second later.
+ */
+const SECOND_STEP_MS = 1000;
+const SECOND_STEP_WINDOW_MS = 10;
+
 /** The longest wait a caller may announce (ten minutes); beyond, the header is ignored. */
 const MAX_TIMEOUT_MS = 600_000;
 /** How long the offsets of a peer's clock are remembered: two windows of this length. */
@@ -47,7 +56,7 @@ export class RequestAges {
 
   /** Milliseconds since the peer sent the request (never negative); 0 for a peer's first request. */
   ageMs(peer: string, sentAt: number, arrivedAt: number): number {
-    const offset = arrivedAt - sentAt;
+    let offset = arrivedAt - sentAt;
     let known = this.peers.get(peer);
     if (known === undefined) {
       if (this.peers.size >= MAX_PEERS) this.peers.delete(this.peers.keys().next().value as string);
@@ -59,6 +68,10 @@ export class RequestAges {
       known.previous = arrivedAt - known.since >= 2 * OFFSET_WINDOW_MS ? offset : known.current;
       known.current = offset;
       known.since = arrivedAt;
+    }
+    const baseline = Math.min(known.current, known.previous);
+    if (offset - baseline >= SECOND_STEP_MS && sentAt % SECOND_STEP_MS < SECOND_STEP_WINDOW_MS) {
+      offset -= SECOND_STEP_MS;
     }
     known.current = Math.min(known.current, offset);
     return Math.max(0, offset - Math.min(known.current, known.previous));
