@@ -402,8 +402,9 @@ function placeholderValues(input: FreeRadiusConfigInput): Record<string, string>
     LISTEN_ADDRESS: listenLine,
     REST_TIMEOUT: (timeoutMs / 1000).toFixed(3),
     REST_TIMEOUT_MS: String(timeoutMs),
-    // A packet that waited in FreeRADIUS for twice the REST timeout has outlived a NAS's wait.
-    STALE_AFTER_MS: String(2 * timeoutMs),
+    // How long a login and an accounting packet may wait inside FreeRADIUS (policy.d/hotspot).
+    STALE_LOGIN_MS: String(2 * timeoutMs),
+    STALE_ACCOUNTING_MS: String(timeoutMs),
     CLIENTS: clientsSection(input.clients),
   };
 }

@@ -96,9 +96,13 @@ export class AuthorizeService {
         ` ${outcome.reason}${outcome.userId === null ? '' : `, user ${outcome.userId}`}`,
     );
     this.observer?.authorized(outcome.reason);
-    if (request.username !== null && outcome.foundUserId !== undefined) {
-      const now = this.clock.now().getTime();
-      this.decisions.remember(nas.id, request.username, request.callingStationId, outcome.foundUserId, now);
+    if (request.username !== null) {
+      if (outcome.foundUserId === undefined) {
+        this.decisions.forget(nas.id, request.username, request.callingStationId);
+      } else {
+        const now = this.clock.now().getTime();
+        this.decisions.remember(nas.id, request.username, request.callingStationId, outcome.foundUserId, now);
+      }
     }
     return outcome.answer;
   }

@@ -6,13 +6,14 @@ const DECISION_TTL_MS = 10_000;
 const MAX_DECISIONS = 20_000;
 
 interface Decision {
-  userId: string | null;
+  userId: string;
   until: number;
 }
 
 /**
- * The user authorize found for a login (or none), for its post-auth: that call then records the
- * attempt without looking the user up again. Keyed by the NAS, the User-Name and the
+ * The user of the venue that authorize found for a login, for its post-auth: that call then records
+ * the attempt without looking the user up again. A login that found no such user forgets what an
+ * earlier one found (the username may since have been released), so its post-auth looks up as before. Keyed by the NAS, the User-Name and the
  * Calling-Station-Id as FreeRADIUS sent them; kept 10 s in this process's memory, so a post-auth that
  * reaches another instance, or comes later, looks the user up as before.
  */
@@ -20,15 +21,19 @@ interface Decision {
 export class LoginDecisions {
   private readonly decisions = new Map<string, Decision>();
 
-  remember(nasId: string, username: string, callingStationId: string | null, userId: string | null, now: number): void {
+  remember(nasId: string, username: string, callingStationId: string | null, userId: string, now: number): void {
     const key = keyOf(nasId, username, callingStationId);
     this.decisions.delete(key);
     if (this.decisions.size >= MAX_DECISIONS) this.decisions.delete(this.decisions.keys().next().value as string);
     this.decisions.set(key, { userId, until: now + DECISION_TTL_MS });
   }
 
-  /** The user authorize found (null: none); undefined when this process does not know the login. */
-  userOf(nasId: string, username: string, callingStationId: string | null, now: number): string | null | undefined {
+  forget(nasId: string, username: string, callingStationId: string | null): void {
+    this.decisions.delete(keyOf(nasId, username, callingStationId));
+  }
+
+  /** The user authorize found; undefined when this process does not know one for the login. */
+  userOf(nasId: string, username: string, callingStationId: string | null, now: number): string | undefined {
     const key = keyOf(nasId, username, callingStationId);
     const decision = this.decisions.get(key);
     if (decision === undefined) return undefined;

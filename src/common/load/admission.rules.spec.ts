@@ -1,4 +1,10 @@
-import { admissionTierOf, nextShares, WindowedMinimum, type AdmittedShares } from './admission.rules.js';
+import {
+  admissionTierOf,
+  nextShares,
+  WindowedMedian,
+  WindowedMinimum,
+  type AdmittedShares,
+} from './admission.rules.js';
 
 describe('admissionTierOf', () => {
   it.each([
@@ -85,5 +91,25 @@ describe('WindowedMinimum', () => {
     const minimum = new WindowedMinimum(250);
     for (let at = 0; at < 250; at += 10) minimum.add(at === 120 ? 1 : 90, at);
     expect(minimum.value(249)).toBe(1);
+  });
+});
+
+describe('WindowedMedian', () => {
+  it('is the median of the last window, so a backlog shows though some calls were quick', () => {
+    const median = new WindowedMedian(250);
+    expect(median.value(0)).toBe(0);
+    for (const [value, at] of [
+      [2, 0],
+      [300, 10],
+      [400, 20],
+      [1, 30],
+      [350, 40],
+    ])
+      median.add(value, at);
+    expect(median.value(50)).toBe(300);
+    median.add(5, 260);
+    // The samples of 0 and 10 ms have left the window.
+    expect(median.value(265)).toBe(5);
+    expect(median.value(600)).toBe(0);
   });
 });

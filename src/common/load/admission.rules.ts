@@ -97,3 +97,39 @@ export class WindowedMinimum {
     return minimum === Number.POSITIVE_INFINITY ? 0 : minimum;
   }
 }
+
+/**
+ * The median of the samples of the last `windowMs` (0 with none). For waits that are not one line:
+ * FreeRADIUS's calls come over many connections, and the service reads some at once while others
+ * wait in the kernel; the quickest would hide that backlog, the median shows it.
+ */
+export class WindowedMedian {
+  private values: number[] = [];
+  private times: number[] = [];
+  private head = 0;
+
+  constructor(private readonly windowMs: number) {}
+
+  add(value: number, now: number): void {
+    this.values.push(value);
+    this.times.push(now);
+    this.forget(now);
+  }
+
+  value(now: number): number {
+    this.forget(now);
+    if (this.head === this.values.length) return 0;
+    const sorted = Float64Array.from(this.values.slice(this.head)).sort();
+    return sorted[Math.floor((sorted.length - 1) / 2)];
+  }
+
+  /** Drops the samples older than the window (the arrays are trimmed now and then, so each sample costs O(1)). */
+  private forget(now: number): void {
+    while (this.head < this.times.length && now - this.times[this.head] >= this.windowMs) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.times.length) {
+      this.values = this.values.slice(this.head);
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import {
   nextShares,
+  WindowedMedian,
   WindowedMinimum,
   type AdmittedShares,
   type SheddableTier,
@@ -30,9 +31,9 @@ export interface AdmissionStats {
 }
 
 /**
- * Admission before collapse: measures how long work queues in this process (the event loop's delay,
- * the wait for a database connection, and how long FreeRADIUS's calls waited before being read,
- * each as its smallest value over the last 250 ms) and
+ * Admission before collapse: measures how long work queues in this process (the event loop's delay
+ * and the wait for a database connection, each as its smallest value over the last 250 ms, and how
+ * long FreeRADIUS's calls waited before being read, their median over that time) and
  * admits a falling share of the sheddable tiers while that delay stays above their thresholds
  * (admission.rules.ts): console pages and v1 lists first, then v1 writes. RADIUS is never shed for
  * load. Also counts the requests left undone because their caller had stopped waiting.
@@ -42,7 +43,7 @@ export class Admission implements OnApplicationShutdown {
   private readonly thresholds: SheddingThresholds;
   private readonly loopDelay = new WindowedMinimum(DELAY_WINDOW_MS);
   private readonly databaseWait = new WindowedMinimum(DELAY_WINDOW_MS);
-  private readonly requestWait = new WindowedMinimum(DELAY_WINDOW_MS);
+  private readonly requestWait = new WindowedMedian(DELAY_WINDOW_MS);
   private shares: AdmittedShares = { browse: 1, change: 1 };
   private delayMs = 0;
   private readonly shed: Record<SheddableTier, number> = { browse: 0, change: 0 };
