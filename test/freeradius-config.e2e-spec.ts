@@ -317,14 +317,15 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
     peer.calls.length = 0;
   });
 
-  const login = () =>
-    radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
+  /** A login; an answer expected is given a retransmission, as a NAS would, in case the box is loaded. */
+  const login = (tries = 1) =>
+    radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3, tries);
 
   it('every call says how long FreeRADIUS waits and when it left, by the clock', async () => {
     mode = 'accept';
     await server.explainFailures(async () => {
       const before = Date.now();
-      expect((await login()).type).toBe('Access-Accept');
+      expect((await login(2)).type).toBe('Access-Accept');
       const [authorize] = peer.calls;
       expect(authorize.headers['x-request-timeout-ms']).toBe('250');
       const sentAt = Number(authorize.headers['x-request-sent-at']);
@@ -350,10 +351,32 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
     });
   });
 
+  it("the NAS's retransmission of a login left unanswered is handled anew once the service can answer", async () => {
+    mode = 'busy';
+    await server.explainFailures(async () => {
+      // The same packet again after 3 s, as hostapd retransmits: FreeRADIUS has forgotten the
+      // unanswered one by then (cleanup_delay 2 s; it ignores a retransmit of an unanswered request
+      // while it remembers it), so the service is asked again, and is no longer busy.
+      setTimeout(() => {
+        mode = 'accept';
+      }, 1000);
+      const reply = await radclient(
+        server.authPort,
+        'auth',
+        SECRET,
+        { 'User-Name': 'guest', 'User-Password': 'right-password' },
+        3,
+        2,
+      );
+      expect(reply.type).toBe('Access-Accept');
+      expect(peer.calls.filter((call) => call.path === '/radius/authorize')).toHaveLength(2);
+    });
+  });
+
   it("a real refusal stays a reject with the service's own Reply-Message", async () => {
     mode = 'reject';
     await server.explainFailures(async () => {
-      expect(await login()).toEqual({ type: 'Access-Reject', attributes: { 'Reply-Message': ['Account blocked'] } });
+      expect(await login(2)).toEqual({ type: 'Access-Reject', attributes: { 'Reply-Message': ['Account blocked'] } });
     });
   });
 

@@ -203,15 +203,21 @@ export async function radclient(
   kind: 'auth' | 'acct',
   secret: string,
   attributes: Record<string, string | number>,
-  waitSeconds = 8,
+  waitSeconds?: number,
+  tries?: number,
 ): Promise<RadiusReply> {
   const lines = Object.entries(attributes).map(
     ([name, value]) => `${name} = ${typeof value === 'number' ? value : JSON.stringify(value)}`,
   );
-  // -r 1: one try (the tests assert the absence of a reply too), -t: seconds to wait for it.
+  // -t: seconds to wait for a reply; -r: tries, each a retransmission of the same packet as a NAS
+  // makes. Without a wait given the test expects an answer: 4 s, then one retransmission (a login the
+  // service could not answer in time under load gets none, and a NAS would retransmit it). With a
+  // wait given, one try unless told otherwise: the test may be asserting that no answer comes.
+  const wait = waitSeconds ?? 4;
+  const attempts = tries ?? (waitSeconds === undefined ? 2 : 1);
   const output = await runTool(
     'radclient',
-    ['-x', '-r', '1', '-t', String(waitSeconds), `127.0.0.1:${port}`, kind, secret],
+    ['-x', '-r', String(attempts), '-t', String(wait), `127.0.0.1:${port}`, kind, secret],
     `${lines.join('\n')}\n`,
   );
   return parseRadclientOutput(output);
