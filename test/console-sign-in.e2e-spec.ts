@@ -188,7 +188,11 @@ for (const kind of databaseKinds()) {
       }
       const code = totpCode(secret, clock.now());
       const answers = await Promise.all(pending.map((client) => client.post('/admin/login/second-factor', { code })));
-      expect(answers.map((answer) => answer.status).sort()).toEqual([303, 401, 401, 401]);
+      // One signs in; the others are refused, or told to wait once the three free failures are
+      // spent (each attempt takes its turn before its code is checked).
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+      expect(statuses.filter((status) => status !== 303 && status !== 401 && status !== 429)).toEqual([]);
     });
 
     it('a recovery code signs in once instead of TOTP', async () => {
@@ -218,6 +222,7 @@ for (const kind of databaseKinds()) {
       const client = await signedIn(operator.email);
       expect((await client.get('/admin')).headers.location).toBe('/admin/password');
       const weak = await client.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
         password: 'newbie@venue.example',
         repeat: 'newbie@venue.example',
       });
@@ -225,7 +230,23 @@ for (const kind of databaseKinds()) {
       expect(weak.text).toContain('must not be your email or name');
       const other = await signedIn(operator.email);
       const before = client.cookie;
+      // The one-time password is asked again, and cannot be the new password.
+      const same = await client.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
+        password: OPERATOR_PASSWORD,
+        repeat: OPERATOR_PASSWORD,
+      });
+      expect(same.status).toBe(422);
+      expect(same.text).toContain('must differ from the current one');
+      const wrong = await client.post('/admin/password', {
+        current: 'not the one-time password',
+        password: 'a long new passphrase',
+        repeat: 'a long new passphrase',
+      });
+      expect(wrong.status).toBe(422);
+      expect(wrong.text).toContain('The current password is not right.');
       const changed = await client.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
         password: 'a long new passphrase',
         repeat: 'a long new passphrase',
       });
@@ -273,6 +294,77 @@ for (const kind of databaseKinds()) {
       ).toBe(303);
       // Success forgets the failures.
       expect((await fail()).status).toBe(401);
+    });
+
+    it('25 wrong passwords sent at once cost 25 turns: three are checked, the others wait unchecked', async () => {
+      const operator = await givenOperator(first);
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          browser(i % 2 === 0 ? first : second).post('/admin/login', {
+            email: operator.email,
+            password: `not the password ${i}`,
+          }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      // 401: checked and wrong; 429: told to wait, never checked; 503: the sign-in class was full.
+      expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+      expect(statuses.filter((status) => status !== 401 && status !== 429 && status !== 503)).toEqual([]);
+      const [row] = await first.dataSource.query<Array<{ failures: number | string }>>(
+        'SELECT failures FROM console_sign_in_failures WHERE email_key = ?',
+        [operator.email.toLowerCase()],
+      );
+      expect(Number(row.failures)).toBe(3);
+      const failedRows = await first.dataSource
+        .getRepository(AuditEventEntity)
+        .countBy({ action: 'signin.failure', actorId: operator.id });
+      expect(failedRows).toBe(3);
+      clock.advance(60_000);
+    });
+
+    it('second-factor guesses are counted apart: the password again gives no fresh ones; a sign-in forgets them', async () => {
+      const operator = await givenOperator(first);
+      const { secret } = await enrol(await signedIn(operator.email));
+      clock.advance(30_000);
+      const guess = async () => {
+        const client = browser();
+        expect((await client.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD })).status).toBe(
+          303,
+        );
+        return client.post('/admin/login/second-factor', { code: '000000' });
+      };
+      // Each guess after a fresh, successful password step: the password's count is forgotten each
+      // time, the second factor's is not.
+      for (let i = 0; i < 3; i += 1) expect((await guess()).status).toBe(401);
+      const waiting = await guess();
+      expect(waiting.status).toBe(429);
+      expect(waiting.headers['retry-after']).toBe('1');
+      clock.advance(1000);
+      expect((await guess()).status).toBe(401);
+      for (let i = 0; i < 12; i += 1) {
+        clock.advance(15 * 60_000);
+        expect((await guess()).status).toBe(401);
+      }
+      // The wait keeps doubling past the password's 30 s, up to 15 minutes.
+      expect((await guess()).headers['retry-after']).toBe('900');
+      clock.advance(15 * 60_000);
+      const client = browser();
+      await client.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD });
+      const done = await client.post('/admin/login/second-factor', { code: totpCode(secret, clock.now()) });
+      expect(done.status).toBe(303);
+      // The completed sign-in forgot them: the next wrong code is checked at once.
+      clock.advance(30_000);
+      expect((await guess()).status).toBe(401);
+    });
+
+    it('/ADMIN in any letter case is the console, with its headers', async () => {
+      for (const path of ['/ADMIN/login', '/Admin/Login', '/admin/LOGIN']) {
+        const answer = await first.http.get(path);
+        expect(answer.headers['content-type']).toMatch(/^text\/html/);
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        expect(answer.headers['content-security-policy']).not.toContain('unsafe-inline');
+      }
     });
 
     it('an unknown email slows down just like a known one', async () => {
@@ -340,12 +432,49 @@ for (const kind of databaseKinds()) {
       const onSecond = await signedIn(operator.email, OPERATOR_PASSWORD, second);
       const onFirst = await signedIn(operator.email, OPERATOR_PASSWORD, first);
       const changed = await onFirst.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
         password: 'another long passphrase',
         repeat: 'another long passphrase',
       });
       expect(changed.status).toBe(303);
       expect((await onFirst.get('/admin')).status).toBe(200);
       expect((await onSecond.get('/admin')).headers.location).toBe('/admin/login');
+    });
+
+    it('a stolen session cannot take the account: the password change asks the current one; no session outlives 12 h', async () => {
+      const operator = await givenOperator(first);
+      const thief = await signedIn(operator.email);
+      // With the cookie alone, no new password (new recovery codes ask the password or a code too).
+      const refused = await thief.post('/admin/password', {
+        current: '',
+        password: 'the thief passphrase',
+        repeat: 'the thief passphrase',
+      });
+      expect(refused.status).toBe(422);
+      expect(
+        (await browser().post('/admin/login', { email: operator.email, password: 'the thief passphrase' })).status,
+      ).toBe(401);
+      // A change with the right current password keeps the session's start: 12 hours after the
+      // sign-in it is over, however often the password changed. (Used every 25 minutes, so that it
+      // never idles out.)
+      let minutes = 0;
+      const useUntil = async (until: number) => {
+        for (; minutes + 25 < until; minutes += 25) {
+          clock.advance(25 * 60_000);
+          expect((await thief.get('/admin')).status).toBe(200);
+        }
+      };
+      await useUntil(11 * 60);
+      const changed = await thief.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
+        password: 'a fresh long passphrase',
+        repeat: 'a fresh long passphrase',
+      });
+      expect(changed.status).toBe(303);
+      await useUntil(12 * 60);
+      clock.advance((12 * 60 - minutes) * 60_000 + 1000);
+      expect((await thief.get('/admin')).headers.location).toBe('/admin/login');
+      clock.advance(60_000);
     });
 
     it('sign out ends the session; sign out everywhere ends all of them', async () => {

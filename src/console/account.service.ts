@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
+import { checkablePassword } from '../operators/password-policy.js';
 import { isTimeZone } from './console-format.js';
 import type { ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
@@ -66,14 +66,17 @@ export class AccountService {
     const stored = await this.database.run((em) => this.operators.findById(em, operatorId));
     if (stored === null || stored.totpSecret === null || stored.totpEnrolledAt === null)
       return { kind: 'not-enrolled' };
-    const emailKey = SignInThrottle.keyOf(session.operator.email);
-    const wait = await this.throttle.waitSeconds(emailKey);
-    if (wait > 0) return { kind: 'wait', seconds: wait };
+    const passwordKey = SignInThrottle.passwordKey(session.operator.email);
+    const factorKey = SignInThrottle.secondFactorKey(operatorId);
     const password = proof.password;
+    // An attempt with a code counts against the second factor's failures (the stricter), one with a
+    // password alone against the password's.
+    const throttled = proof.code.trim() !== '' ? factorKey : passwordKey;
+    const wait = await this.throttle.claim(throttled);
+    if (wait > 0) return { kind: 'wait', seconds: wait };
     const passwordOk =
-      password !== '' &&
-      password.length <= PASSWORD_MAX_LENGTH &&
-      (await this.hasher.verify('sign-in', stored.passwordHash, password));
+      checkablePassword(password) &&
+      (await this.throttle.checked(throttled, () => this.hasher.verify('sign-in', stored.passwordHash, password)));
     const now = this.clock.now();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const done = await this.database.transaction(async (em) => {
@@ -83,13 +86,13 @@ export class AccountService {
         if (step === null || !(await this.operators.acceptTotpStep(em, operatorId, step))) return false;
       }
       await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
-      await this.throttle.forget(em, emailKey);
+      await this.throttle.forget(em, throttled);
       await this.audit.accountChanged(em, session.operator, client, ['recoveryCodes']);
       return true;
     });
     if (done) return { kind: 'codes', codes };
     // A wrong password or code here counts as a failed sign-in would: a signed-in session cannot guess faster.
-    await this.throttle.recordFailure(emailKey, client);
+    await this.throttle.failed(passwordKey.key, client);
     return { kind: 'refused' };
   }
 }

@@ -15,6 +15,12 @@ export interface ClientInfo {
   userAgent: string;
 }
 
+/** When a session began and when it ends whatever happens (its absolute lifetime). */
+export interface SessionSpan {
+  createdAt: Date;
+  expiresAt: Date;
+}
+
 /** A password was right but the second factor is still to come: the session lasts this long at most. */
 const SECOND_FACTOR_WINDOW_MS = 5 * 60_000;
 
@@ -38,6 +44,7 @@ export class ConsoleSessionsService {
     operator: { id: string; rightsVersion: number },
     stage: SessionStage,
     client: ClientInfo,
+    kept?: SessionSpan,
   ): Promise<string> {
     const now = this.clock.now();
     const id = newSessionId();
@@ -50,9 +57,9 @@ export class ConsoleSessionsService {
       stage,
       rightsVersion: operator.rightsVersion,
       pendingTotpSecret: null,
-      createdAt: now,
+      createdAt: kept?.createdAt ?? now,
       lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + lifetime),
+      expiresAt: kept?.expiresAt ?? new Date(now.getTime() + lifetime),
       ipAddress: client.ip.slice(0, 64),
       userAgent: client.userAgent.slice(0, 255),
     });
@@ -93,12 +100,13 @@ export class ConsoleSessionsService {
    */
   async replace(
     em: EntityManager,
-    idHash: string,
+    old: { idHash: string } & SessionSpan,
     operator: { id: string; rightsVersion: number },
     client: ClientInfo,
   ): Promise<string> {
-    await this.sessions.delete(em, idHash);
-    return this.start(em, operator, 'signed-in', client);
+    await this.sessions.delete(em, old.idHash);
+    // The new id keeps the old session's start and absolute end: replacing never prolongs a session.
+    return this.start(em, operator, 'signed-in', client, { createdAt: old.createdAt, expiresAt: old.expiresAt });
   }
 
   async setPendingTotpSecret(idHash: string, sealed: string): Promise<void> {

@@ -34,9 +34,12 @@ const STATIC_TYPES: Record<string, string> = {
 /** The password policy's reasons, as message keys of the catalogues. */
 const PASSWORD_PROBLEMS: Array<[RegExp, string]> = [
   [/^mismatch$/, 'password.mismatch'],
+  [/^current$/, 'password.currentWrong'],
+  [/^same$/, 'password.same'],
   [/at least/, 'password.tooShort'],
   [/at most/, 'password.tooLong'],
   [/email or name/, 'password.personal'],
+  [/repeated/, 'password.repeated'],
   [/common/, 'password.common'],
 ];
 
@@ -135,10 +138,14 @@ export class ConsoleController {
     const current = session(request);
     const outcome = await this.passwords.change(
       current,
+      field(request, 'current'),
       field(request, 'password'),
       field(request, 'repeat'),
       client(request),
     );
+    if (outcome.kind === 'wait') {
+      throw new ConsoleRefusal(429, 'error.tooMany', { seconds: outcome.seconds }, outcome.seconds);
+    }
     if (outcome.kind === 'problem') {
       const key = PASSWORD_PROBLEMS.find(([pattern]) => pattern.test(outcome.problem))?.[1] ?? 'password.invalid';
       await this.page(request, response, 422, 'password', {

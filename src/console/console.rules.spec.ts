@@ -1,4 +1,11 @@
-import { consoleReturnPath, crossSiteRefusal, lastSeenDue, sessionOver, signInDelayMs } from './console.rules.js';
+import {
+  consoleReturnPath,
+  crossSiteRefusal,
+  lastSeenDue,
+  SECOND_FACTOR_MAX_DELAY_MS,
+  sessionOver,
+  signInDelayMs,
+} from './console.rules.js';
 
 const OWN = 'https://hotspot.example';
 
@@ -21,8 +28,14 @@ describe('crossSiteRefusal', () => {
 
 describe('signInDelayMs', () => {
   it('is free for the first failures, then doubles up to 30 s, never more', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 10_000].map(signInDelayMs)).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 10_000].map((failures) => signInDelayMs(failures))).toEqual([
       0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000,
+    ]);
+  });
+
+  it('for a second factor, doubles on up to 15 minutes', () => {
+    expect([2, 3, 8, 12, 13, 100].map((failures) => signInDelayMs(failures, SECOND_FACTOR_MAX_DELAY_MS))).toEqual([
+      0, 1000, 32_000, 512_000, 900_000, 900_000,
     ]);
   });
 });

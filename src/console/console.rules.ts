@@ -25,12 +25,20 @@ export const FREE_SIGN_IN_FAILURES = 3;
 export const FIRST_SIGN_IN_DELAY_MS = 1000;
 /** The longest wait: an attacker can slow an account's owner down this much, never lock them out. */
 export const MAX_SIGN_IN_DELAY_MS = 30_000;
+/**
+ * The longest wait between second-factor guesses: whoever gets there knows the password, and a code
+ * of 6 digits must not be guessed at two a minute (15 minutes: under a hundred guesses a day).
+ */
+export const SECOND_FACTOR_MAX_DELAY_MS = 15 * 60_000;
 
-/** How long an account must wait before its next sign-in attempt after `failures` failures in a row. */
-export function signInDelayMs(failures: number): number {
+/**
+ * How long an account must wait before its next attempt after `failures` failures in a row: free for
+ * the first few, then doubling up to `maxDelayMs`.
+ */
+export function signInDelayMs(failures: number, maxDelayMs = MAX_SIGN_IN_DELAY_MS): number {
   if (failures < FREE_SIGN_IN_FAILURES) return 0;
   const doublings = Math.min(failures - FREE_SIGN_IN_FAILURES, 30);
-  return Math.min(MAX_SIGN_IN_DELAY_MS, FIRST_SIGN_IN_DELAY_MS * 2 ** doublings);
+  return Math.min(maxDelayMs, FIRST_SIGN_IN_DELAY_MS * 2 ** doublings);
 }
 
 export interface SessionTimes {

@@ -72,12 +72,7 @@ export class EnrolmentService {
       await this.operators.saveTotpEnrolment(em, operatorId, sealed, step, now);
       await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
       await this.audit.twoFactorEnrolled(em, session.operator, client);
-      return this.sessions.replace(
-        em,
-        session.idHash,
-        { id: operatorId, rightsVersion: session.rightsVersion },
-        client,
-      );
+      return this.sessions.replace(em, session, { id: operatorId, rightsVersion: session.rightsVersion }, client);
     });
     return { sessionId, recoveryCodes: codes };
   }

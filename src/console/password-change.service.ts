@@ -2,15 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { passwordProblem } from '../operators/password-policy.js';
+import { checkablePassword, passwordProblem } from '../operators/password-policy.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
-export type PasswordChangeOutcome = { kind: 'problem'; problem: string } | { kind: 'changed'; sessionId: string };
+export type PasswordChangeOutcome =
+  | { kind: 'problem'; problem: string }
+  /** Too many wrong current passwords: nothing is checked for this many seconds. */
+  | { kind: 'wait'; seconds: number }
+  | { kind: 'changed'; sessionId: string };
 
-/** An operator sets a new password: required after a one-time password, possible any time. */
+/**
+ * An operator sets a new password: required after a one-time password, possible any time. The
+ * current password (the one-time password, for the forced change) is asked every time: a stolen
+ * session cookie alone cannot take the account over.
+ */
 @Injectable()
 export class PasswordChangeService {
   constructor(
@@ -18,17 +27,21 @@ export class PasswordChangeService {
     private readonly operators: OperatorAccountsRepository,
     private readonly sessions: ConsoleSessionsService,
     private readonly hasher: PasswordHasher,
+    private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
     private readonly audit: SignInAudit,
   ) {}
 
   /**
-   * The new password must pass the password policy (`problem` in its words) and be typed twice
-   * alike (`mismatch`). Changing it moves rights_version on, which ends every other session of the
-   * operator on every instance; this session continues under a new id.
+   * The new password must pass the password policy (`problem` in its words), be typed twice alike
+   * (`mismatch`) and differ from the current one (`same`); the current one must be right (`current`;
+   * a wrong one counts as a failed sign-in). Changing it moves rights_version on, which ends every
+   * other session of the operator on every instance; this session continues under a new id, with
+   * its original start and absolute end.
    */
   async change(
     session: SessionWithOperator,
+    current: string,
     password: string,
     repeated: string,
     client: ClientInfo,
@@ -36,14 +49,29 @@ export class PasswordChangeService {
     if (password !== repeated) return { kind: 'problem', problem: 'mismatch' };
     const problem = passwordProblem(password, session.operator);
     if (problem !== null) return { kind: 'problem', problem };
-    const passwordHash = await this.hasher.hash(password);
+    if (password === current) return { kind: 'problem', problem: 'same' };
+    this.hasher.checkRoom('sign-in');
     const operatorId = session.operator.id;
+    const throttled = SignInThrottle.passwordKey(session.operator.email);
+    const wait = await this.throttle.claim(throttled);
+    if (wait > 0) return { kind: 'wait', seconds: wait };
+    const stored = await this.database.run((em) => this.operators.findById(em, operatorId));
+    const currentOk =
+      stored !== null &&
+      checkablePassword(current) &&
+      (await this.throttle.checked(throttled, () => this.hasher.verify('sign-in', stored.passwordHash, current)));
+    if (!currentOk) {
+      await this.throttle.failed(throttled.key, client);
+      return { kind: 'problem', problem: 'current' };
+    }
+    const passwordHash = await this.hasher.hash(password);
     const sessionId = await this.database.transaction(async (em) => {
+      await this.throttle.forget(em, throttled);
       await this.operators.changePassword(em, operatorId, passwordHash, this.clock.now());
       await this.audit.passwordChanged(em, session.operator, client);
       const operator = await this.operators.findById(em, operatorId);
       const rightsVersion = operator?.rightsVersion ?? session.rightsVersion + 1;
-      return this.sessions.replace(em, session.idHash, { id: operatorId, rightsVersion }, client);
+      return this.sessions.replace(em, session, { id: operatorId, rightsVersion }, client);
     });
     return { kind: 'changed', sessionId };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
-import { MAX_SIGN_IN_DELAY_MS, signInDelayMs } from './console.rules.js';
+import { MAX_SIGN_IN_DELAY_MS, SECOND_FACTOR_MAX_DELAY_MS, signInDelayMs } from './console.rules.js';
 import type { ClientInfo } from './console-sessions.service.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
@@ -10,10 +10,19 @@ import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 /** Failures older than this no longer count. */
 const FAILURE_MEMORY_MS = 24 * 3_600_000;
 
+/** What an attempt is counted against: its email's password checks, or an operator's second factor. */
+export interface ThrottleKey {
+  key: string;
+  /** The longest wait this key's failures can impose. */
+  maxDelayMs: number;
+}
+
 /**
- * The per-email slow-down of every check of an operator's password or second factor (sign-in, and
- * the confirmation of new recovery codes): each failure in a row makes the next attempt wait longer,
- * on every instance (the failures are rows of sign_in_failures); a success forgets them.
+ * The per-account slow-down of every check of an operator's password or second factor (sign-in, and
+ * the confirmation of new recovery codes). An attempt takes its turn before anything is checked: it is
+ * counted as a failure in advance, under a row lock, so attempts sent all at once count one by one,
+ * and past the free failures the next ones are told to wait without being checked. A success forgets
+ * the count. The state is in the database (sign_in_failures), so every instance applies it.
  */
 @Injectable()
 export class SignInThrottle {
@@ -24,43 +33,68 @@ export class SignInThrottle {
     private readonly clock: Clock,
   ) {}
 
-  /** The key of an email: as typed, trimmed and lower-cased. */
-  static keyOf(email: string): string {
+  /** The key of an email's password checks: as typed, trimmed and lower-cased. */
+  static passwordKey(email: string): ThrottleKey {
+    return { key: SignInThrottle.emailKeyOf(email), maxDelayMs: MAX_SIGN_IN_DELAY_MS };
+  }
+
+  /**
+   * The key of an operator's second factor: counted apart from the password, so signing in again with
+   * a known password gives no fresh guesses; only a completed sign-in forgets it, and it may wait longer.
+   */
+  static secondFactorKey(operatorId: string): ThrottleKey {
+    return { key: `second-factor:${operatorId}`, maxDelayMs: SECOND_FACTOR_MAX_DELAY_MS };
+  }
+
+  static emailKeyOf(email: string): string {
     return email.trim().toLowerCase().slice(0, 254);
   }
 
-  /** Seconds this email must still wait before an attempt is checked; 0 when it may try now. */
-  async waitSeconds(emailKey: string): Promise<number> {
-    const row = await this.database.run((em) => this.failures.find(em, emailKey));
-    if (row === null) return 0;
-    const left = Math.min(row.retryAt.getTime() - this.clock.now().getTime(), MAX_SIGN_IN_DELAY_MS);
-    return left > 0 ? Math.ceil(left / 1000) : 0;
-  }
-
-  /** Forgets the email's failures, in the caller's transaction (the attempt succeeded). */
-  async forget(em: EntityManager, emailKey: string): Promise<void> {
-    await this.failures.delete(em, emailKey);
-  }
-
-  /** Counts a failed attempt (and audits it as a failed sign-in). */
-  async recordFailure(emailKey: string, client: ClientInfo): Promise<void> {
+  /**
+   * Takes an attempt's turn: 0 when it may be checked now (it is counted as a failure until
+   * `forget`), else the seconds to wait (nothing counted, nothing to check).
+   */
+  async claim({ key, maxDelayMs }: ThrottleKey): Promise<number> {
     const now = this.clock.now();
-    const record = (em: EntityManager) => this.addFailure(em, emailKey, now, client);
+    await this.database.transaction(async (em) => {
+      await this.failures.deleteOlderThan(em, new Date(now.getTime() - FAILURE_MEMORY_MS));
+      await this.failures.ensure(em, key, now);
+    });
+    return this.database.transaction(async (em) => {
+      const row = await this.failures.findLocked(em, key);
+      const left = row === null ? 0 : Math.min(row.retryAt.getTime() - now.getTime(), maxDelayMs);
+      if (left > 0) return Math.ceil(left / 1000);
+      const failures = (row?.failures ?? 0) + 1;
+      const retryAt = new Date(now.getTime() + signInDelayMs(failures, maxDelayMs));
+      if (row === null) await this.failures.ensure(em, key, now);
+      await this.failures.update(em, key, { failures, lastFailureAt: now, retryAt });
+      return 0;
+    });
+  }
+
+  /**
+   * Runs the check of an attempt `claim` let through; when the service cannot run it (busy, or past
+   * its deadline) the attempt is given back uncounted, since nothing was checked.
+   */
+  async checked(throttled: ThrottleKey, check: () => Promise<boolean>): Promise<boolean> {
     try {
-      await this.database.transaction(record);
-    } catch {
-      // Another instance inserted the first failure of this email at the same moment: count on its row.
-      await this.database.transaction(record);
+      return await check();
+    } catch (error) {
+      await this.database.transaction((em) => this.failures.uncount(em, throttled.key));
+      throw error;
     }
   }
 
-  private async addFailure(em: EntityManager, emailKey: string, now: Date, client: ClientInfo): Promise<void> {
-    await this.failures.deleteOlderThan(em, new Date(now.getTime() - FAILURE_MEMORY_MS));
-    const row = await this.failures.find(em, emailKey);
-    const failures = (row?.failures ?? 0) + 1;
-    const retryAt = new Date(now.getTime() + signInDelayMs(failures));
-    if (row === null) await this.failures.insert(em, { emailKey, failures, lastFailureAt: now, retryAt });
-    else await this.failures.update(em, emailKey, { failures, lastFailureAt: now, retryAt });
-    await this.audit.signInFailed(em, emailKey, client);
+  /** Forgets the keys' failures, in the caller's transaction (the attempt succeeded). */
+  async forget(em: EntityManager, ...keys: ThrottleKey[]): Promise<void> {
+    await this.failures.delete(
+      em,
+      keys.map(({ key }) => key),
+    );
+  }
+
+  /** Audits a claimed attempt that failed (it is already counted). */
+  async failed(emailKey: string, client: ClientInfo): Promise<void> {
+    await this.database.transaction((em) => this.audit.signInFailed(em, emailKey, client));
   }
 }

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import type { OperatorEntity } from '../operators/entities/operator.entity.js';
-import { PASSWORD_MAX_LENGTH } from '../operators/password-policy.js';
+import { checkablePassword } from '../operators/password-policy.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
 import { OperatorAccountsRepository } from './operator-accounts.repository.js';
@@ -26,7 +26,8 @@ export type SignInOutcome =
 
 /**
  * Sign-in: the password step, then the second factor (TOTP or a recovery code) when the operator
- * has enrolled one. Every failure, for a known email or not, slows that email's next attempt down.
+ * has enrolled one. Every failure, for a known email or not, slows that email's next attempt down;
+ * the second factor's failures slow that operator's next second factor down, until a sign-in completes.
  */
 @Injectable()
 export class SignInService {
@@ -49,22 +50,23 @@ export class SignInService {
   async withPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
     // A burst of sign-ins past what the sign-in class can verify is told "busy" before any query.
     this.hasher.checkRoom('sign-in');
-    const emailKey = SignInThrottle.keyOf(email);
-    const wait = await this.throttle.waitSeconds(emailKey);
+    const throttled = SignInThrottle.passwordKey(email);
+    const wait = await this.throttle.claim(throttled);
     if (wait > 0) return { kind: 'wait', seconds: wait };
-    const operator = await this.database.run((em) => this.operators.findByEmailKey(em, emailKey));
+    const operator = await this.database.run((em) => this.operators.findByEmailKey(em, throttled.key));
     // The same argon2id work whether or not the email is known; a too long password is never hashed.
-    // In the sign-in work class: when it is full the request is answered "busy", and no failure counts.
-    const candidate = password.length <= PASSWORD_MAX_LENGTH ? password : '';
-    const stored = operator?.passwordHash ?? (await this.hasher.standIn());
-    const verified = await this.hasher.verify('sign-in', stored, candidate);
+    const candidate = checkablePassword(password) ? password : '';
+    const verified = await this.throttle.checked(throttled, async () =>
+      this.hasher.verify('sign-in', operator?.passwordHash ?? (await this.hasher.standIn()), candidate),
+    );
     if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
-      await this.throttle.recordFailure(emailKey, client);
+      await this.throttle.failed(throttled.key, client);
       return { kind: 'refused' };
     }
     const enrolled = operator.totpEnrolledAt !== null && operator.totpSecret !== null;
     const sessionId = await this.database.transaction(async (em) => {
-      await this.throttle.forget(em, emailKey);
+      // The password's failures only: the second factor's are forgotten by a completed sign-in.
+      await this.throttle.forget(em, throttled);
       const id = await this.sessions.start(em, operator, enrolled ? 'second-factor' : 'signed-in', client);
       if (!enrolled) await this.signedIn(em, operator, client);
       return id;
@@ -95,21 +97,22 @@ export class SignInService {
     client: ClientInfo,
     check: (em: EntityManager, operator: OperatorEntity) => Promise<boolean>,
   ): Promise<SignInOutcome> {
-    const emailKey = SignInThrottle.keyOf(session.operator.email);
-    const wait = await this.throttle.waitSeconds(emailKey);
+    const passwordKey = SignInThrottle.passwordKey(session.operator.email);
+    const factorKey = SignInThrottle.secondFactorKey(session.operator.id);
+    const wait = await this.throttle.claim(factorKey);
     if (wait > 0) return { kind: 'wait', seconds: wait };
     const sessionId = await this.database.transaction(async (em) => {
       const operator = await this.operators.findById(em, session.operator.id);
       if (operator === null || !(await check(em, operator))) return null;
       // The pending session is replaced by a new one: a new id once signed in.
       if (!(await this.sessions.consume(em, session.idHash))) return null;
-      await this.throttle.forget(em, emailKey);
+      await this.throttle.forget(em, passwordKey, factorKey);
       const id = await this.sessions.start(em, operator, 'signed-in', client);
       await this.signedIn(em, operator, client);
       return id;
     });
     if (sessionId === null) {
-      await this.throttle.recordFailure(emailKey, client);
+      await this.throttle.failed(passwordKey.key, client);
       return { kind: 'refused' };
     }
     return { kind: 'session', sessionId };

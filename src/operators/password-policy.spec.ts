@@ -1,5 +1,5 @@
 import { COMMON_PASSWORDS } from './common-passwords.js';
-import { passwordProblem, PASSWORD_MIN_LENGTH } from './password-policy.js';
+import { checkablePassword, passwordLength, passwordProblem, PASSWORD_MIN_LENGTH } from './password-policy.js';
 
 const OWNER = { email: 'Ayse.Yilmaz@Example.com', name: 'Ayşe Yılmaz' };
 
@@ -16,6 +16,21 @@ describe('passwordProblem', () => {
     expect(passwordProblem('ayse.yilmaz@example.com', OWNER)).toBe('must not be your email or name');
     expect(passwordProblem('AYSE.YILMAZ', OWNER)).toBe('must not be your email or name');
     expect(passwordProblem(' ayşe yılmaz ', OWNER)).toBe('must not be your email or name');
+  });
+
+  it('counts characters as typed: 10 emoji are 10 characters, 256 of them are checkable, 257 are not', () => {
+    const emoji = (count: number) => '🔑'.repeat(count - 1) + '🚪';
+    expect(passwordProblem(emoji(10), OWNER)).toBeNull();
+    expect(passwordLength(emoji(200))).toBe(200);
+    expect(checkablePassword(emoji(256))).toBe(true);
+    expect(checkablePassword(emoji(257))).toBe(false);
+    expect(checkablePassword('')).toBe(false);
+  });
+
+  it('refuses one character repeated', () => {
+    expect(passwordProblem('aaaaaaaaaa', OWNER)).toBe('must not be one character repeated');
+    expect(passwordProblem('🔑'.repeat(12), OWNER)).toBe('must not be one character repeated');
+    expect(passwordProblem('aaaaaaaaab', OWNER)).toBeNull();
   });
 
   it('refuses the most common passwords, in any case', () => {
