@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { api, type ApiCall } from './support/api-client.js';
 import { DELETED, FORBIDDEN, forbiddenNaming, NOT_FOUND, UNAUTHORIZED, validationError } from './support/expected.js';
-import { givenGuest, userBody } from './support/factories.js';
+import { givenGuest, givenUserWithSessions, userBody } from './support/factories.js';
 import { describeEachDatabase, type TestApp } from './support/test-app.js';
 
 /** One request of a table, labelled for the failure message; a null token sends no Authorization header. */
@@ -222,6 +222,36 @@ describeEachDatabase('venue scope', (current) => {
     for (const kind of Object.keys(VENUES) as UserKind[]) {
       seeded[kind] = await givenGuest(testApp, { name: `Scope ${kind}`, venueIds: VENUES[kind] });
     }
+  });
+
+  it("a user of two venues: a token of one sees that venue's sessions only, in the list and in the jobs", async () => {
+    const testApp = current();
+    const { user, sessions } = await givenUserWithSessions(testApp, { venues: ['venue-a', 'venue-b'] });
+    const [atA, atB] = sessions;
+    await users().update(user._id, { status: 'blocked' }).expect(200);
+    const [{ id: jobId }] = await testApp.dataSource.query<Array<{ id: string }>>(
+      'SELECT id FROM unauth_jobs WHERE user_id = ?',
+      [user._id],
+    );
+    const read = (path: string, token: string) =>
+      testApp.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
+
+    const mine = await read(`/api/v1/hotspot-users/${user._id}/sessions`, readers.one);
+    expect(mine.body.data.map((session: { id: string }) => session.id)).toEqual([atA.id]);
+    expect(mine.body.pagination.total).toBe(1);
+    const all = await read(`/api/v1/hotspot-users/${user._id}/sessions`, readers.unrestricted);
+    expect(all.body.data.map((session: { id: string }) => session.id).sort()).toEqual([atA.id, atB.id].sort());
+
+    const job = await read(`/api/v1/unauth-jobs/${jobId}`, readers.one);
+    expect(job.body.data.sessions.map((session: { id: string }) => session.id)).toEqual([atA.id]);
+    const jobs = await read(`/api/v1/hotspot-users/${user._id}/unauth-jobs`, readers.one);
+    expect(jobs.body.data[0].sessions.map((session: { id: string }) => session.id)).toEqual([atA.id]);
+    for (const answer of [mine, job, jobs]) {
+      expect(JSON.stringify(answer.body)).not.toContain(atB.ipAddress!);
+      expect(JSON.stringify(answer.body)).not.toContain(atB.macAddress);
+    }
+    const whole = await read(`/api/v1/unauth-jobs/${jobId}`, readers.two);
+    expect(whole.body.data.sessions).toHaveLength(2);
   });
 
   describe('reading a user needs an overlap, else 404', () => {

@@ -183,7 +183,8 @@ export class HotspotUsersController {
   @ApiOperation({
     summary: "List a user's sessions (an addition to v1)",
     description:
-      'Newest first; as reported by RADIUS accounting (or started by the session CLI). Same venue rules as get.',
+      'Newest first; as reported by RADIUS accounting (or started by the session CLI). Same venue rules as get; ' +
+      "only the sessions in the token's venues (a user in two venues is seen from each apart).",
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: UserSessionListResponseDto })
@@ -203,7 +204,8 @@ export class HotspotUsersController {
     summary: "List a user's unauth jobs (an addition to v1)",
     description:
       'Newest first: what each change asked of the network side (Disconnects, CoAs) and what each NAS answered for ' +
-      'each session. Same venue rules as get; a deleted user is a 404 here, its jobs stay readable one by one.',
+      'each session. Same venue rules as get; a deleted user is a 404 here, its jobs stay readable one by one. ' +
+      "Each job shows only its sessions in the token's venues.",
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: UnauthJobListResponseDto })

@@ -88,7 +88,7 @@ export class HotspotUsersService {
     });
   }
 
-  /** A page of the user's sessions, under the same venue rules as get. */
+  /** A page of the user's sessions in the actor's venues, under the same venue rules as get. */
   async sessionsOf(
     token: Actor,
     id: string,
@@ -97,7 +97,14 @@ export class HotspotUsersService {
     this.access.assertContextInScope(token, query);
     return this.database.run(async (em) => {
       await this.access.findReadable(em, token, id, query);
-      const { total, sessions } = await this.sessions.pageOfUser(em, id, query.ended, pageWindow(query));
+      // Only the sessions in the actor's venues: a user in two venues is seen from each separately.
+      const { total, sessions } = await this.sessions.pageOfUser(
+        em,
+        id,
+        token.venueIds,
+        query.ended,
+        pageWindow(query),
+      );
       return { data: sessions.map(toUserSessionDto), pagination: paginationOf(query, total) };
     });
   }

@@ -22,7 +22,7 @@ export class UnauthJobsController {
     description:
       'The job a change wrote (named by the Link header of its answer): its status and what each NAS answered for ' +
       "each session. Readable by a token with a venue in common with the job's user; once the user is deleted, " +
-      "with one of the venues of the job's sessions.",
+      "with one of the venues of the job's sessions. Only the sessions in the token's venues are shown.",
   })
   @ApiParam({ name: 'id', description: 'The job identifier (opaque string); anything unknown is a 404' })
   @ApiOkResponse({ type: UnauthJobResponseDto })

@@ -9,6 +9,7 @@ import { Clock } from '../common/clock.js';
 import { pageWindow, paginationOf, type PageRequest } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from '../unauth-jobs/entities/unauth-job.entity.js';
+import { jobSeenFrom } from '../unauth-jobs/unauth-job-rules.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
 import type { PaginationDto } from './dto/hotspot-user.response.js';
 import type { UnauthJobDto } from './dto/unauth-job.response.js';
@@ -61,7 +62,7 @@ export class UserUnauthJobsService {
     const { total, jobs } = await this.database.run((em) =>
       this.views.findJobPage(em, { ...filter, venueIds: token.venueIds }, pageWindow(page)),
     );
-    return { jobs, pagination: paginationOf(page, total) };
+    return { jobs: jobs.map((job) => jobSeenFrom(job, token.venueIds)), pagination: paginationOf(page, total) };
   }
 
   /**
@@ -97,7 +98,7 @@ export class UserUnauthJobsService {
     if (!this.venueScope.canRead(token, venuesOfJob(user?.venueIds ?? null, job.sessions))) {
       throw ApiError.unauthJobNotFound();
     }
-    return job;
+    return jobSeenFrom(job, token.venueIds);
   }
 
   /** A page of the user's jobs, newest first, under the same venue rules as getting the user. */
@@ -110,7 +111,10 @@ export class UserUnauthJobsService {
     return this.database.run(async (em) => {
       await this.access.findReadable(em, token, userId, query);
       const { total, jobs } = await this.jobs.pageOfUser(em, userId, pageWindow(query));
-      return { data: jobs.map(toUnauthJobDto), pagination: paginationOf(query, total) };
+      return {
+        data: jobs.map((job) => toUnauthJobDto(jobSeenFrom(job, token.venueIds))),
+        pagination: paginationOf(query, total),
+      };
     });
   }
 }

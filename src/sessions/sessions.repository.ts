@@ -286,11 +286,16 @@ export class SessionsRepository {
   async findPageOfUser(
     em: EntityManager,
     userId: string,
+    venueIds: readonly string[] | null,
     ended: boolean | null,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; sessions: SessionEntity[] }> {
     const active: SessionStatus = 'active';
     const query = sessionsQuery(em).where('s.userId = :userId', { userId });
+    if (venueIds !== null) {
+      if (venueIds.length === 0) return { total: 0, sessions: [] };
+      query.andWhere('s.venueId IN (:...venueIds)', { venueIds });
+    }
     if (ended !== null) query.andWhere(`s.status ${ended ? '<>' : '='} :active`, { active });
     const total = await query.getCount();
     const sessions = await withExactCounters(

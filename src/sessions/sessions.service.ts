@@ -149,14 +149,15 @@ export class SessionsService {
     return this.devices.findOfUsers(em, userIds);
   }
 
-  /** One page of a user's sessions, newest first; `ended` null: all of them. */
+  /** One page of a user's sessions in `venueIds` (null: any venue), newest first; `ended` null: all of them. */
   pageOfUser(
     em: EntityManager,
     userId: string,
+    venueIds: readonly string[] | null,
     ended: boolean | null,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; sessions: SessionEntity[] }> {
-    return this.sessions.findPageOfUser(em, userId, ended, page);
+    return this.sessions.findPageOfUser(em, userId, venueIds, ended, page);
   }
 
   /** One page of a venue's sessions, newest first; `ended` null: all of them. */

@@ -6,6 +6,7 @@ import {
   deliveredChanges,
   failedChanges,
   isOpenJob,
+  jobSeenFrom,
   nasClientIdsOf,
   newPendingJob,
   releasedChanges,
@@ -200,5 +201,43 @@ describe('a failed job retried', () => {
       },
       webhook: { status: 'done', attempts: 1, lastError: null, at },
     });
+  });
+});
+
+describe('a job seen from some venues', () => {
+  const at = '2030-01-01T11:00:00.000Z';
+  const acked = { result: 'acked' as const, errorCause: null, detail: null, nas: 'nas-1', attempts: 1, at };
+  function twoVenues(): UnauthJobEntity {
+    const job = newPendingJob(
+      'job-1',
+      {
+        userId: 'user-1',
+        username: 'guest',
+        reason: 'blocked',
+        sessions: [session('s1'), { ...session('s2'), venueId: 'venue-b', ipAddress: '10.9.9.9' }],
+      },
+      NOW,
+    );
+    job.deliveries = {
+      radius: { status: 'done', attempts: 1, lastError: null, at, sessions: { s1: acked, s2: acked } },
+      webhook: { status: 'done', attempts: 1, lastError: null, at },
+    };
+    return job;
+  }
+
+  it("keeps only the sessions of the actor's venues, and only their outcomes", () => {
+    const seen = jobSeenFrom(twoVenues(), ['venue-a']);
+    expect(seen.sessions.map((s) => s.id)).toEqual(['s1']);
+    expect(seen.deliveries).toEqual({
+      radius: { status: 'done', attempts: 1, lastError: null, at, sessions: { s1: acked } },
+      webhook: { status: 'done', attempts: 1, lastError: null, at },
+    });
+    expect(JSON.stringify(seen)).not.toContain('10.9.9.9');
+  });
+
+  it('is the whole job for an actor of every venue, or of all its venues', () => {
+    const job = twoVenues();
+    expect(jobSeenFrom(job, null)).toBe(job);
+    expect(jobSeenFrom(job, ['venue-a', 'venue-b'])).toBe(job);
   });
 });

@@ -152,3 +152,30 @@ function toJobSession(session: SessionEntity): UnauthJobSession {
 export function isOpenJob(status: UnauthJobStatus): boolean {
   return status === 'pending' || status === 'processing';
 }
+
+/**
+ * A job as an actor limited to `venueIds` may see it (null: every venue): only its sessions in those
+ * venues, and only their outcomes. A user in two venues has sessions in both; a token of one must not
+ * learn the other's addresses, devices or NASes.
+ */
+export function jobSeenFrom(job: UnauthJobEntity, venueIds: readonly string[] | null): UnauthJobEntity {
+  if (venueIds === null) return job;
+  const sessions = job.sessions.filter((session) => venueIds.includes(session.venueId));
+  if (sessions.length === job.sessions.length) return job;
+  const shown = new Set(sessions.map((session) => session.id));
+  const deliveries =
+    job.deliveries === null
+      ? null
+      : Object.fromEntries(
+          Object.entries(job.deliveries).map(([dispatcher, delivery]) => [
+            dispatcher,
+            delivery.sessions === undefined
+              ? delivery
+              : {
+                  ...delivery,
+                  sessions: Object.fromEntries(Object.entries(delivery.sessions).filter(([id]) => shown.has(id))),
+                },
+          ]),
+        );
+  return { ...job, sessions, deliveries };
+}
