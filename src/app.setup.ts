@@ -22,6 +22,7 @@ import { requestIdMiddleware, REQUEST_ID_HEADER } from './common/middleware/requ
 import { securityHeaders } from './common/middleware/security-headers.js';
 import { SERVICE_VERSION_HEADER, serviceVersion, versionLine } from './common/service-version.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
+import { DOCS_PATH } from './common/swagger/openapi.js';
 import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
@@ -29,6 +30,8 @@ const MAX_BODY_SIZE = '100kb';
 const CONSOLE_FORM_SIZE = '16kb';
 /** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
+/** Swagger UI and the OpenAPI document (/api/docs, /api/docs-json). */
+const DOCS_PREFIX = `/${DOCS_PATH}`;
 
 /** The service's logger through pino: to stdout unless told otherwise, pretty or JSON (LOG_FORMAT). */
 export function createLogger(level: LogLevel, output: LogOutput = {}): LoggerService {
@@ -94,7 +97,12 @@ export async function createApp(
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
         if (isConsolePath(req.path)) applyConsoleHeaders(res);
-        else applySecurityHeaders(res);
+        else {
+          applySecurityHeaders(res);
+          // Answers carry personal data and, once, generated passwords and tokens: no cache keeps
+          // them. Only the API's own documentation may be cached.
+          if (!req.path.startsWith(DOCS_PREFIX)) res.setHeader('Cache-Control', 'no-store');
+        }
         res.setHeader(SERVICE_VERSION_HEADER, version);
         // Caches must keep encoded and plain answers apart, whether or not this one gets encoded.
         res.setHeader('Vary', 'Accept-Encoding');

@@ -84,6 +84,39 @@ describe.each(databaseKinds())('security headers and CORS [%s]', (kind) => {
       expectSecurityHeaders(docs);
     });
 
+    it('no answer of the API may be cached (personal data, generated passwords); its docs may', async () => {
+      const created = await testApp.http
+        .post('/api/v1/hotspot-users')
+        .set('Authorization', auth())
+        .send({
+          name: 'Cache Check',
+          loginMethod: 'username_password',
+          username: 'cache-check',
+          password: 'sunrise42',
+          venueIds: ['venue-a'],
+        })
+        .expect(201);
+      expect(created.headers['cache-control']).toBe('no-store');
+      const reset = await testApp.http
+        .post(`/api/v1/hotspot-users/${created.body.data._id}/password`)
+        .set('Authorization', auth())
+        .send({ generate: true })
+        .expect(200);
+      expect(reset.body.password).toEqual(expect.any(String));
+      expect(reset.headers['cache-control']).toBe('no-store');
+      for (const path of [
+        '/api/v1',
+        `/api/v1/hotspot-users/${created.body.data._id}`,
+        '/api/v1/hotspot-users?venueId=venue-a',
+      ]) {
+        expect((await testApp.http.get(path).set('Authorization', auth())).headers['cache-control']).toBe('no-store');
+      }
+      expect((await testApp.http.get('/api/v1/no-such').set('Authorization', auth())).headers['cache-control']).toBe(
+        'no-store',
+      );
+      expect((await testApp.http.get('/api/docs-json')).headers['cache-control']).not.toBe('no-store');
+    });
+
     it('on errors: 401, 404, 400 (malformed JSON), 413, 415', async () => {
       const unauthorized = await testApp.http.get('/api/v1').expect(401);
       expectSecurityHeaders(unauthorized);

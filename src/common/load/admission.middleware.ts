@@ -64,7 +64,9 @@ function deadlineOf(req: Request, ages: RequestAges, admission: Admission): Dead
 function answerBusy(req: Request, res: Response, consoleBusy: BusyAnswer): void {
   res.locals.shed = true;
   res.setHeader('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
-  if (req.path === '/admin' || req.path.startsWith('/admin/')) {
+  // In any letter case, as Express routes it.
+  const start = req.path.slice(0, '/admin/'.length).toLowerCase();
+  if (start === '/admin' || start === '/admin/') {
     consoleBusy(req, res);
     return;
   }
