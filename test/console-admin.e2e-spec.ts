@@ -585,5 +585,67 @@ for (const kind of databaseKinds()) {
         expect((await staff.get('/admin/audit')).status).toBe(200);
       });
     });
+
+    describe("an administrator's own level and venues bind what it gives", () => {
+      it('a read-only administrator of one venue gives nothing more, manages no one stronger, widens no rights', async () => {
+        const limited = await signInConsole(one, {
+          admin: true,
+          permissions: ['read'],
+          venueIds: ['venue-a'],
+          email: email('limited'),
+        });
+        const tokens = () => one.dataSource.getRepository(ApiTokenEntity);
+        for (const [name, form] of [
+          ['every venue', { permissions: 'read', scope: 'all' }],
+          ['delete', { permissions: 'delete', scope: 'some', other: 'venue-a' }],
+          ['another venue', { permissions: 'read', scope: 'some', other: 'venue-b' }],
+          ['radius', { permissions: 'radius', scope: 'all' }],
+        ] as const) {
+          const answer = await limited.console.post('/admin/settings/tokens', { name: `beyond ${name}`, ...form });
+          expect([name, answer.status]).toEqual([name, 422]);
+          expect(answer.text).toContain('You cannot give or manage more than your own rights');
+          expect(await tokens().findOneBy({ name: `beyond ${name}` })).toBeNull();
+        }
+        // Within its rights: fine.
+        const within = await limited.console.post('/admin/settings/tokens', {
+          name: 'within',
+          permissions: 'read',
+          scope: 'some',
+          other: 'venue-a',
+        });
+        expect(within.status).toBe(200);
+
+        // An operator with more rights than its own: neither created nor widened, its own rights included.
+        const wider = await limited.console.post('/admin/settings/operators', {
+          email: email('wider'),
+          name: 'Wider',
+          permissions: 'delete',
+          scope: 'all',
+        });
+        expect(wider.status).toBe(422);
+        expect(wider.text).toContain('You cannot give or manage more than your own rights');
+        const self = await limited.console.post(`/admin/settings/operators/${limited.operator.id}`, {
+          name: 'Me',
+          permissions: 'delete',
+          scope: 'all',
+          admin: 'yes',
+          confirm: 'yes',
+        });
+        expect(self.status).toBe(422);
+        expect(await operatorRow(limited.operator.id)).toMatchObject({ permissions: ['read'], venueIds: ['venue-a'] });
+
+        // A stronger administrator's password or second factor cannot be reset: that would be a way in.
+        for (const action of ['reset-password', 'reset-2fa', 'disable']) {
+          const answer = await limited.console.post(`/admin/settings/operators/${admin.operator.id}/${action}`, {});
+          expect([action, answer.status]).toEqual([action, 403]);
+        }
+        const untouched = await operatorRow(admin.operator.id);
+        expect(untouched.status).toBe('active');
+        expect(Boolean(untouched.mustChangePassword)).toBe(false);
+        const strongToken = await createToken({ name: 'stronger', permissions: 'delete', scope: 'all' });
+        expect((await limited.console.post(`/admin/settings/tokens/${strongToken.id}/revoke`, {})).status).toBe(403);
+        expect((await tokens().findOneByOrFail({ id: strongToken.id })).revokedAt).toBeNull();
+      });
+    });
   });
 }

@@ -7,6 +7,7 @@ import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService, type Lane } from '../database/database.service.js';
 import { ApiTokenRepository } from './api-token.repository.js';
+import { assertGrantable, type Rights } from './grant.rules.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
 import { ApiTokenEntity } from './entities/api-token.entity.js';
 import { permissionConflict, PERMISSIONS, type Permission } from './permissions.js';
@@ -75,7 +76,10 @@ export class ApiTokenService {
     input: CreateTokenInput,
     value: string = generateTokenValue(),
     actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
   ): Promise<CreatedToken> {
+    // An operator gives at most its own rights (GrantRefusedError); the command line anything.
+    assertGrantable(grantor, input);
     const conflict = permissionConflict(input.permissions);
     if (conflict !== null) throw new Error(`Invalid permissions: ${conflict}`);
     const record = new ApiTokenEntity();
@@ -116,11 +120,17 @@ export class ApiTokenService {
    * Revokes by id or by token value. Returns the revoked token, or null when none matched. Revoking
    * records token.revoke for `actor`; a token revoked already is left as it is, with no event.
    */
-  async revoke(idOrValue: string, actor: AuditActor = CLI_ACTOR): Promise<ApiTokenEntity | null> {
+  async revoke(
+    idOrValue: string,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<ApiTokenEntity | null> {
     const hash = hashTokenValue(idOrValue);
     const revoked = await this.database.transaction(async (em) => {
       const token = (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
       if (token === null) return null;
+      // Only a token within the operator's own rights: a restricted administrator manages its own kind.
+      assertGrantable(grantor, token);
       if (token.revokedAt === null) {
         token.revokedAt = this.clock.now();
         await this.tokens.setRevokedAt(em, token.id, token.revokedAt);

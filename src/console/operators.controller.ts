@@ -2,6 +2,7 @@ import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
+import { GrantRefusedError, grantProblem } from '../auth/grant.rules.js';
 import type { Permission } from '../auth/permissions.js';
 import { Public } from '../common/public-route.js';
 import { OPERATOR_PERMISSIONS, type OperatorView } from '../operators/operator-rules.js';
@@ -101,6 +102,7 @@ export class OperatorsController {
           admin: form.admin,
         },
         this.auditActor(actor),
+        operatorActor(actor),
       );
       await this.pages.render(request, response, 200, 'operators/password', {
         target: created.operator,
@@ -146,6 +148,7 @@ export class OperatorsController {
         target.id,
         { name: form.name, permissions: form.permissions as Permission[], venueIds: venueIds.value, admin: form.admin },
         this.auditActor(actor),
+        operatorActor(actor),
       );
       if (result === null) throw new ConsoleRefusal(404, 'error.notFound');
       const notice = result.changedFields.length === 0 ? 'notice.operators.unchanged' : 'notice.operators.changed';
@@ -180,19 +183,23 @@ export class OperatorsController {
     const kind = this.action(action);
     const target = await this.find(id);
     const auditActor = this.auditActor(actor);
+    const grantor = operatorActor(actor);
+    // Only an operator within the administrator's own rights: a reset of a stronger one's password
+    // or second factor would be a way into its rights.
+    if (grantProblem(grantor, target) !== null) throw new ConsoleRefusal(403, 'grant.refused');
     try {
       switch (kind) {
         case 'disable':
-          await this.operators.disable(target.id, auditActor);
+          await this.operators.disable(target.id, auditActor, grantor);
           break;
         case 'enable':
-          await this.operators.enable(target.id, auditActor);
+          await this.operators.enable(target.id, auditActor, grantor);
           break;
         case 'reset-2fa':
-          await this.operators.resetTotp(target.id, auditActor);
+          await this.operators.resetTotp(target.id, auditActor, grantor);
           break;
         case 'reset-password': {
-          const reset = await this.operators.resetPassword(target.id, auditActor);
+          const reset = await this.operators.resetPassword(target.id, auditActor, grantor);
           if (reset === null) throw new ConsoleRefusal(404, 'error.notFound');
           await this.pages.render(request, response, 200, 'operators/password', {
             target: reset.operator,
@@ -247,6 +254,7 @@ export class OperatorsController {
     if (error instanceof OperatorEmailTakenError) return 'operators.problem.emailTaken';
     if (error instanceof LastActiveAdminError) return 'operators.problem.lastAdmin';
     if (error instanceof OperatorAmbiguousError) return 'error.conflict';
+    if (error instanceof GrantRefusedError) return 'grant.refused';
     throw error;
   }
 

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
 import { ApiTokenService } from '../auth/api-token.service.js';
 import type { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
+import { grantProblem } from '../auth/grant.rules.js';
 import { PERMISSIONS } from '../auth/permissions.js';
 import { Clock } from '../common/clock.js';
 import { Public } from '../common/public-route.js';
@@ -79,10 +80,15 @@ export class TokensController {
     if ('problem' in permissions) return this.showForm(request, response, 422, form, permissions.problem);
     if ('problem' in venueIds) return this.showForm(request, response, 422, form, venueIds.problem);
     if ('problem' in expiresAt) return this.showForm(request, response, 422, form, expiresAt.problem);
+    const grant = { name: name.value, permissions: permissions.value, venueIds: venueIds.value };
+    const grantor = operatorActor(operator);
+    // At most the operator's own level and venues.
+    if (grantProblem(grantor, grant) !== null) return this.showForm(request, response, 422, form, 'grant.refused');
     const { record, value } = await this.tokens.create(
-      { name: name.value, permissions: permissions.value, venueIds: venueIds.value, expiresAt: expiresAt.value },
+      { ...grant, expiresAt: expiresAt.value },
       undefined,
-      actorOf(operatorActor(operator)),
+      actorOf(grantor),
+      grantor,
     );
     await this.pages.render(request, response, 200, 'tokens/created', { token: this.view(record), value });
   }
@@ -104,7 +110,9 @@ export class TokensController {
     const token = await this.find(id);
     // The same path as `hotspot token revoke`: this instance forgets the token at once, every other
     // one within TOKEN_REVISION_INTERVAL_MS (each compares the table's revision before trusting its cache).
-    await this.tokens.revoke(token.id, actorOf(operatorActor(operator)));
+    const grantor = operatorActor(operator);
+    if (grantProblem(grantor, token) !== null) throw new ConsoleRefusal(403, 'grant.refused');
+    await this.tokens.revoke(token.id, actorOf(grantor), grantor);
     response.redirect(303, `${TOKENS}?notice=notice.tokens.revoked`);
   }
 

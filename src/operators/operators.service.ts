@@ -3,6 +3,7 @@ import { CLI_ACTOR, SYSTEM_ACTOR, type AuditAction, type AuditActor } from '../a
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { assertGrantable, type Rights } from '../auth/grant.rules.js';
 import type { Permission } from '../auth/permissions.js';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
@@ -128,7 +129,13 @@ export class OperatorsService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(input: CreateOperatorInput, actor: AuditActor = CLI_ACTOR): Promise<CreatedOperator> {
+  async create(
+    input: CreateOperatorInput,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<CreatedOperator> {
+    // An administrator gives at most its own rights (GrantRefusedError); the command line anything.
+    assertGrantable(grantor, input);
     const operator = this.newOperator(input);
     let generated: string | null = null;
     if (input.password === undefined) {
@@ -198,10 +205,15 @@ export class OperatorsService {
   }
 
   /** Null when no operator has that id or email. */
-  async disable(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorStatusChange | null> {
+  async disable(
+    idOrEmail: string,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<OperatorStatusChange | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
+      assertGrantable(grantor, operator);
       if (operator.status === 'disabled') return { operator: toOperatorView(operator), changed: false };
       if (operator.admin) await this.keepAnActiveAdmin(em, operator, actor);
       const changed = await this.change(em, operator, { status: 'disabled' });
@@ -211,10 +223,15 @@ export class OperatorsService {
   }
 
   /** Null when no operator has that id or email. */
-  async enable(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorStatusChange | null> {
+  async enable(
+    idOrEmail: string,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<OperatorStatusChange | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
+      assertGrantable(grantor, operator);
       if (operator.status === 'active') return { operator: toOperatorView(operator), changed: false };
       const changed = await this.change(em, operator, { status: 'active' });
       await this.record(em, actor, 'operator.enable', operator);
@@ -223,12 +240,18 @@ export class OperatorsService {
   }
 
   /** A new one-time password that the next sign-in must change. Null when no operator matches. */
-  async resetPassword(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorPasswordReset | null> {
+  async resetPassword(
+    idOrEmail: string,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<OperatorPasswordReset | null> {
     const password = newOneTimePassword();
     const passwordHash = await this.passwords.hash(password);
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
+      // A one-time password of a more powerful operator would be a way into its rights.
+      assertGrantable(grantor, operator);
       const changed = await this.change(em, operator, { passwordHash, mustChangePassword: true });
       await this.record(em, actor, 'operator.reset-password', operator);
       return { operator: changed, oneTimePassword: password };
@@ -244,6 +267,7 @@ export class OperatorsService {
     idOrEmail: string,
     input: OperatorRightsChanges,
     actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
   ): Promise<OperatorRightsChange | null> {
     const wanted: OperatorChanges = {};
     if (input.name !== undefined) wanted.name = check('name', operatorName(input.name));
@@ -254,6 +278,13 @@ export class OperatorsService {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
+      // Within the grantor's rights before and after: nobody widens anyone's rights, its own included,
+      // past its own, nor changes someone who holds more.
+      assertGrantable(grantor, operator);
+      assertGrantable(grantor, {
+        permissions: wanted.permissions ?? operator.permissions,
+        venueIds: wanted.venueIds === undefined ? operator.venueIds : wanted.venueIds,
+      });
       const changedFields = changedOperatorFields(operator, wanted);
       if (changedFields.length === 0) return { operator: toOperatorView(operator), changedFields };
       if (changedFields.includes('admin') && operator.admin && operator.status === 'active') {
@@ -272,10 +303,15 @@ export class OperatorsService {
   }
 
   /** Forgets the TOTP authenticator: the next sign-in needs the password alone (and enrols anew). */
-  async resetTotp(idOrEmail: string, actor: AuditActor = CLI_ACTOR): Promise<OperatorTotpReset | null> {
+  async resetTotp(
+    idOrEmail: string,
+    actor: AuditActor = CLI_ACTOR,
+    grantor: Rights | null = null,
+  ): Promise<OperatorTotpReset | null> {
     return this.database.transaction(async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
+      assertGrantable(grantor, operator);
       const wasEnrolled = operator.totpSecret !== null || operator.totpEnrolledAt !== null;
       if (!wasEnrolled) return { operator: toOperatorView(operator), wasEnrolled };
       const changes = { totpSecret: null, totpEnrolledAt: null, totpLastStep: null };
