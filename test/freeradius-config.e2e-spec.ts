@@ -8,6 +8,7 @@ import { renderFreeRadiusConfig, writeFreeRadiusConfig } from '../src/radius-con
 import {
   freeUdpPorts,
   radclient,
+  radclientMany,
   radtest,
   runFreeRadius,
   startFreeRadius,
@@ -373,6 +374,20 @@ describe('FreeRADIUS configured by radius-config, against a busy REST peer', () 
     });
   });
 
+  it('no packet is taken for a stale one at a second boundary: 1,000 logins and 1,000 accounting packets, 8 at a time, all answered', async () => {
+    mode = 'accept';
+    await server.explainFailures(async () => {
+      const logins = Array.from({ length: 1000 }, (_, i) => ({ 'User-Name': `guest-${i}`, 'User-Password': 'pw' }));
+      const accounting = Array.from({ length: 1000 }, (_, i) => ({
+        'User-Name': `guest-${i}`,
+        'Acct-Status-Type': 'Interim-Update',
+        'Acct-Session-Id': `boundary-${i}`,
+      }));
+      expect(await radclientMany(server.authPort, 'auth', SECRET, logins, 8)).toEqual({ answered: 1000, lost: 0 });
+      expect(await radclientMany(server.acctPort, 'acct', SECRET, accounting, 8)).toEqual({ answered: 1000, lost: 0 });
+    });
+  });
+
   it("a real refusal stays a reject with the service's own Reply-Message", async () => {
     mode = 'reject';
     await server.explainFailures(async () => {
@@ -448,12 +463,10 @@ describe('FreeRADIUS configured by radius-config, its own queue full', () => {
 
   it('a login that waited inside FreeRADIUS past twice the REST timeout is dropped before any call', async () => {
     await server.explainFailures(async () => {
-      const login = () =>
-        radclient(server.authPort, 'auth', SECRET, { 'User-Name': 'guest', 'User-Password': 'right-password' }, 3);
-      // Four at once: the first three call the service in turn (250 ms each); the fourth's turn comes
-      // after 750 ms in the queue.
-      const replies = await Promise.all([1, 2, 3, 4].map(() => login()));
-      expect(replies.map((reply) => reply.type)).toEqual([null, null, null, null]);
+      // Four at once, from one radclient: the first three call the service in turn (250 ms each); the
+      // fourth's turn comes after 750 ms in the queue.
+      const logins = [1, 2, 3, 4].map((i) => ({ 'User-Name': `guest-${i}`, 'User-Password': 'right-password' }));
+      expect(await radclientMany(server.authPort, 'auth', SECRET, logins, 4)).toEqual({ answered: 0, lost: 4 });
       const calls = peer.calls.filter((call) => call.path === '/radius/authorize').length;
       expect(calls).toBeGreaterThanOrEqual(2);
       expect(calls).toBeLessThanOrEqual(3);

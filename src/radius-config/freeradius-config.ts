@@ -19,6 +19,8 @@ export const DEFAULT_REST_TIMEOUT_MS = 250;
 
 /** Marks a folder this generator wrote, so regenerating into it is allowed and a stranger's folder is not touched. */
 const MARKER_FILE = '.hotspot-radius-config';
+/** Added to a packet's age and to its limit in policy.d/hotspot: the age can come out about -1000 ms. */
+const STALE_AGE_OFFSET_MS = 10_000;
 
 export interface FreeRadiusClient {
   name: string;
@@ -402,9 +404,10 @@ function placeholderValues(input: FreeRadiusConfigInput): Record<string, string>
     LISTEN_ADDRESS: listenLine,
     REST_TIMEOUT: (timeoutMs / 1000).toFixed(3),
     REST_TIMEOUT_MS: String(timeoutMs),
-    // How long a login and an accounting packet may wait inside FreeRADIUS (policy.d/hotspot).
-    STALE_LOGIN_MS: String(2 * timeoutMs),
-    STALE_ACCOUNTING_MS: String(timeoutMs),
+    // How long a login and an accounting packet may wait inside FreeRADIUS, plus the 10 s the policy
+    // adds to both sides so that a negative age (a clock read a second early) is never taken for a huge one.
+    STALE_LOGIN_LIMIT: String(2 * timeoutMs + STALE_AGE_OFFSET_MS),
+    STALE_ACCOUNTING_LIMIT: String(timeoutMs + STALE_AGE_OFFSET_MS),
     CLIENTS: clientsSection(input.clients),
   };
 }

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   renderFreeRadiusConfig,
   writeFreeRadiusConfig,
@@ -221,6 +221,39 @@ export async function radclient(
     `${lines.join('\n')}\n`,
   );
   return parseRadclientOutput(output);
+}
+
+/**
+ * Sends many packets with one radclient, `parallel` at a time, each tried once (2 s), and returns how
+ * many were answered and how many were lost (its -s summary).
+ */
+export async function radclientMany(
+  port: number,
+  kind: 'auth' | 'acct',
+  secret: string,
+  packets: Array<Record<string, string | number>>,
+  parallel: number,
+): Promise<{ answered: number; lost: number }> {
+  const text = packets
+    .map((attributes) =>
+      Object.entries(attributes)
+        .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : JSON.stringify(value)}`)
+        .join('\n'),
+    )
+    .join('\n\n');
+  const file = join(mkdtempSync(join(tmpdir(), 'hotspot-radclient-')), 'packets');
+  writeFileSync(file, `${text}\n`);
+  try {
+    const output = await runTool(
+      'radclient',
+      ['-s', '-r', '1', '-t', '2', '-p', String(parallel), '-f', file, `127.0.0.1:${port}`, kind, secret],
+      null,
+    );
+    const count = (label: string) => Number(new RegExp(`${label}\\s*:\\s*(\\d+)`).exec(output)?.[1] ?? NaN);
+    return { answered: count('Passed filter'), lost: count('Lost') };
+  } finally {
+    rmSync(dirname(file), { recursive: true, force: true });
+  }
 }
 
 /**
