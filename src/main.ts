@@ -9,6 +9,12 @@ import {
   generatedTokenBanner,
   missingTokenMessage,
 } from './common/logging/startup-banner.js';
+import {
+  credentialsDelivery,
+  credentialsFileMessage,
+  firstStartCredentialsPath,
+  writePrivateFile,
+} from './common/logging/first-start-credentials.js';
 import { connectionsOf } from './common/http-connections.js';
 import { exitGracefullyOnSignals } from './common/shutdown.js';
 import { serviceVersion, versionLine } from './common/service-version.js';
@@ -49,21 +55,38 @@ async function main(): Promise<void> {
 
   // Last, so that they are what a first start leaves on the screen.
   const outcome = app.get(BootstrapTokenService).takeOutcome();
+  let credentials = '';
   if (outcome?.kind === 'generated') {
-    process.stdout.write(
-      generatedTokenBanner({
-        token: outcome.token,
-        apiUrl: `${origin}/api/v1`,
-        docsUrl: `${origin}/${DOCS_PATH}`,
-        database,
-      }),
-    );
+    credentials += generatedTokenBanner({
+      token: outcome.token,
+      apiUrl: `${origin}/api/v1`,
+      docsUrl: `${origin}/${DOCS_PATH}`,
+      database,
+    });
   } else if (outcome?.kind === 'missing' && config.database.type !== 'sqlite') {
     logger.warn(missingTokenMessage(config.database));
   }
   const firstAdmin = app.get(FirstAdminService).takeFirstAdmin();
   if (firstAdmin !== null) {
-    process.stdout.write(firstAdminBanner({ consoleUrl: `${origin}/admin/login`, ...firstAdmin }));
+    credentials += firstAdminBanner({ consoleUrl: `${origin}/admin/login`, ...firstAdmin });
+  }
+  if (credentials !== '') handOver(credentials, firstStartCredentialsPath(config.database), logger);
+}
+
+/**
+ * The credentials a first start generated go to the terminal and to a file only this user can read,
+ * never into the log: when the output is not a terminal (a process manager collects it), a log line
+ * names the file instead.
+ */
+function handOver(credentials: string, path: string | null, logger: Logger): void {
+  if (path !== null) writePrivateFile(path, credentials.trim() + '\n');
+  const delivery = credentialsDelivery(process.stdout.isTTY === true, path);
+  if (delivery.print === 'stdout') {
+    process.stdout.write(credentials + (path === null ? '' : `They are also in ${path} (readable by you only).\n\n`));
+  } else if (delivery.print === 'stderr') {
+    process.stderr.write(credentials);
+  } else {
+    logger.warn(credentialsFileMessage(delivery.file));
   }
 }
 

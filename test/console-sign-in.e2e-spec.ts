@@ -268,6 +268,38 @@ for (const kind of databaseKinds()) {
       expect(JSON.stringify(updates)).not.toContain('passphrase');
     });
 
+    it('a one-time password stops working when it expires: no sign-in, no password change with it', async () => {
+      const operator = await givenOperator(first, { mustChangePassword: true, email: 'expiring@venue.example' });
+      // Signed in while it worked, on the forced password page when it expires.
+      const client = await signedIn(operator.email);
+      const late = await givenOperator(first, {
+        mustChangePassword: true,
+        email: 'late@venue.example',
+        oneTimePasswordHours: -1,
+      });
+      const refused = await browser().post('/admin/login', { email: late.email, password: OPERATOR_PASSWORD });
+      expect(refused.status).toBe(401);
+      expect(refused.text).toContain('This one-time password has expired. Ask an administrator for a new one.');
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      await first.dataSource
+        .getRepository(OperatorEntity)
+        .update({ id: operator.id }, { oneTimePasswordExpiresAt: new Date(clock.now().getTime() - 1) });
+      const change = await client.post('/admin/password', {
+        current: OPERATOR_PASSWORD,
+        password: 'a long new passphrase',
+        repeat: 'a long new passphrase',
+      });
+      expect(change.status).toBe(422);
+      expect(change.text).toContain('The current password is not right.');
+      const stored = await first.dataSource.getRepository(OperatorEntity).findOneByOrFail({ id: operator.id });
+      expect(Boolean(stored.mustChangePassword)).toBe(true);
+      // Each refusal is a failed sign-in in the audit trail.
+      const failures = await first.dataSource
+        .getRepository(AuditEventEntity)
+        .findBy({ targetId: late.id, action: 'signin.failure' });
+      expect(failures).toHaveLength(1);
+    });
+
     it('failures slow the account down (exponentially, then 30 s at most), never lock it', async () => {
       const operator = await givenOperator(first);
       const fail = () => browser().post('/admin/login', { email: operator.email, password: 'not the password' });

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
+import { FIRST_START_CREDENTIALS_FILE } from '../src/common/logging/first-start-credentials.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { initializeDataSource } from '../src/database/migrations.js';
 import { verify as verifyPassword } from '@node-rs/argon2';
@@ -18,8 +19,9 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 /**
  * What an operator sees when starting the compiled service (`node dist/src/main.js`) for the first
  * time, its output piped as under a process manager: the service's own lines only (Nest's start-up
- * lines are debug), then the listening line naming the database, then the generated token last;
- * on SIGTERM a final "Stopped" line. LOG_FORMAT picks pretty or JSON lines.
+ * lines are debug), then the listening line naming the database, then a line naming the 0600 file
+ * that holds the generated credentials (on a terminal they are printed too); on SIGTERM a final
+ * "Stopped" line. LOG_FORMAT picks pretty or JSON lines.
  */
 
 const MAIN = join(ROOT, 'dist/src/main.js');
@@ -81,9 +83,16 @@ describe('first start of the compiled service', () => {
     return service;
   }
 
-  it('JSON when piped: no framework lines at info, the token banner after the listening line, "Stopped" last', async () => {
+  /** The credentials file a first start wrote beside the database: its text, after checking it is private. */
+  function credentialsFile(): string {
+    const path = join(dir, 'data', FIRST_START_CREDENTIALS_FILE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    return readFileSync(path, 'utf8');
+  }
+
+  it('JSON when piped: no framework lines at info, the credentials in a 0600 file named by the last line, "Stopped" last', async () => {
     const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
-    await service.waitForOutput(/curl -H "Authorization: Bearer hsp_[^"]+" \S+\n-+\n/, 20_000);
+    await service.waitForOutput(/readable by this user only/, 20_000);
 
     const output = service.output();
     const lines = jsonLines(output);
@@ -91,24 +100,21 @@ describe('first start of the compiled service', () => {
     for (const line of lines) expect(typeof line.msg).toBe('string');
     expect(lines.filter((line) => FRAMEWORK_CONTEXTS.includes(String(line.context)))).toEqual([]);
 
-    const listening = output.indexOf('Hotspot API listening on');
-    const banner = output.indexOf('No API token existed, so one was created');
-    expect(listening).toBeGreaterThan(-1);
-    expect(banner).toBeGreaterThan(listening);
-    // Nothing but the banner after the listening line.
-    expect(
-      output
-        .slice(output.indexOf('\n', listening) + 1)
-        .trimStart()
-        .startsWith('-'),
-    ).toBe(true);
     const sqlitePath = join(dir, 'data/hotspot.sqlite');
-    expect(lines.at(-1)).toMatchObject({ level: 'info', context: 'Main' });
-    expect(String(lines.at(-1)?.msg)).toContain(`database: SQLite file ${sqlitePath}`);
-    expect(output.slice(banner)).toContain(`Database: SQLite file ${sqlitePath}`);
+    const file = join(dir, 'data', FIRST_START_CREDENTIALS_FILE);
+    expect(lines.at(-2)).toMatchObject({ level: 'info', context: 'Main' });
+    expect(String(lines.at(-2)?.msg)).toContain(`database: SQLite file ${sqlitePath}`);
+    expect(lines.at(-1)).toMatchObject({ level: 'warn', context: 'Main' });
+    expect(String(lines.at(-1)?.msg)).toContain(`were written to ${file}, readable by this user only`);
+    // Nothing but log lines: the output (a process manager's log) holds no token and no password.
+    expect(output.split('\n').filter((line) => line !== '' && !line.startsWith('{'))).toEqual([]);
+    expect(output).not.toContain('hsp_');
 
-    // The token shown works.
-    const token = /^ {4}(hsp_\S+)$/m.exec(output.slice(banner))?.[1];
+    const credentials = credentialsFile();
+    expect(credentials).toContain('No API token existed, so one was created');
+    expect(credentials).toContain(`Database: SQLite file ${sqlitePath}`);
+    // The token written works.
+    const token = /^ {4}(hsp_\S+)$/m.exec(credentials)?.[1];
     const status = await fetch(`http://127.0.0.1:${port}/api/v1`, {
       headers: { Authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(5000),
@@ -120,20 +126,51 @@ describe('first start of the compiled service', () => {
     expect(jsonLines(service.output()).at(-1)).toMatchObject({ level: 'info', context: 'Main', msg: 'Stopped' });
   }, 40_000);
 
-  it('creates the first console administrator once and shows how to sign in, beside the token, never in a log line', async () => {
+  it('on a terminal, prints the token and the administrator after the listening line, and keeps them in the file', async () => {
+    // `script` gives the service a terminal; its process group is ended as a whole.
+    const child = spawn('script', ['-qfec', `${process.execPath} ${MAIN}`, '/dev/null'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: 'sqlite:data/hotspot.sqlite' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!output.includes('(readable by you only)') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const text = output.replaceAll('\r\n', '\n');
+      const listening = text.indexOf('Hotspot API listening on');
+      expect(listening).toBeGreaterThan(-1);
+      expect(text.indexOf('No API token existed, so one was created')).toBeGreaterThan(listening);
+      expect(text.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(text.indexOf('No API token existed'));
+      const file = join(dir, 'data', FIRST_START_CREDENTIALS_FILE);
+      expect(text).toContain(`They are also in ${file} (readable by you only).`);
+      const shownToken = /^ {4}(hsp_\S+)$/m.exec(text)?.[1];
+      expect(shownToken).toBeDefined();
+      expect(credentialsFile()).toContain(`    ${shownToken}\n`);
+    } finally {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }
+  }, 40_000);
+
+  it('creates the first console administrator once and writes how to sign in beside the token, never in a log line', async () => {
     const first = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
-    await first.waitForOutput(/at the first sign-in\.\n-+\n/, 20_000);
+    await first.waitForOutput(/readable by this user only/, 20_000);
     first.child.kill('SIGTERM');
     expect((await first.exited(15_000)).code).toBe(0);
     const output = first.output();
-    const block = output.slice(output.indexOf(FIRST_ADMIN_BLOCK));
-    expect(output.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(output.indexOf('No API token existed'));
+    const credentials = credentialsFile();
+    const block = credentials.slice(credentials.indexOf(FIRST_ADMIN_BLOCK));
+    expect(credentials.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(credentials.indexOf('No API token existed'));
     expect(block).toContain(`    http://127.0.0.1:${port}/admin/login\n`);
     expect(block).toContain('    Email:    admin@localhost\n');
     const password = /^ {4}Password: (\S+)$/m.exec(block)?.[1];
     expect(password).toMatch(/^[A-Z2-7]{5}(-[A-Z2-7]{5}){3}$/);
     expect(block).toContain('shown only once and must be changed at the first sign-in');
-    for (const line of jsonLines(output)) expect(JSON.stringify(line)).not.toContain(password);
+    expect(output).not.toContain(String(password));
 
     const [admin, ...others] = await operatorsIn(join(dir, 'data/hotspot.sqlite'));
     expect(others).toEqual([]);
@@ -147,29 +184,32 @@ describe('first start of the compiled service', () => {
     });
     expect(Boolean(admin.admin)).toBe(true);
     expect(Boolean(admin.mustChangePassword)).toBe(true);
+    // The one-time password works for 72 hours (OPERATOR_ONE_TIME_PASSWORD_HOURS).
+    expect(admin.oneTimePasswordExpiresAt!.getTime() - admin.createdAt.getTime()).toBe(72 * 3_600_000);
     expect(await verifyPassword(admin.passwordHash, String(password))).toBe(true);
 
-    // A second start finds the operator: no block, no second operator.
+    // A second start finds the operator and the token: nothing generated, no file written again.
+    rmSync(join(dir, 'data', FIRST_START_CREDENTIALS_FILE));
     const second = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite' });
     await second.waitForOutput(/Hotspot API listening on/, 20_000);
     second.child.kill('SIGTERM');
     expect((await second.exited(15_000)).code).toBe(0);
-    expect(second.output()).not.toContain(FIRST_ADMIN_BLOCK);
-    expect(second.output()).not.toContain('Password:');
+    expect(second.output()).not.toContain('readable by this user only');
+    expect(existsSync(join(dir, 'data', FIRST_START_CREDENTIALS_FILE))).toBe(false);
     expect((await operatorsIn(join(dir, 'data/hotspot.sqlite'))).map((operator) => operator.id)).toEqual([admin.id]);
   }, 60_000);
 
-  it('names the first administrator ADMIN_EMAIL, and shows the block alone when the token was configured', async () => {
+  it('names the first administrator ADMIN_EMAIL, and writes the block alone when the token was configured', async () => {
     const service = start({
       DATABASE_URL: 'sqlite:data/hotspot.sqlite',
       BOOTSTRAP_TOKEN: 'hsp_' + 'b'.repeat(40),
       ADMIN_EMAIL: 'Root@WiFi.example',
     });
-    await service.waitForOutput(/at the first sign-in\.\n-+\n/, 20_000);
-    const output = service.output();
-    expect(output).not.toContain('No API token existed');
-    expect(output.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(output.indexOf('Hotspot API listening on'));
-    expect(output).toContain('    Email:    Root@WiFi.example\n');
+    await service.waitForOutput(/readable by this user only/, 20_000);
+    const credentials = credentialsFile();
+    expect(credentials).not.toContain('No API token existed');
+    expect(credentials.indexOf(FIRST_ADMIN_BLOCK)).toBeGreaterThan(-1);
+    expect(credentials).toContain('    Email:    Root@WiFi.example\n');
     const [admin] = await operatorsIn(join(dir, 'data/hotspot.sqlite'));
     expect(admin).toMatchObject({ email: 'Root@WiFi.example', emailKey: 'root@wifi.example' });
   }, 40_000);
@@ -188,7 +228,7 @@ describe('first start of the compiled service', () => {
 
   it('LOG_FORMAT=pretty writes human-readable lines, even when piped', async () => {
     const service = start({ DATABASE_URL: 'sqlite:data/hotspot.sqlite', LOG_FORMAT: 'pretty' });
-    await service.waitForOutput(/curl -H/, 20_000);
+    await service.waitForOutput(/readable by this user only/, 20_000);
     service.child.kill('SIGTERM');
     expect((await service.exited(15_000)).code).toBe(0);
     const output = service.output();

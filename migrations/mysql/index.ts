@@ -23,6 +23,7 @@ import { UserSearchKeys1797148800000 } from './1797148800000-UserSearchKeys.js';
 import { SessionsNasLastAccountingIndex1797321600000 } from './1797321600000-SessionsNasLastAccountingIndex.js';
 import { ValidityFromFirstLogin1797408000000 } from './1797408000000-ValidityFromFirstLogin.js';
 import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
+import { OneTimePasswordExpiry1797667200000 } from './1797667200000-OneTimePasswordExpiry.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -50,4 +51,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   SessionsNasLastAccountingIndex1797321600000,
   ValidityFromFirstLogin1797408000000,
   UserBatches1797580800000,
+  OneTimePasswordExpiry1797667200000,
 ];

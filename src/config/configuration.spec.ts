@@ -64,7 +64,12 @@ describe('loadConfig', () => {
       metrics: { port: null, host: '127.0.0.1', maxVenueLabels: 100, databaseReadMs: 15_000 },
       argon2Slots: defaultArgon2Slots(availableParallelism()),
       shedding: { browse: 20, change: 50 },
-      console: { adminRequire2fa: true, idleTimeoutMs: 1_800_000, absoluteTimeoutMs: 43_200_000 },
+      console: {
+        adminRequire2fa: true,
+        oneTimePasswordLifetimeMs: 72 * 3_600_000,
+        idleTimeoutMs: 1_800_000,
+        absoluteTimeoutMs: 43_200_000,
+      },
     });
   });
 
@@ -145,6 +150,7 @@ describe('loadConfig', () => {
       RADIUS_PASSWORD_CACHE_SECONDS: '0',
       AUDIT_RETENTION_DAYS: '2555',
       ADMIN_REQUIRE_2FA: 'false',
+      OPERATOR_ONE_TIME_PASSWORD_HOURS: '1',
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
       VENUES_REGISTERED_ONLY: 'true',
@@ -208,7 +214,12 @@ describe('loadConfig', () => {
       metrics: { port: 9464, host: '0.0.0.0', maxVenueLabels: 5, databaseReadMs: 30_000 },
       argon2Slots: { radius: 3, 'sign-in': 2, hashing: 1 },
       shedding: { browse: 0, change: 200 },
-      console: { adminRequire2fa: false, idleTimeoutMs: 600_000, absoluteTimeoutMs: 7_200_000 },
+      console: {
+        adminRequire2fa: false,
+        oneTimePasswordLifetimeMs: 3_600_000,
+        idleTimeoutMs: 600_000,
+        absoluteTimeoutMs: 7_200_000,
+      },
     });
   });
 

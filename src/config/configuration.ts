@@ -232,6 +232,7 @@ const jobsAndLimits = z
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
     AUDIT_RETENTION_DAYS: integer(1, 3650).default(400),
     ADMIN_REQUIRE_2FA: flag.default(true),
+    OPERATOR_ONE_TIME_PASSWORD_HOURS: integer(1, 720).default(72),
     CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
     CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
     VENUES_REGISTERED_ONLY: flag.default(false),
@@ -390,6 +391,8 @@ export const configSchema = z
       console: {
         /** Admin operators must enrol a TOTP second factor before anything else. */
         adminRequire2fa: env.ADMIN_REQUIRE_2FA,
+        /** How long an operator's one-time password (made by create or reset) can be used to sign in. */
+        oneTimePasswordLifetimeMs: env.OPERATOR_ONE_TIME_PASSWORD_HOURS * 3_600_000,
         /** A console session unused for this long is over. */
         idleTimeoutMs: env.CONSOLE_IDLE_TIMEOUT_MINUTES * 60_000,
         /** A console session is over this long after sign-in, however busy. */

@@ -231,7 +231,12 @@ export class ConsoleController {
     }
     if (outcome.kind === 'wait') response.setHeader('Retry-After', String(outcome.seconds));
     const status = outcome.kind === 'wait' ? 429 : 401;
-    const problem = outcome.kind === 'wait' ? { key: 'signin.wait', values: { seconds: outcome.seconds } } : null;
+    const problem =
+      outcome.kind === 'wait'
+        ? { key: 'signin.wait', values: { seconds: outcome.seconds } }
+        : outcome.kind === 'expired'
+          ? { key: 'signin.oneTimePasswordExpired', values: {} }
+          : null;
     await this.page(request, response, status, view, { ...data, refused: outcome.kind === 'refused', problem });
   }
 

@@ -40,7 +40,13 @@ export class OperatorAccountsRepository {
     await em
       .createQueryBuilder()
       .update(OperatorEntity)
-      .set({ passwordHash, mustChangePassword: false, updatedAt: at, rightsVersion: () => 'rights_version + 1' })
+      .set({
+        passwordHash,
+        mustChangePassword: false,
+        oneTimePasswordExpiresAt: null,
+        updatedAt: at,
+        rightsVersion: () => 'rights_version + 1',
+      })
       .where('id = :id', { id })
       .execute();
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
+import { oneTimePasswordExpired } from '../operators/operator-rules.js';
 import { checkablePassword, passwordProblem } from '../operators/password-policy.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
@@ -34,8 +35,8 @@ export class PasswordChangeService {
 
   /**
    * The new password must pass the password policy (`problem` in its words), be typed twice alike
-   * (`mismatch`) and differ from the current one (`same`); the current one must be right (`current`;
-   * a wrong one counts as a failed sign-in). Changing it moves rights_version on, which ends every
+   * (`mismatch`) and differ from the current one (`same`); the current one must be right and, when
+   * it is a one-time password, not expired (`current`; a wrong one counts as a failed sign-in). Changing it moves rights_version on, which ends every
    * other session of the operator on every instance; this session continues under a new id, with
    * its original start and absolute end.
    */
@@ -58,6 +59,7 @@ export class PasswordChangeService {
     const stored = await this.database.run((em) => this.operators.findById(em, operatorId));
     const currentOk =
       stored !== null &&
+      !oneTimePasswordExpired(stored, this.clock.now()) &&
       checkablePassword(current) &&
       (await this.throttle.checked(throttled, () => this.hasher.verify('sign-in', stored.passwordHash, current)));
     if (!currentOk) {

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import type { OperatorEntity } from '../operators/entities/operator.entity.js';
+import { oneTimePasswordExpired } from '../operators/operator-rules.js';
 import { checkablePassword } from '../operators/password-policy.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
@@ -20,6 +21,8 @@ import { matchingTotpStep } from './totp.js';
 
 export type SignInOutcome =
   | { kind: 'refused' }
+  /** The right one-time password, past its lifetime (OPERATOR_ONE_TIME_PASSWORD_HOURS): an administrator must reset it. */
+  | { kind: 'expired' }
   /** Too many failures for this email in a row: no attempt is checked for this many seconds. */
   | { kind: 'wait'; seconds: number }
   | { kind: 'session'; sessionId: string };
@@ -62,6 +65,11 @@ export class SignInService {
     if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
       await this.throttle.failed(throttled.key, client);
       return { kind: 'refused' };
+    }
+    if (oneTimePasswordExpired(operator, this.clock.now())) {
+      // Still a failure: the count keeps slowing guesses down, and the audit trail shows the attempt.
+      await this.throttle.failed(throttled.key, client);
+      return { kind: 'expired' };
     }
     const enrolled = operator.totpEnrolledAt !== null && operator.totpSecret !== null;
     const sessionId = await this.database.transaction(async (em) => {

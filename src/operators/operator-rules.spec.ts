@@ -1,6 +1,7 @@
 import { OperatorEntity } from './entities/operator.entity.js';
 import {
   oneTimePassword,
+  oneTimePasswordExpired,
   operatorEmail,
   operatorEmailKey,
   operatorName,
@@ -100,6 +101,7 @@ describe('operator rules', () => {
       name: 'Ops',
       passwordHash: '$argon2id$secret-hash',
       mustChangePassword: 1,
+      oneTimePasswordExpiresAt: new Date('2030-01-06T00:00:00.000Z'),
       permissions: ['read', 'write'],
       admin: 0,
       venueIds: ['A'],
@@ -122,11 +124,35 @@ describe('operator rules', () => {
       venueIds: ['A'],
       status: 'active',
       mustChangePassword: true,
+      oneTimePasswordExpiresAt: '2030-01-06T00:00:00.000Z',
       totpEnrolled: true,
       createdAt: '2030-01-01T00:00:00.000Z',
       updatedAt: '2030-01-03T00:00:00.000Z',
       lastSignInAt: null,
     });
     expect(JSON.stringify(view)).not.toMatch(/secret/);
+  });
+});
+
+describe('oneTimePasswordExpired', () => {
+  const now = new Date('2026-11-27T12:00:00.000Z');
+  const at = (iso: string) => new Date(iso);
+
+  it('holds for a one-time password from its expiry on, and one without any', () => {
+    expect(
+      oneTimePasswordExpired(
+        { mustChangePassword: true, oneTimePasswordExpiresAt: at('2026-11-27T12:00:00.001Z') },
+        now,
+      ),
+    ).toBe(false);
+    expect(oneTimePasswordExpired({ mustChangePassword: true, oneTimePasswordExpiresAt: now }, now)).toBe(true);
+    expect(oneTimePasswordExpired({ mustChangePassword: true, oneTimePasswordExpiresAt: null }, now)).toBe(true);
+  });
+
+  it('never holds for a password the operator chose', () => {
+    expect(
+      oneTimePasswordExpired({ mustChangePassword: false, oneTimePasswordExpiresAt: at('2020-01-01T00:00:00Z') }, now),
+    ).toBe(false);
+    expect(oneTimePasswordExpired({ mustChangePassword: false, oneTimePasswordExpiresAt: null }, now)).toBe(false);
   });
 });

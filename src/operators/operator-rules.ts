@@ -113,6 +113,8 @@ export interface OperatorView {
   venueIds: string[] | null;
   status: OperatorEntity['status'];
   mustChangePassword: boolean;
+  /** When the one-time password stops working; null when the operator chose its password. */
+  oneTimePasswordExpiresAt: string | null;
   totpEnrolled: boolean;
   createdAt: string;
   updatedAt: string;
@@ -129,6 +131,9 @@ export function toOperatorView(operator: OperatorEntity): OperatorView {
     venueIds: operator.venueIds === null ? null : [...operator.venueIds],
     status: operator.status,
     mustChangePassword: Boolean(operator.mustChangePassword),
+    oneTimePasswordExpiresAt: operator.mustChangePassword
+      ? (operator.oneTimePasswordExpiresAt?.toISOString() ?? null)
+      : null,
     totpEnrolled: operator.totpEnrolledAt !== null,
     createdAt: operator.createdAt.toISOString(),
     updatedAt: operator.updatedAt.toISOString(),
@@ -148,4 +153,16 @@ export function toActor(operator: OperatorEntity): Actor {
     permissions: [...operator.permissions],
     venueIds: operator.venueIds === null ? null : [...operator.venueIds],
   };
+}
+
+/**
+ * Whether an operator's password is a one-time password past its lifetime: it no longer signs in,
+ * nor counts as the current password. A one-time password without an expiry is treated as expired.
+ */
+export function oneTimePasswordExpired(
+  operator: Pick<OperatorEntity, 'mustChangePassword' | 'oneTimePasswordExpiresAt'>,
+  now: Date,
+): boolean {
+  if (!operator.mustChangePassword) return false;
+  return operator.oneTimePasswordExpiresAt === null || operator.oneTimePasswordExpiresAt.getTime() <= now.getTime();
 }

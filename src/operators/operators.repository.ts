@@ -9,6 +9,7 @@ export type OperatorChanges = Partial<
     | 'status'
     | 'passwordHash'
     | 'mustChangePassword'
+    | 'oneTimePasswordExpiresAt'
     | 'totpSecret'
     | 'totpEnrolledAt'
     | 'totpLastStep'

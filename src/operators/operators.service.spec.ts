@@ -12,6 +12,11 @@ import {
   OperatorValidationError,
 } from './operators.service.js';
 
+/** One-time passwords last 72 hours, as by default. */
+const consoleConfig = {
+  get: () => ({ oneTimePasswordLifetimeMs: 72 * 3_600_000 }),
+} as unknown as ConstructorParameters<typeof OperatorsService>[5];
+
 /** Hashing is the library's job; here only what was hashed matters. */
 const fakeHasher = { hash: (password: string) => Promise.resolve(`hashed:${password}`) } as unknown as PasswordHasher;
 
@@ -32,6 +37,7 @@ describe('OperatorsService', () => {
       fakeHasher,
       clock,
       new AuditService(database, new AuditRepository(), clock),
+      consoleConfig,
     );
   });
   afterEach(() => close());
@@ -65,6 +71,7 @@ describe('OperatorsService', () => {
         fakeHasher,
         clock,
         new AuditService(fresh.database, new AuditRepository(), clock),
+        consoleConfig,
       );
       const results = await Promise.all([racing.createFirstAdmin('admin@localhost'), racing.createFirstAdmin('a@b')]);
       expect(results.filter((result) => result !== null)).toHaveLength(1);
@@ -81,7 +88,32 @@ describe('OperatorsService', () => {
     const created = await service.create({ ...input, password: 'a long passphrase' });
     expect(created.oneTimePassword).toBeNull();
     expect(created.operator.mustChangePassword).toBe(false);
+    expect(created.operator.oneTimePasswordExpiresAt).toBeNull();
     expect((await rows())[0].passwordHash).toBe('hashed:a long passphrase');
+  });
+
+  it('gives every one-time password (create, reset, first administrator) 72 hours from when it was made', async () => {
+    const start = clock.now().getTime();
+    const created = await service.create(input);
+    expect(created.operator.oneTimePasswordExpiresAt).toBe(new Date(start + 72 * 3_600_000).toISOString());
+    clock.advance(3_600_000);
+    const reset = await service.resetPassword(created.operator.id);
+    expect(reset?.operator.oneTimePasswordExpiresAt).toBe(new Date(start + 73 * 3_600_000).toISOString());
+    expect((await rows())[0].oneTimePasswordExpiresAt?.getTime()).toBe(start + 73 * 3_600_000);
+    const fresh = await openInMemoryDatabase();
+    try {
+      const first = await new OperatorsService(
+        fresh.database,
+        new OperatorsRepository(),
+        fakeHasher,
+        clock,
+        new AuditService(fresh.database, new AuditRepository(), clock),
+        consoleConfig,
+      ).createFirstAdmin('admin@localhost');
+      expect(first?.operator.oneTimePasswordExpiresAt).toBe(new Date(start + 73 * 3_600_000).toISOString());
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses a bad field by name and a taken email in any case', async () => {

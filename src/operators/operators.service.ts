@@ -1,11 +1,13 @@
 import { AuditService } from '../audit/audit.service.js';
 import { CLI_ACTOR, SYSTEM_ACTOR, type AuditAction, type AuditActor } from '../audit/audit.rules.js';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { assertGrantable, type Rights } from '../auth/grant.rules.js';
 import type { Permission } from '../auth/permissions.js';
 import { Clock } from '../common/clock.js';
+import type { AppConfig } from '../config/configuration.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -121,13 +123,18 @@ export class OperatorAmbiguousError extends Error {
  */
 @Injectable()
 export class OperatorsService {
+  private readonly oneTimePasswordLifetimeMs: number;
+
   constructor(
     private readonly database: DatabaseService,
     private readonly operators: OperatorsRepository,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
     private readonly audit: AuditService,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.oneTimePasswordLifetimeMs = config.get('console', { infer: true }).oneTimePasswordLifetimeMs;
+  }
 
   async create(
     input: CreateOperatorInput,
@@ -145,6 +152,7 @@ export class OperatorsService {
       if (problem !== null) throw new OperatorValidationError('password', problem);
     }
     operator.mustChangePassword = generated !== null;
+    operator.oneTimePasswordExpiresAt = generated === null ? null : this.oneTimePasswordExpiry();
     // Hashing is slow by design: it runs before the transaction, never inside it.
     operator.passwordHash = await this.passwords.hash(generated ?? input.password!);
     try {
@@ -178,6 +186,7 @@ export class OperatorsService {
     });
     const password = newOneTimePassword();
     operator.mustChangePassword = true;
+    operator.oneTimePasswordExpiresAt = this.oneTimePasswordExpiry();
     operator.passwordHash = await this.passwords.hash(password);
     try {
       const inserted = await this.database.transaction(async (em) => {
@@ -252,7 +261,11 @@ export class OperatorsService {
       if (operator === null) return null;
       // A one-time password of a more powerful operator would be a way into its rights.
       assertGrantable(grantor, operator);
-      const changed = await this.change(em, operator, { passwordHash, mustChangePassword: true });
+      const changed = await this.change(em, operator, {
+        passwordHash,
+        mustChangePassword: true,
+        oneTimePasswordExpiresAt: this.oneTimePasswordExpiry(),
+      });
       await this.record(em, actor, 'operator.reset-password', operator);
       return { operator: changed, oneTimePassword: password };
     });
@@ -362,6 +375,11 @@ export class OperatorsService {
     operator.lastSignInAt = null;
     operator.createdAt = operator.updatedAt = this.clock.now();
     return operator;
+  }
+
+  /** When a one-time password made now stops working. */
+  private oneTimePasswordExpiry(): Date {
+    return new Date(this.clock.now().getTime() + this.oneTimePasswordLifetimeMs);
   }
 
   /** Applies `changes` (moving rights_version on) and returns the operator as stored now. */

@@ -30,6 +30,11 @@ import { OperatorsRepository } from './operators.repository.js';
 import { OperatorsService } from './operators.service.js';
 import { registeredVenuesCheck } from '../testing/venues.js';
 
+/** One-time passwords last 72 hours, as by default. */
+const consoleConfig = {
+  get: () => ({ oneTimePasswordLifetimeMs: 72 * 3_600_000 }),
+} as unknown as ConstructorParameters<typeof OperatorsService>[5];
+
 /**
  * One rule set for every caller: the same venue cases run through HotspotUsersService for an API
  * token and for a console operator with the same permissions and venues, each made and read back
@@ -147,6 +152,7 @@ async function operatorActor(database: DatabaseService, clock: ManualClock, scop
     fakeHasher,
     clock,
     new AuditService(database, new AuditRepository(), clock),
+    consoleConfig,
   );
   await operators.create({
     email: 'ops@example.com',

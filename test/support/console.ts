@@ -1,3 +1,4 @@
+import { Clock } from '../../src/common/clock.js';
 import type TestAgent from 'supertest/lib/agent.js';
 import type { Response } from 'supertest';
 import type { Permission } from '../../src/auth/permissions.js';
@@ -19,6 +20,8 @@ export interface OperatorOptions {
   mustChangePassword?: boolean;
   permissions?: Permission[];
   venueIds?: string[] | null;
+  /** With mustChangePassword: how long from now the one-time password works (negative: expired). */
+  oneTimePasswordHours?: number;
   /** Enrolled in two-factor sign-in with this seed (base32), sealed with the app's SECRETS_KEY. */
   totpSecret?: string;
 }
@@ -38,6 +41,10 @@ export async function givenOperator(testApp: TestApp, options: OperatorOptions =
     name: options.name ?? `Operator ${counter}`,
     passwordHash: await hash(options.password ?? OPERATOR_PASSWORD, ARGON2ID_OPTIONS),
     mustChangePassword: options.mustChangePassword ?? false,
+    oneTimePasswordExpiresAt:
+      options.mustChangePassword === true
+        ? new Date(testApp.app.get(Clock).now().getTime() + (options.oneTimePasswordHours ?? 72) * 3_600_000)
+        : null,
     permissions: options.permissions ?? ['read'],
     admin: options.admin ?? false,
     venueIds: options.venueIds ?? null,

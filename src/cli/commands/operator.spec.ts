@@ -22,6 +22,7 @@ function view(overrides: Partial<OperatorView> = {}): OperatorView {
     venueIds: null,
     status: 'active',
     mustChangePassword: true,
+    oneTimePasswordExpiresAt: '2029-12-04T00:00:00.000Z',
     totpEnrolled: false,
     createdAt: '2029-12-01T00:00:00.000Z',
     updatedAt: '2029-12-01T00:00:00.000Z',
@@ -313,10 +314,12 @@ describe('hotspot operator', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(`${ONE_TIME}\n`);
       expect(result.stderr).toContain('must be changed at the next sign-in');
+      expect(result.stderr).toContain('It works until 2029-12-04T00:00:00.000Z (OPERATOR_ONE_TIME_PASSWORD_HOURS).');
       expect(JSON.parse((await run('reset-password', ID, '--json')).stdout)).toEqual({
         id: ID,
         email: 'Ops@Example.com',
         oneTimePassword: ONE_TIME,
+        oneTimePasswordExpiresAt: '2029-12-04T00:00:00.000Z',
       });
     });
 

@@ -192,7 +192,7 @@ export const operatorCommand: CliCommand = {
           'the next sign-in. Exit code 1 when none matches.',
       )
       .addArgument(new Argument('<id-or-email>', ID_OR_EMAIL).argParser(idOrEmailArgument))
-      .addOption(flagOption('--json', 'print one JSON object {id, email, oneTimePassword}'))
+      .addOption(flagOption('--json', 'print one JSON object {id, email, oneTimePassword, oneTimePasswordExpiresAt}'))
       .action((idOrEmail: string, options: { json?: true }) =>
         runtime.use(OPERATOR_SERVICE, (operators) => resetPassword(operators, idOrEmail, options, io)),
       );
@@ -262,7 +262,8 @@ async function create(
     return;
   }
   io.stderr.write(
-    `${summary}\nIts one-time password follows; it is shown only this once and must be changed at the first sign-in.\n`,
+    `${summary}\nIts one-time password follows; it is shown only this once and must be changed at the first sign-in.\n` +
+      `It works until ${operator.oneTimePasswordExpiresAt} (OPERATOR_ONE_TIME_PASSWORD_HOURS).\n`,
   );
   io.stdout.write(`${oneTimePassword}\n`);
 }
@@ -395,12 +396,18 @@ async function resetPassword(
 ): Promise<void> {
   const { operator, oneTimePassword } = await findAndChange(idOrEmail, () => operators.resetPassword(idOrEmail));
   if (options.json) {
-    printJson(io, { id: operator.id, email: operator.email, oneTimePassword });
+    printJson(io, {
+      id: operator.id,
+      email: operator.email,
+      oneTimePassword,
+      oneTimePasswordExpiresAt: operator.oneTimePasswordExpiresAt,
+    });
     return;
   }
   io.stderr.write(
     `Reset the password of operator ${operator.id} ${operator.email}; its console sessions are over.\n` +
-      'Its one-time password follows; it is shown only this once and must be changed at the next sign-in.\n',
+      'Its one-time password follows; it is shown only this once and must be changed at the next sign-in.\n' +
+      `It works until ${operator.oneTimePasswordExpiresAt} (OPERATOR_ONE_TIME_PASSWORD_HOURS).\n`,
   );
   io.stdout.write(`${oneTimePassword}\n`);
 }

@@ -34,6 +34,10 @@ export class OperatorEntity {
   @Column({ name: 'must_change_password', type: 'boolean', default: false })
   mustChangePassword!: boolean;
 
+  /** When the one-time password stops working (OPERATOR_ONE_TIME_PASSWORD_HOURS after it was made); null once changed. */
+  @DateTimeColumn('one_time_password_expires_at', { nullable: true })
+  oneTimePasswordExpiresAt!: Date | null;
+
   @Column({ type: 'simple-json' })
   permissions!: Permission[];
 
