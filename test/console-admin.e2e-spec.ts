@@ -586,6 +586,70 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    describe('who did it, and from where', () => {
+      it("an administrator's changes carry the client address and the request id in the audit trail", async () => {
+        const created = await admin.console.post('/admin/settings/tokens', {
+          name: 'traced token',
+          permissions: 'read',
+          scope: 'all',
+        });
+        expect(created.status).toBe(200);
+        const operator = await admin.console.post('/admin/settings/operators', {
+          email: email('traced'),
+          name: 'Traced',
+          permissions: 'read',
+          scope: 'all',
+        });
+        expect(operator.status).toBe(200);
+        const rows = await one.dataSource.getRepository(AuditEventEntity).find();
+        const token = rows.find(
+          (row) => row.action === 'token.create' && row.requestId === created.headers['x-request-id'],
+        );
+        const made = rows.find(
+          (row) => row.action === 'operator.create' && row.requestId === operator.headers['x-request-id'],
+        );
+        for (const row of [token, made]) {
+          expect(row).toMatchObject({ actorType: 'operator', actorId: admin.operator.id, outcome: 'success' });
+          expect(row?.clientAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+        }
+        // Sign-in rows too.
+        const signIn = rows.find((row) => row.action === 'signin.success' && row.actorId === admin.operator.id);
+        expect(signIn?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      });
+
+      it('a refused console request is recorded against its operator: the page, address and request id, once a minute at most', async () => {
+        const { console: staff, operator } = await signInConsole(one, { permissions: ['read'] });
+        const refused = await staff.post('/admin/settings/tokens', {
+          name: 'forged',
+          permissions: 'delete',
+          scope: 'all',
+        });
+        expect(refused.status).toBe(403);
+        const again = await staff.get(`/admin/settings/operators/${admin.operator.id}`);
+        expect(again.status).toBe(403);
+        const rows = await one.dataSource
+          .getRepository(AuditEventEntity)
+          .findBy({ actorId: operator.id, action: 'access.denied' });
+        expect(rows).toEqual([
+          expect.objectContaining({
+            actorType: 'operator',
+            actorName: operator.email,
+            targetType: 'page',
+            targetId: '/admin/settings/tokens',
+            venueIds: null,
+            outcome: 'failure',
+            requestId: refused.headers['x-request-id'],
+            clientAddress: expect.stringMatching(/127\.0\.0\.1|::1/),
+          }),
+        ]);
+        // An administrator finds it in the console's audit log.
+        const log = await admin.console.get('/admin/audit?action=access.denied');
+        expect(log.status).toBe(200);
+        expect(log.text).toContain(operator.email);
+        expect(log.text).toContain('/admin/settings/tokens');
+      });
+    });
+
     describe("an administrator's own level and venues bind what it gives", () => {
       it('a read-only administrator of one venue gives nothing more, manages no one stronger, widens no rights', async () => {
         const limited = await signInConsole(one, {

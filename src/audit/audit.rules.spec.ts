@@ -4,6 +4,9 @@ import {
   auditRowVisible,
   changedFieldNames,
   CLI_ACTOR,
+  deniedAccessDue,
+  deniedPage,
+  DENIED_ACCESS_INTERVAL_MS,
   retentionCutoff,
   userUpdateAction,
   type AuditEventInput,
@@ -168,5 +171,39 @@ describe('auditRowVisible', () => {
     expect(auditRowVisible(row('user', []), venueA)).toBe(false);
     expect(auditRowVisible(row('nas', ['A', 'B']), { admin: false, venueIds: null })).toBe(true);
     expect(auditRowVisible(row('token', null), { admin: false, venueIds: null })).toBe(false);
+  });
+});
+
+describe('refused console requests', () => {
+  it('get a row at most once a minute per operator, and again when the clock went back', () => {
+    expect(deniedAccessDue(undefined, 1_000)).toBe(true);
+    expect(deniedAccessDue(1_000, 1_000 + DENIED_ACCESS_INTERVAL_MS - 1)).toBe(false);
+    expect(deniedAccessDue(1_000, 1_000 + DENIED_ACCESS_INTERVAL_MS)).toBe(true);
+    expect(deniedAccessDue(5_000, 1_000)).toBe(true);
+  });
+
+  it("name the route's pattern, cut to the column's 64 characters", () => {
+    expect(deniedPage('/admin/settings/operators/:id/:action')).toBe('/admin/settings/operators/:id/:action');
+    expect(deniedPage('/admin/' + 'x'.repeat(100))).toHaveLength(64);
+  });
+});
+
+describe("an actor's origin", () => {
+  it('goes into every row the actor causes, unless the event names its own', () => {
+    const origin = { clientAddress: '192.0.2.7', requestId: 'req-1' };
+    const actor = actorOf({ kind: 'operator', id: 'op-1', name: 'ops@example.com' }, origin);
+    const event = {
+      actor,
+      action: 'token.create' as const,
+      target: { type: 'token' as const, id: 't1' },
+      venueIds: null,
+    };
+    expect(auditRecord(event, 'e1', new Date(0))).toMatchObject(origin);
+    const own = { clientAddress: '198.51.100.1', requestId: 'req-2' };
+    expect(auditRecord({ ...event, origin: own }, 'e2', new Date(0))).toMatchObject(own);
+    expect(auditRecord({ ...event, actor: CLI_ACTOR }, 'e3', new Date(0))).toMatchObject({
+      clientAddress: null,
+      requestId: null,
+    });
   });
 });

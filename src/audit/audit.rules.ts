@@ -13,6 +13,8 @@ export interface AuditActor {
   id: string | null;
   /** The token's name or the operator's email; null for `cli` and `system`. */
   name: string | null;
+  /** Where the actor's request came from, for every event it causes; absent for `cli` and `system`. */
+  origin?: AuditOrigin;
 }
 
 /** The command line: whoever has a shell and the database credentials, not named further. */
@@ -20,9 +22,14 @@ export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, name: null };
 /** The service on its own (the expiry sweep). */
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: null };
 
-/** The audit actor of an authenticated caller (an API token or a console operator). */
-export function actorOf(caller: { kind: 'token' | 'operator'; id: string; name: string }): AuditActor {
-  return { type: caller.kind, id: caller.id, name: caller.name };
+/** The audit actor of an authenticated caller (an API token or a console operator), and where its request came from. */
+export function actorOf(
+  caller: { kind: 'token' | 'operator'; id: string; name: string },
+  origin?: AuditOrigin,
+): AuditActor {
+  return origin === undefined
+    ? { type: caller.kind, id: caller.id, name: caller.name }
+    : { type: caller.kind, id: caller.id, name: caller.name, origin };
 }
 
 export const AUDIT_ACTIONS = [
@@ -53,6 +60,7 @@ export const AUDIT_ACTIONS = [
   '2fa.reset',
   'batch.create',
   'batch.reveal',
+  'access.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -65,6 +73,7 @@ export const AUDIT_TARGET_TYPES = [
   'operator',
   'venue',
   'batch',
+  'page',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -115,7 +124,7 @@ export const AUDIT_TEXT_LIMITS = { actorName: 254, clientAddress: 45, requestId:
 
 /** The event to store: only the fields listed, copied one by one, with venue and field names sorted. */
 export function auditRecord(input: AuditEventInput, id: string, now: Date): AuditEventRecord {
-  const origin = input.origin ?? NO_ORIGIN;
+  const origin = input.origin ?? input.actor.origin ?? NO_ORIGIN;
   return {
     id,
     occurredAt: now,
@@ -202,7 +211,20 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
 }
 
 /** The target types whose rows only administrators see in the console (they name no venue of a guest). */
-export const ADMIN_ONLY_TARGET_TYPES: readonly AuditTargetType[] = ['token', 'operator'];
+export const ADMIN_ONLY_TARGET_TYPES: readonly AuditTargetType[] = ['token', 'operator', 'page'];
+
+/** A refused console request is recorded at most this often per operator (and instance): a loop of refusals cannot flood the trail. */
+export const DENIED_ACCESS_INTERVAL_MS = 60_000;
+
+/** Whether a refusal at `now` gets an `access.denied` row, the operator's last one having been at `last` (ms). */
+export function deniedAccessDue(last: number | undefined, now: number): boolean {
+  return last === undefined || now - last >= DENIED_ACCESS_INTERVAL_MS || now < last;
+}
+
+/** The target id of an `access.denied` row: the route's pattern (ids as `:id`), as long as the column allows. */
+export function deniedPage(routePattern: string): string {
+  return routePattern.slice(0, 64);
+}
 
 /** Who reads the trail in the console: an administrator sees every row, others only their venues' rows. */
 export interface AuditViewer {

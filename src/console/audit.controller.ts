@@ -2,6 +2,7 @@ import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
+  ADMIN_ONLY_TARGET_TYPES,
   AUDIT_ACTIONS,
   AUDIT_ACTOR_TYPES,
   AUDIT_TARGET_TYPES,
@@ -93,7 +94,7 @@ export class AuditController {
       actions: AUDIT_ACTIONS,
       targetTypes: operator.admin
         ? AUDIT_TARGET_TYPES
-        : AUDIT_TARGET_TYPES.filter((type) => type !== 'token' && type !== 'operator'),
+        : AUDIT_TARGET_TYPES.filter((type) => !ADMIN_ONLY_TARGET_TYPES.includes(type)),
     });
   }
 }

@@ -5,6 +5,7 @@ import { isOverload } from '../common/load/overload.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleViews } from './console-views.js';
+import { DeniedAccessAudit } from './denied-access-audit.js';
 import { DEFAULT_LANGUAGE } from './language.js';
 import { clearSessionCookie } from './session-cookie.js';
 
@@ -24,9 +25,12 @@ const HTTP_REFUSALS: Record<number, string> = {
 export class ConsoleExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Console');
 
-  constructor(private readonly views: ConsoleViews) {}
+  constructor(
+    private readonly views: ConsoleViews,
+    private readonly denied: DeniedAccessAudit,
+  ) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const http = host.switchToHttp();
     const request = http.getRequest<ConsoleRequest>();
     const response = http.getResponse<Response>();
@@ -46,6 +50,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
       refusal = new ConsoleRefusal(500, 'error.internal');
     }
+    if (refusal.status === 403) await this.denied.record(request);
     if (refusal.retryAfterSeconds !== null) response.setHeader('Retry-After', String(refusal.retryAfterSeconds));
     response
       .status(refusal.status)

@@ -75,7 +75,11 @@ export function queryValue(request: ConsoleRequest, name: string): string {
 }
 
 export function client(request: ConsoleRequest): ClientInfo {
-  return { ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') ?? '' };
+  return {
+    ip: request.ip ?? 'unknown',
+    userAgent: request.get('user-agent') ?? '',
+    requestId: originOf(request).requestId,
+  };
 }
 
 /** The signed-in operator as the services' Actor: the same permission and venue rules as a token's. */

@@ -13,6 +13,8 @@ import { isSessionIdShape, newSessionId, sha256Hex } from './session-ids.js';
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The request's id (X-Request-Id), for the audit rows it causes. */
+  requestId: string | null;
 }
 
 /** When a session began and when it ends whatever happens (its absolute lifetime). */

@@ -37,6 +37,7 @@ import { OperatorSessionsRepository } from './operator-sessions.repository.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { SignInAudit } from './sign-in-audit.js';
+import { DeniedAccessAudit } from './denied-access-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { SignInService } from './sign-in.service.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -77,6 +78,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
     ConsolePages,
     ConsoleGuard,
     ConsoleExceptionFilter,
+    DeniedAccessAudit,
     ConsoleSessionsService,
     SignInService,
     SignInThrottle,

@@ -15,7 +15,7 @@ import {
 } from '../nas/nas.service.js';
 import { DEFAULT_COA_PORT, NAS_VENDORS, type NasVendor } from '../nas/nas-rules.js';
 import { VenuesService } from '../venues/venues.service.js';
-import { ConsolePages, field, operatorActor, requireAdmin } from './console-page.js';
+import { ConsolePages, field, operatorActor, originOf, requireAdmin } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -122,7 +122,7 @@ export class NasSettingsController {
     };
     let added;
     try {
-      added = await this.nas.add(input, actorOf(operatorActor(operator)));
+      added = await this.nas.add(input, actorOf(operatorActor(operator), originOf(request)));
     } catch (error) {
       const problem = nasProblem(error);
       if (problem === null) throw error;
@@ -148,7 +148,7 @@ export class NasSettingsController {
     const operator = requireAdmin(request);
     const nas = await this.find(id);
     try {
-      const removed = await this.nas.remove(nas.id, actorOf(operatorActor(operator)));
+      const removed = await this.nas.remove(nas.id, actorOf(operatorActor(operator), originOf(request)));
       if (removed === null) throw new ConsoleRefusal(404, 'error.notFound');
     } catch (error) {
       if (error instanceof NasAmbiguousError) throw new ConsoleRefusal(409, 'error.conflict');

@@ -20,6 +20,7 @@ import {
   field,
   fieldValues,
   operatorActor,
+  originOf,
   requireAdmin,
   type SignedInOperator,
 } from './console-page.js';
@@ -101,7 +102,7 @@ export class OperatorsController {
           venueIds: venueIds.value,
           admin: form.admin,
         },
-        this.auditActor(actor),
+        this.auditActor(request, actor),
         operatorActor(actor),
       );
       await this.pages.render(request, response, 200, 'operators/password', {
@@ -147,7 +148,7 @@ export class OperatorsController {
       const result = await this.operators.changeRights(
         target.id,
         { name: form.name, permissions: form.permissions as Permission[], venueIds: venueIds.value, admin: form.admin },
-        this.auditActor(actor),
+        this.auditActor(request, actor),
         operatorActor(actor),
       );
       if (result === null) throw new ConsoleRefusal(404, 'error.notFound');
@@ -182,7 +183,7 @@ export class OperatorsController {
     const actor = requireAdmin(request);
     const kind = this.action(action);
     const target = await this.find(id);
-    const auditActor = this.auditActor(actor);
+    const auditActor = this.auditActor(request, actor);
     const grantor = operatorActor(actor);
     // Only an operator within the administrator's own rights: a reset of a stronger one's password
     // or second factor would be a way into its rights.
@@ -233,8 +234,8 @@ export class OperatorsController {
     return target;
   }
 
-  private auditActor(operator: SignedInOperator) {
-    return actorOf(operatorActor(operator));
+  private auditActor(request: ConsoleRequest, operator: SignedInOperator) {
+    return actorOf(operatorActor(operator), originOf(request));
   }
 
   private formValues(request: ConsoleRequest): OperatorFormValues {

@@ -39,7 +39,7 @@ export class SignInAudit {
       action: 'signin.failure',
       target: { type: 'operator', id: operator?.id ?? null },
       venueIds: null,
-      origin: { clientAddress: client.ip, requestId: null },
+      origin: { clientAddress: client.ip, requestId: client.requestId },
       outcome: 'failure',
     });
   }
@@ -77,7 +77,7 @@ export class SignInAudit {
       target: { type: 'operator', id: operator.id },
       venueIds: null,
       changedFields,
-      origin: { clientAddress: client.ip, requestId: null },
+      origin: { clientAddress: client.ip, requestId: client.requestId },
     });
   }
 }

@@ -10,7 +10,7 @@ import { Clock } from '../common/clock.js';
 import { Public } from '../common/public-route.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { expiryDate, tokenName, tokenPermissions, venueRestriction } from './admin-forms.js';
-import { ConsolePages, field, fieldValues, operatorActor, requireAdmin } from './console-page.js';
+import { ConsolePages, field, fieldValues, operatorActor, originOf, requireAdmin } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -87,7 +87,7 @@ export class TokensController {
     const { record, value } = await this.tokens.create(
       { ...grant, expiresAt: expiresAt.value },
       undefined,
-      actorOf(grantor),
+      actorOf(grantor, originOf(request)),
       grantor,
     );
     await this.pages.render(request, response, 200, 'tokens/created', { token: this.view(record), value });
@@ -112,7 +112,7 @@ export class TokensController {
     // one within TOKEN_REVISION_INTERVAL_MS (each compares the table's revision before trusting its cache).
     const grantor = operatorActor(operator);
     if (grantProblem(grantor, token) !== null) throw new ConsoleRefusal(403, 'grant.refused');
-    await this.tokens.revoke(token.id, actorOf(grantor), grantor);
+    await this.tokens.revoke(token.id, actorOf(grantor, originOf(request)), grantor);
     response.redirect(303, `${TOKENS}?notice=notice.tokens.revoked`);
   }
 

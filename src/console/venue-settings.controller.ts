@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/configuration.js';
 import type { VenueChanges } from '../venues/venue-rules.js';
 import { VenuesService, VenueValidationError, type Venue } from '../venues/venues.service.js';
 import { timeZones } from './console-format.js';
-import { ConsolePages, field, operatorActor, requireAdmin } from './console-page.js';
+import { ConsolePages, field, operatorActor, originOf, requireAdmin } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import { ConsoleGuard } from './console.guard.js';
@@ -63,7 +63,7 @@ export class VenueSettingsController {
       await this.showForm(request, response, 409, form, true, { field: 'id', key: 'venues.problem.taken' });
       return;
     }
-    await this.save(request, response, form, true, actorOf(operatorActor(operator)));
+    await this.save(request, response, form, true, actorOf(operatorActor(operator), originOf(request)));
   }
 
   @Get(':id/edit')
@@ -86,7 +86,13 @@ export class VenueSettingsController {
     const operator = requireAdmin(request);
     const venue = await this.find(id);
     if (venue === undefined) throw new ConsoleRefusal(404, 'error.notFound');
-    await this.save(request, response, formOf(request, venue.id), false, actorOf(operatorActor(operator)));
+    await this.save(
+      request,
+      response,
+      formOf(request, venue.id),
+      false,
+      actorOf(operatorActor(operator), originOf(request)),
+    );
   }
 
   private async save(
