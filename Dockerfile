@@ -2,9 +2,11 @@
 #
 # Hotspot user service: multi-stage build.
 #   docker build -t hotspot-user-service .
-#   docker run -p 3000:3000 -e DATABASE_URL=mysql://user:pass@db:3306/hotspot -e BOOTSTRAP_TOKEN=... hotspot-user-service
+#   docker run -p 3000:3000 -e DATABASE_URL=mysql://user:pass@db:3306/hotspot -e BOOTSTRAP_TOKEN=... -e SECRETS_KEY=... hotspot-user-service
 # Without DATABASE_URL the embedded SQLite database lives in /app/data: mount a volume there
-# (-v hotspot-data:/app/data) to keep it.
+# (-v hotspot-data:/app/data) to keep it. NODE_ENV=production: the service does not start without
+# SECRETS_KEY or SECRETS_KEY_FILE (a file made 0600 on the first start when missing, e.g. a second
+# volume's /app/keys/secrets.key, kept apart from the data's backups).
 # The hotspot command line inside a container (it runs the compiled code; `npm run -s token -- …` works too):
 #   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
 #   docker compose exec app node dist/src/cli/main.js --help

@@ -21,6 +21,7 @@ const FEATURE_LAYERS = [
   'nas',
   'batches',
   'operators',
+  'secrets',
   'radius-config',
   'radius',
   'health',

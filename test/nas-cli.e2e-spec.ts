@@ -137,8 +137,11 @@ for (const kind of databaseKinds()) {
 
       const withoutKey = await radiusConfig(out, token, cliWithoutKey);
       expect(withoutKey).toMatchObject({ code: 1, stdout: '' });
+      // On SQLite a command without SECRETS_KEY takes the key file beside the database: another key.
       expect(withoutKey.stderr).toContain(
-        'The secret of NAS "lobby-ap" is stored encrypted and SECRETS_KEY is not set',
+        kind === 'sqlite'
+          ? 'The secret of NAS "lobby-ap" cannot be decrypted with SECRETS_KEY'
+          : 'The secret of NAS "lobby-ap" is stored encrypted and SECRETS_KEY is not set',
       );
       expect(withoutKey.stderr).not.toContain(SECRET);
 
@@ -228,7 +231,7 @@ for (const kind of databaseKinds()) {
       expect(existsSync(join(out, 'mods-enabled/eap'))).toBe(false);
     });
 
-    it('add without SECRETS_KEY stores the secret in clear and warns; remove by name, then exit 1', async () => {
+    it('add without SECRETS_KEY: sealed with the key file beside SQLite, in clear with a warning on MySQL; remove by name, then exit 1', async () => {
       const added = await cliWithoutKey(
         'nas',
         'add',
@@ -244,8 +247,13 @@ for (const kind of databaseKinds()) {
         '0',
       );
       expect(added.code).toBe(0);
-      expect(added.stderr).toContain('SECRETS_KEY is not set, so the shared secret is stored in clear');
-      expect(await storedSecret('bar-ap')).toBe(`plain:${SECRET}`);
+      if (kind === 'sqlite') {
+        expect(added.stderr).not.toContain('stored in clear');
+        expect(await storedSecret('bar-ap')).toMatch(/^aes256gcm:/);
+      } else {
+        expect(added.stderr).toContain('SECRETS_KEY is not set, so the shared secret is stored in clear');
+        expect(await storedSecret('bar-ap')).toBe(`plain:${SECRET}`);
+      }
 
       expect(await cli('nas', 'remove', 'bar-ap')).toMatchObject({ code: 0 });
       const missing = await cli('nas', 'remove', 'bar-ap');

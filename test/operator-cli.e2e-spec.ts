@@ -145,6 +145,7 @@ describeEachDatabase('operator CLI (in-process main(), the app services)', (curr
       venueIds: null,
       status: 'active',
       mustChangePassword: true,
+      oneTimePasswordExpiresAt: row.oneTimePasswordExpiresAt!.toISOString(),
       totpEnrolled: false,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),

@@ -100,6 +100,17 @@ export class BatchesRepository {
     return em.find(BatchPasswordEntity, { where: { batchId } });
   }
 
+  /** Every sealed password still kept, locked for the caller's transaction (MySQL). */
+  listSealedPasswordsForUpdate(em: EntityManager, rowLocks: boolean): Promise<BatchPasswordEntity[]> {
+    const query = em.createQueryBuilder(BatchPasswordEntity, 'p');
+    if (rowLocks) query.setLock('pessimistic_write');
+    return query.getMany();
+  }
+
+  async replaceSealedPassword(em: EntityManager, userId: string, sealedPassword: string): Promise<void> {
+    await em.update(BatchPasswordEntity, { userId }, { sealedPassword });
+  }
+
   async setFirstRevealed(em: EntityManager, batchId: string, at: Date): Promise<void> {
     await em.update(UserBatchEntity, { id: batchId, firstRevealedAt: IsNull() }, { firstRevealedAt: at });
   }

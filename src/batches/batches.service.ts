@@ -24,7 +24,7 @@ import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { searchKeysOf } from '../hotspot-users/user-search.rules.js';
 import { countDeltas } from '../hotspot-users/venue-counts.rules.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
-import { NasSecretUnavailableError, openSecret, sealSecret } from '../nas/secret-box.js';
+import { NasSecretUnavailableError, openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
 import { RegisteredVenuesCheck } from '../venues/registered-venues-check.js';
 import * as rules from './batch.rules.js';
 import { toBatchAccountDto, toBatchDto } from './batch.mapper.js';
@@ -237,6 +237,19 @@ export class BatchesService {
       const accounts = await this.batches.findAccounts(em, batch.id);
       return { ...toBatchDto(batch, now), accounts: accounts.map(toBatchAccountDto) };
     });
+  }
+
+  /**
+   * Seals every kept batch password anew under `to` (null: in clear), inside the caller's
+   * transaction; returns how many. NasSecretUnavailableError when `from` cannot open one.
+   */
+  async resealPasswords(em: EntityManager, from: Buffer | null, to: Buffer | null): Promise<number> {
+    const rows = await this.batches.listSealedPasswordsForUpdate(em, this.database.supportsRowLocks);
+    for (const row of rows) {
+      const sealed = resealSecret(row.sealedPassword, row.batchId, `batch ${row.batchId}`, from, to);
+      await this.batches.replaceSealedPassword(em, row.userId, sealed);
+    }
+    return rows.length;
   }
 
   /**

@@ -17,6 +17,7 @@ import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
 import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-config.js';
+import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly CliCommand[] = [
   batchCommand,
   radiusConfigCommand,
   radiusSqlGrantsCommand,
+  secretsCommand,
   auditCommand,
 ];
 

@@ -20,6 +20,29 @@ function problemsOf(env: Record<string, string>): Array<{ variable: string; mess
 }
 
 describe('loadConfig', () => {
+  it('keeps secrets under a key in production: SECRETS_KEY or SECRETS_KEY_FILE, one of them', () => {
+    const key = 'a'.repeat(64);
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      {
+        variable: 'SECRETS_KEY',
+        message: expect.stringMatching(/^must be set \(or SECRETS_KEY_FILE\) when NODE_ENV=production/),
+      },
+    ]);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: key }).secretsKeyFile).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY_FILE: '/run/secrets/hotspot' }).secretsKeyFile).toBe(
+      '/run/secrets/hotspot',
+    );
+    expect(problemsOf({ SECRETS_KEY: key, SECRETS_KEY_FILE: '/k' })).toEqual([
+      { variable: 'SECRETS_KEY_FILE', message: 'set either SECRETS_KEY or SECRETS_KEY_FILE, not both' },
+    ]);
+    // No default key file for a server database (every instance needs the same key) or one in memory.
+    expect(loadConfig({ DATABASE_URL: 'mysql://db/hotspot' }).secretsKeyFile).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).secretsKeyFile).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/srv/hotspot/db.sqlite' }).secretsKeyFile).toBe(
+      '/srv/hotspot/secrets.key',
+    );
+  });
+
   it('uses the documented defaults when nothing is set', () => {
     expect(loadConfig({})).toEqual<AppConfig>({
       port: 3000,
@@ -50,6 +73,8 @@ describe('loadConfig', () => {
       databasePoolSize: 20,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
       secretsKey: null,
+      // The default installation seals its secrets with a key file beside the database.
+      secretsKeyFile: `${process.cwd()}/data/secrets.key`,
       radius: {
         maxSessionSeconds: 86_400,
         interimSeconds: 300,
@@ -200,6 +225,7 @@ describe('loadConfig', () => {
       databasePoolSize: 40,
       http: { headersTimeoutMs: 4000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 250 },
       secretsKey: Buffer.alloc(32, 0x0f),
+      secretsKeyFile: null,
       radius: {
         maxSessionSeconds: 3600,
         interimSeconds: 120,

@@ -2,6 +2,7 @@ import { isEmail } from 'class-validator';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseSecretsKey } from './secrets-key.js';
+import { secretsKeyFilePath } from './secrets-key-file.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -223,6 +224,8 @@ const jobsAndLimits = z
     HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(1000),
     // Its error never repeats the value: it is a secret.
     SECRETS_KEY: parsedBy(parseSecretsKey).optional(),
+    SECRETS_KEY_FILE: z.string().max(4096, 'must be a path of at most 4096 characters').optional(),
+    NODE_ENV: z.string().optional(),
     RADIUS_MAX_SESSION_SECONDS: integer(60, 31_536_000).default(86_400),
     RADIUS_INTERIM_SECONDS: integer(60, 86_400).default(300),
     RADIUS_MAX_SESSIONS_PER_USER: integer(0, 1000).default(0),
@@ -252,6 +255,21 @@ const jobsAndLimits = z
     },
     // Also checked when other variables are bad, so that one start-up names every problem.
     { when: ({ issues }) => !issues.some(({ path }) => /^HTTP_(HEADERS|REQUEST)_TIMEOUT_MS$/.test(String(path?.[0]))) },
+  )
+  .superRefine(
+    (env, context) => {
+      if (env.SECRETS_KEY !== undefined && env.SECRETS_KEY_FILE !== undefined) {
+        const message = 'set either SECRETS_KEY or SECRETS_KEY_FILE, not both';
+        context.addIssue({ code: 'custom', path: ['SECRETS_KEY_FILE'], message });
+      }
+      // In production a secret is never stored in clear, nor under a key that sits unasked beside the data.
+      if (env.NODE_ENV === 'production' && env.SECRETS_KEY === undefined && env.SECRETS_KEY_FILE === undefined) {
+        const message =
+          'must be set (or SECRETS_KEY_FILE) when NODE_ENV=production: NAS secrets, TOTP keys and voucher passwords are sealed with it';
+        context.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message });
+      }
+    },
+    { when: ({ issues }) => !issues.some(({ path }) => /^SECRETS_KEY(_FILE)?$/.test(String(path?.[0]))) },
   );
 
 /** The Prometheus listener (src/metrics): off unless METRICS_PORT is set. */
@@ -343,6 +361,15 @@ export const configSchema = z
       },
       /** AES-256-GCM key for secrets stored in the database (NAS shared secrets); null: stored in clear. */
       secretsKey: env.SECRETS_KEY ?? null,
+      /**
+       * The file holding the key when SECRETS_KEY is not set: SECRETS_KEY_FILE, else `secrets.key` beside
+       * an SQLite file outside production; null: none. Read (or created) by the process entry points.
+       */
+      secretsKeyFile: secretsKeyFilePath({
+        secretsKey: env.SECRETS_KEY,
+        secretsKeyFile: env.SECRETS_KEY_FILE,
+        database: env.DATABASE_URL,
+      }),
       /** The FreeRADIUS back end (/radius/*). */
       radius: {
         /** Session-Timeout of an accepted login without expiresAt, and its cap with one. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigValidationError, loadConfig, type AppConfig } from './configuration.js';
+import { readOrCreateKeyFile } from './secrets-key-file.js';
 
 /**
  * The configuration of a process started from the command line (service, worker, CLI): `.env`
@@ -9,7 +10,18 @@ export function readEnvironmentConfig(): AppConfig {
   // Timestamps are stored and compared in UTC whatever the host's zone.
   process.env.TZ = 'UTC';
   if (existsSync('.env')) process.loadEnvFile('.env');
-  return loadConfig(process.env);
+  return withKeyFromFile(loadConfig(process.env));
+}
+
+/** The configuration with the key of its key file (made on first use), when SECRETS_KEY is not set. */
+export function withKeyFromFile(config: AppConfig): AppConfig {
+  if (config.secretsKey !== null || config.secretsKeyFile === null) return config;
+  try {
+    return { ...config, secretsKey: readOrCreateKeyFile(config.secretsKeyFile) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigValidationError([{ variable: 'SECRETS_KEY_FILE', message }]);
+  }
 }
 
 /** readEnvironmentConfig for a long-running process: a bad value ends it with the message. */

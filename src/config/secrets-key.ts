@@ -1,5 +1,5 @@
 /** SECRETS_KEY: the AES-256 key that encrypts stored secrets (NAS shared secrets). */
-const SECRETS_KEY_BYTES = 32;
+export const SECRETS_KEY_BYTES = 32;
 
 /**
  * 32 bytes written as 64 hexadecimal characters or as base64 (standard or URL-safe, padding

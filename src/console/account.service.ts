@@ -13,7 +13,7 @@ import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { SignInThrottle } from './sign-in-throttle.js';
-import { openTotpSeed } from './totp-seal.js';
+import { openTotpSeed } from '../operators/totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
 export type RecoveryCodesOutcome =

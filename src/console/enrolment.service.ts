@@ -10,7 +10,7 @@ import { qrCodeSvg } from './qr-svg.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
-import { openTotpSeed, sealTotpSeed } from './totp-seal.js';
+import { openTotpSeed, sealTotpSeed } from '../operators/totp-seal.js';
 import { base32Encode, matchingTotpStep, newTotpSeed, otpauthUri } from './totp.js';
 
 /** The name authenticator apps show above the code. */

@@ -16,7 +16,7 @@ import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
 import { SignInThrottle } from './sign-in-throttle.js';
-import { openTotpSeed } from './totp-seal.js';
+import { openTotpSeed } from '../operators/totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
 export type SignInOutcome =

@@ -34,6 +34,20 @@ export class NasClientsRepository {
     await em.update(NasClientEntity, { id }, changes);
   }
 
+  /** Every NAS's stored secret, its rows locked for the caller's transaction (MySQL; SQLite's writer lock holds). */
+  listSecretsForUpdate(
+    em: EntityManager,
+    rowLocks: boolean,
+  ): Promise<Array<Pick<NasClientEntity, 'id' | 'name' | 'storedSecret'>>> {
+    const query = em.createQueryBuilder(NasClientEntity, 'n').select(['n.id', 'n.name', 'n.storedSecret']);
+    if (rowLocks) query.setLock('pessimistic_write');
+    return query.getMany();
+  }
+
+  async replaceSecret(em: EntityManager, id: string, storedSecret: string): Promise<void> {
+    await em.update(NasClientEntity, { id }, { storedSecret });
+  }
+
   /** Marks the NAS as not accepting CoA; true when it was marked as accepting until now. */
   async markRefusingCoa(em: EntityManager, id: string): Promise<boolean> {
     const result = await em.update(NasClientEntity, { id, acceptsCoa: true }, { acceptsCoa: false });

@@ -19,8 +19,8 @@ export class NasSecretsCheck implements OnApplicationBootstrap {
     if (report.plain === 0) return;
     this.logger.warn(
       this.nas.encryptsSecrets
-        ? `${report.plain} NAS secret(s) were stored before SECRETS_KEY was set and remain in clear: remove and add those NASes again to encrypt them`
-        : `${report.plain} NAS secret(s) are stored in clear in the database: set SECRETS_KEY to encrypt the secrets of NASes added from now on`,
+        ? `${report.plain} NAS secret(s) were stored before the key was set and remain in clear: run \`hotspot secrets rotate\` to seal them`
+        : `${report.plain} NAS secret(s) are stored in clear in the database: set SECRETS_KEY (or SECRETS_KEY_FILE), then run \`hotspot secrets rotate\` to seal them`,
     );
   }
 }

@@ -23,7 +23,7 @@ import {
   shortSecretProblem,
   type NasVendor,
 } from './nas-rules.js';
-import { isSealed, openSecret, sealSecret } from './secret-box.js';
+import { isSealed, openSecret, resealSecret, sealSecret } from './secret-box.js';
 import type {
   DisconnectTarget,
   NasDirectory,
@@ -336,6 +336,22 @@ export class NasService implements NasDirectory {
   async refusingCoa(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     return new Set(await this.nasClients.findIdsRefusingCoa(em, ids));
+  }
+
+  /**
+   * Seals every NAS secret anew under `to` (null: in clear), inside the caller's transaction; returns
+   * how many. NasSecretUnavailableError (nothing written) when `from` cannot open one of them.
+   */
+  async resealSecrets(em: EntityManager, from: Buffer | null, to: Buffer | null): Promise<number> {
+    const records = await this.nasClients.listSecretsForUpdate(em, this.database.supportsRowLocks);
+    for (const record of records) {
+      await this.nasClients.replaceSecret(
+        em,
+        record.id,
+        resealSecret(record.storedSecret, record.id, record.name, from, to),
+      );
+    }
+    return records.length;
   }
 
   /** How the stored secrets stand against the current SECRETS_KEY, for the start-up warning. */

@@ -53,3 +53,18 @@ export function openSecret(stored: string, nasId: string, nasName: string, key: 
 export function isSealed(stored: string): boolean {
   return stored.startsWith(SEALED);
 }
+
+/**
+ * A stored secret sealed anew under `to` (null: in clear) after opening it with `from`; unchanged text
+ * when it was already in that form is not guaranteed (a new IV each time). NasSecretUnavailableError
+ * when `from` cannot open it.
+ */
+export function resealSecret(
+  stored: string,
+  context: string,
+  name: string,
+  from: Buffer | null,
+  to: Buffer | null,
+): string {
+  return sealSecret(openSecret(stored, context, name, from), context, to);
+}

@@ -31,6 +31,25 @@ export class OperatorsRepository {
     return em.findOneBy(OperatorEntity, { emailKey });
   }
 
+  /** The operators with a stored TOTP seed, locked for the caller's transaction (MySQL). */
+  async listTotpSecretsForUpdate(
+    em: EntityManager,
+    rowLocks: boolean,
+  ): Promise<Array<{ id: string; totpSecret: string }>> {
+    const query = em
+      .createQueryBuilder(OperatorEntity, 'o')
+      .select(['o.id', 'o.totpSecret'])
+      .where('o.totp_secret IS NOT NULL');
+    if (rowLocks) query.setLock('pessimistic_write');
+    const rows = await query.getMany();
+    return rows.map(({ id, totpSecret }) => ({ id, totpSecret: totpSecret! }));
+  }
+
+  /** The seed sealed anew: no other change, no rights_version move (sessions stay). */
+  async replaceTotpSecret(em: EntityManager, id: string, totpSecret: string): Promise<void> {
+    await em.update(OperatorEntity, { id }, { totpSecret });
+  }
+
   count(em: EntityManager): Promise<number> {
     return em.count(OperatorEntity);
   }

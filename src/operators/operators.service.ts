@@ -29,6 +29,7 @@ import {
 } from './operator-rules.js';
 import { OperatorsRepository, type OperatorChanges } from './operators.repository.js';
 import { passwordProblem } from './password-policy.js';
+import { resealTotpSeed } from './totp-seal.js';
 
 /** The name of the operator a first start creates. */
 export const FIRST_ADMIN_NAME = 'Administrator';
@@ -201,6 +202,22 @@ export class OperatorsService {
       if (isUniqueViolation(error)) return null;
       throw error;
     }
+  }
+
+  /**
+   * Seals every operator's TOTP seed anew under `to` (null: in clear), inside the caller's
+   * transaction; returns how many. NasSecretUnavailableError when `from` cannot open one.
+   */
+  async resealTotpSeeds(em: EntityManager, from: Buffer | null, to: Buffer | null): Promise<number> {
+    const operators = await this.operators.listTotpSecretsForUpdate(em, this.database.supportsRowLocks);
+    for (const operator of operators) {
+      await this.operators.replaceTotpSecret(
+        em,
+        operator.id,
+        resealTotpSeed(operator.totpSecret, operator.id, from, to),
+      );
+    }
+    return operators.length;
   }
 
   async count(): Promise<number> {

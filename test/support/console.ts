@@ -6,7 +6,7 @@ import { newId } from '../../src/common/ids.js';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../src/config/configuration.js';
 import { base32Decode, base32Encode, hotp, newTotpSeed, totpStep } from '../../src/console/totp.js';
-import { sealTotpSeed } from '../../src/console/totp-seal.js';
+import { sealTotpSeed } from '../../src/operators/totp-seal.js';
 import { hash } from '@node-rs/argon2';
 import { ARGON2ID_OPTIONS } from '../../src/common/passwords/argon2-threads.js';
 import { OperatorEntity } from '../../src/operators/entities/operator.entity.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -29,12 +29,14 @@ function uniqueName(): string {
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const name = uniqueName();
   if (kind === 'sqlite') {
-    const path = join(tmpdir(), `${name}.sqlite`);
+    // A folder of its own: what a process keeps beside the database (the key file) stays with it.
+    const folder = mkdtempSync(join(tmpdir(), `${name}-`));
+    const path = join(folder, 'hotspot.sqlite');
     return {
       kind,
       url: `sqlite:${path}`,
       drop: async () => {
-        for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+        rmSync(folder, { recursive: true, force: true });
       },
     };
   }

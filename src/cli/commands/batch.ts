@@ -12,6 +12,7 @@ import { BatchesService } from '../../batches/batches.service.js';
 import { cardsCsv } from '../../batches/csv.js';
 import type { BatchDto } from '../../batches/dto/batch.response.js';
 import { ApiError } from '../../common/errors/api-error.js';
+import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, futureDateTime, integerBetween, text, valueOption, venueId } from '../option-values.js';
 import { textTable } from '../text-table.js';
@@ -21,7 +22,7 @@ import { textTable } from '../text-table.js';
 export type BatchService = Pick<BatchesService, 'create' | 'list' | 'reveal'>;
 
 export const BATCH_SERVICE: ServiceNeed<BatchService> = {
-  imports: [BatchesModule],
+  imports: [CommandVenueScopeModule, BatchesModule],
   resolve: (context) => context.get(BatchesService),
 };
 

@@ -1,7 +1,5 @@
-import { Global, Module } from '@nestjs/common';
 import { Argument } from 'commander';
 import { NO_ORIGIN } from '../../audit/audit.rules.js';
-import { VenueScopeService } from '../../auth/venue-scope.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { createValidationPipe } from '../../common/pipes/validation.pipe.js';
 import { ID_LENGTH } from '../../database/columns.js';
@@ -12,20 +10,13 @@ import {
   PasswordResetService,
   type PasswordResetResult,
 } from '../../hotspot-users/password-reset.service.js';
+import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { CommandFailure, printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption, printable, text } from '../option-values.js';
 
 /** `hotspot user set-password`: a hotspot user's password reset, through the API's use case. */
 
 export type PasswordResets = Pick<PasswordResetService, 'reset'>;
-
-/**
- * The venue rules the users' module asks for. AuthModule, which provides them to the service, is
- * not for a command (its BootstrapTokenService would store or print a token); they are plain rules.
- */
-@Global()
-@Module({ providers: [VenueScopeService], exports: [VenueScopeService] })
-class CommandVenueScopeModule {}
 
 export const USER_SERVICE: ServiceNeed<PasswordResets> = {
   imports: [CommandVenueScopeModule, HotspotUsersModule],

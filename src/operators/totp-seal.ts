@@ -1,4 +1,4 @@
-import { NasSecretUnavailableError, openSecret, sealSecret } from '../nas/secret-box.js';
+import { NasSecretUnavailableError, openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
 
 /**
  * Operators' TOTP seeds are stored sealed as NAS secrets are (AES-256-GCM under SECRETS_KEY, in
@@ -23,4 +23,9 @@ export function openTotpSeed(stored: string, operatorId: string, key: Buffer | n
       { cause: error },
     );
   }
+}
+
+/** A stored seed sealed anew under `to` after opening it with `from` (NasSecretUnavailableError when it cannot). */
+export function resealTotpSeed(stored: string, operatorId: string, from: Buffer | null, to: Buffer | null): string {
+  return resealSecret(stored, context(operatorId), `operator ${operatorId}`, from, to);
 }

@@ -1,0 +1,83 @@
+import { NasSecretUnavailableError } from '../../nas/secret-box.js';
+import { AuditModule } from '../../audit/audit.module.js';
+import { BatchesRepository } from '../../batches/batches.repository.js';
+import { BatchesService } from '../../batches/batches.service.js';
+import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
+import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
+import { NasService } from '../../nas/nas.service.js';
+import { OperatorsRepository } from '../../operators/operators.repository.js';
+import { OperatorsService } from '../../operators/operators.service.js';
+import { VenuesModule } from '../../venues/venues.module.js';
+import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
+import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
+import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
+import { flagOption } from '../option-values.js';
+
+/** `hotspot secrets rotate`: every stored secret moves to a new key. */
+
+export type SecretsKeeper = Pick<SecretsService, 'rotate'>;
+
+export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
+  // The services alone, not their modules: the modules' start-up work (the first administrator, the
+  // NAS secrets check) is the service's business, not a command's.
+  imports: [AuditModule, VenuesModule, IdempotencyModule, CommandVenueScopeModule],
+  providers: [
+    NasService,
+    NasClientsRepository,
+    BatchesService,
+    BatchesRepository,
+    OperatorsService,
+    OperatorsRepository,
+    SecretsService,
+  ],
+  resolve: (context) => context.get(SecretsService),
+};
+
+export const secretsCommand: CliCommand = {
+  register(program, { io, runtime }) {
+    const secrets = program
+      .command('secrets')
+      .description('The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords).');
+    secrets
+      .command('rotate')
+      .description(
+        'Seal every stored secret (those still in clear too) under a new random key, in one transaction. ' +
+          'With a key file (SECRETS_KEY_FILE, or secrets.key beside the SQLite database) the file gets the new key; ' +
+          'with SECRETS_KEY the new key is printed alone on stdout, to be set on every instance. ' +
+          'Stop the service and worker first, or restart them right after: they keep the old key until then.',
+      )
+      .addOption(flagOption('--json', 'print one JSON object {nasSecrets, totpSeeds, batchPasswords, keyFile, newKey}'))
+      .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
+  },
+};
+
+async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo): Promise<void> {
+  let rotation: SecretsRotation;
+  try {
+    rotation = await keeper.rotate();
+  } catch (error) {
+    if (error instanceof NasSecretUnavailableError) {
+      throw new CommandFailure(`${error.message} Nothing was changed.`);
+    }
+    throw error;
+  }
+  const newKey = rotation.newKey?.toString('base64') ?? null;
+  if (options.json) {
+    printJson(io, { ...rotation, newKey });
+    return;
+  }
+  const counts =
+    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s) and ` +
+    `${rotation.batchPasswords} batch password(s) under a new key.`;
+  if (rotation.keyFile !== null) {
+    io.stdout.write(
+      `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,
+    );
+    return;
+  }
+  io.stderr.write(
+    `${counts}\nThe new key follows, shown only this once: set it as SECRETS_KEY on every instance and restart them; ` +
+      'the old key opens nothing any more.\n',
+  );
+  io.stdout.write(`${newKey}\n`);
+}
