@@ -1,3 +1,4 @@
+import { Clock } from '../src/common/clock.js';
 import { OperatorSessionEntity } from '../src/console/entities/operator-session.entity.js';
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
@@ -29,8 +30,10 @@ for (const kind of databaseKinds()) {
 
     beforeAll(async () => {
       database = await createTestDatabase(kind);
-      first = await startTestApp(kind, { SECRETS_KEY }, { database, clock });
-      second = await startTestApp(kind, { SECRETS_KEY }, { database, clock });
+      // Passwords and sessions: operators without a second factor may use the console here
+      // (OPERATORS_REQUIRE_2FA=false); the last suite below runs with the default.
+      first = await startTestApp(kind, { SECRETS_KEY, OPERATORS_REQUIRE_2FA: 'false' }, { database, clock });
+      second = await startTestApp(kind, { SECRETS_KEY, OPERATORS_REQUIRE_2FA: 'false' }, { database, clock });
     }, 60_000);
 
     afterAll(async () => {
@@ -568,7 +571,11 @@ for (const kind of databaseKinds()) {
     let testApp: TestApp;
 
     beforeAll(async () => {
-      testApp = await startTestApp(kind, { TRUST_PROXY: '1', RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3' });
+      testApp = await startTestApp(kind, {
+        TRUST_PROXY: '1',
+        RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3',
+        OPERATORS_REQUIRE_2FA: 'false',
+      });
     });
 
     afterAll(async () => {
@@ -613,6 +620,42 @@ for (const kind of databaseKinds()) {
       expect(refused.headers['retry-after']).toMatch(/^\d+$/);
       // Another address is not affected.
       expect((await post('198.51.100.8', { email: operator.email, password: OPERATOR_PASSWORD })).status).toBe(303);
+    });
+  });
+
+  describe(`a second factor for every operator, by default [${kind}]`, () => {
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await startTestApp(kind);
+    }, 60_000);
+
+    afterAll(async () => {
+      await testApp?.close();
+    });
+
+    it('an operator who is no administrator must enrol before any page, and is asked for the code after', async () => {
+      const operator = await givenOperator(testApp, { permissions: ['read', 'write'] });
+      const client = new ConsoleBrowser(() => testApp.http);
+      expect((await client.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD })).status).toBe(
+        303,
+      );
+      for (const path of ['/admin', '/admin/users', '/admin/account', '/admin/online']) {
+        const page = await client.get(path);
+        expect([path, page.status, page.headers.location]).toEqual([path, 303, '/admin/two-factor']);
+      }
+      const enrolment = await client.get('/admin/two-factor');
+      const secret = pageText(enrolment.text, 'secret');
+      const now = testApp.app.get(Clock).now();
+      expect((await client.post('/admin/two-factor', { code: totpCode(secret, now) })).status).toBe(200);
+      expect((await client.get('/admin/users')).status).toBe(200);
+      // The next sign-in asks for the code.
+      const next = new ConsoleBrowser(() => testApp.http);
+      await next.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD });
+      expect((await next.get('/admin')).headers.location).toBe('/admin/login/second-factor');
+      const code = totpCode(secret, new Date(now.getTime() + 30_000));
+      expect((await next.post('/admin/login/second-factor', { code })).status).toBe(303);
+      expect((await next.get('/admin')).status).toBe(200);
     });
   });
 }

@@ -91,6 +91,7 @@ describe('loadConfig', () => {
       shedding: { browse: 20, change: 50 },
       console: {
         adminRequire2fa: true,
+        operatorsRequire2fa: true,
         oneTimePasswordLifetimeMs: 72 * 3_600_000,
         idleTimeoutMs: 1_800_000,
         absoluteTimeoutMs: 43_200_000,
@@ -175,6 +176,7 @@ describe('loadConfig', () => {
       RADIUS_PASSWORD_CACHE_SECONDS: '0',
       AUDIT_RETENTION_DAYS: '2555',
       ADMIN_REQUIRE_2FA: 'false',
+      OPERATORS_REQUIRE_2FA: 'false',
       OPERATOR_ONE_TIME_PASSWORD_HOURS: '1',
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
@@ -242,6 +244,7 @@ describe('loadConfig', () => {
       shedding: { browse: 0, change: 200 },
       console: {
         adminRequire2fa: false,
+        operatorsRequire2fa: false,
         oneTimePasswordLifetimeMs: 3_600_000,
         idleTimeoutMs: 600_000,
         absoluteTimeoutMs: 7_200_000,

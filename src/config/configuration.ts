@@ -235,6 +235,7 @@ const jobsAndLimits = z
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
     AUDIT_RETENTION_DAYS: integer(1, 3650).default(400),
     ADMIN_REQUIRE_2FA: flag.default(true),
+    OPERATORS_REQUIRE_2FA: flag.default(true),
     OPERATOR_ONE_TIME_PASSWORD_HOURS: integer(1, 720).default(72),
     CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
     CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
@@ -418,6 +419,8 @@ export const configSchema = z
       console: {
         /** Admin operators must enrol a TOTP second factor before anything else. */
         adminRequire2fa: env.ADMIN_REQUIRE_2FA,
+        /** Every operator must enrol a TOTP second factor before anything else (false: labs and tests). */
+        operatorsRequire2fa: env.OPERATORS_REQUIRE_2FA,
         /** How long an operator's one-time password (made by create or reset) can be used to sign in. */
         oneTimePasswordLifetimeMs: env.OPERATOR_ONE_TIME_PASSWORD_HOURS * 3_600_000,
         /** A console session unused for this long is over. */

@@ -39,6 +39,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 @Injectable()
 export class ConsoleGuard implements CanActivate {
   private readonly adminRequire2fa: boolean;
+  private readonly operatorsRequire2fa: boolean;
 
   constructor(
     private readonly reflector: Reflector,
@@ -46,6 +47,7 @@ export class ConsoleGuard implements CanActivate {
     config: ConfigService<AppConfig, true>,
   ) {
     this.adminRequire2fa = config.get('console', { infer: true }).adminRequire2fa;
+    this.operatorsRequire2fa = config.get('console', { infer: true }).operatorsRequire2fa;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -80,7 +82,8 @@ export class ConsoleGuard implements CanActivate {
       if (access !== 'unfinished') throw new ConsoleRedirect(CONSOLE_PAGES.password);
       return true;
     }
-    const mustEnrol = operator.admin && this.adminRequire2fa && !operator.totpEnrolled;
+    const required = this.operatorsRequire2fa || (operator.admin && this.adminRequire2fa);
+    const mustEnrol = required && !operator.totpEnrolled;
     if (mustEnrol && access === 'signed-in') throw new ConsoleRedirect(CONSOLE_PAGES.enrolment);
     return true;
   }

@@ -127,20 +127,23 @@ export function recoveryCodesOf(html: string): string[] {
 export interface SignedInConsole {
   console: ConsoleBrowser;
   operator: OperatorEntity;
-  /** The TOTP seed an administrator enrolled with while signing in (base32); null for other operators. */
+  /** The TOTP seed the operator enrolled with while signing in (base32); null when the console asked for none. */
   totpSecret: string | null;
 }
 
 /**
  * An operator stored with `options` and signed in through the console's own forms: email and
- * password, and for an administrator the two-factor enrolment the console requires first.
+ * password, and the two-factor enrolment when the console requires it first (OPERATORS_REQUIRE_2FA,
+ * ADMIN_REQUIRE_2FA).
  */
 export async function signInConsole(testApp: TestApp, options: OperatorOptions = {}): Promise<SignedInConsole> {
   const operator = await givenOperator(testApp, options);
   const console = new ConsoleBrowser(() => testApp.http);
   const login = await console.post('/admin/login', { email: operator.email, password: OPERATOR_PASSWORD });
   if (login.status !== 303) throw new Error(`sign-in answered ${login.status}`);
-  if (!operator.admin) return { console, operator, totpSecret: null };
+  if ((await console.get('/admin')).headers.location !== '/admin/two-factor') {
+    return { console, operator, totpSecret: null };
+  }
   const enrolment = await console.get('/admin/two-factor');
   const totpSecret = pageText(enrolment.text, 'secret');
   const confirmed = await console.post('/admin/two-factor', { code: totpCode(totpSecret, new Date()) });
