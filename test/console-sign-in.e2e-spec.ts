@@ -271,6 +271,15 @@ for (const kind of databaseKinds()) {
       expect(JSON.stringify(updates)).not.toContain('passphrase');
     });
 
+    it('a password is one password however its accents were typed (Unicode NFC)', async () => {
+      const composed = 'Crème brûlée à Kadıköy'.normalize('NFC');
+      const operator = await givenOperator(first, { password: composed });
+      const decomposed = composed.normalize('NFD');
+      expect(decomposed).not.toBe(composed);
+      expect((await browser().post('/admin/login', { email: operator.email, password: decomposed })).status).toBe(303);
+      expect((await browser().post('/admin/login', { email: operator.email, password: composed })).status).toBe(303);
+    });
+
     it('a one-time password stops working when it expires: no sign-in, no password change with it', async () => {
       const operator = await givenOperator(first, { mustChangePassword: true, email: 'expiring@venue.example' });
       // Signed in while it worked, on the forced password page when it expires.

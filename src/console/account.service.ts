@@ -12,6 +12,7 @@ import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
+import { verifyOperatorPassword } from './operator-password.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { openTotpSeed } from '../operators/totp-seal.js';
 import { matchingTotpStep } from './totp.js';
@@ -76,7 +77,9 @@ export class AccountService {
     if (wait > 0) return { kind: 'wait', seconds: wait };
     const passwordOk =
       checkablePassword(password) &&
-      (await this.throttle.checked(throttled, () => this.hasher.verify('sign-in', stored.passwordHash, password)));
+      (await this.throttle.checked(throttled, () =>
+        verifyOperatorPassword(this.hasher, stored.passwordHash, password),
+      ));
     const now = this.clock.now();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const done = await this.database.transaction(async (em) => {

@@ -3,7 +3,8 @@ import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { oneTimePasswordExpired } from '../operators/operator-rules.js';
-import { checkablePassword, passwordProblem } from '../operators/password-policy.js';
+import { checkablePassword, normalisedPassword, passwordProblem } from '../operators/password-policy.js';
+import { verifyOperatorPassword } from './operator-password.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './operator-sessions.repository.js';
@@ -50,7 +51,7 @@ export class PasswordChangeService {
     if (password !== repeated) return { kind: 'problem', problem: 'mismatch' };
     const problem = passwordProblem(password, session.operator);
     if (problem !== null) return { kind: 'problem', problem };
-    if (password === current) return { kind: 'problem', problem: 'same' };
+    if (normalisedPassword(password) === normalisedPassword(current)) return { kind: 'problem', problem: 'same' };
     this.hasher.checkRoom('sign-in');
     const operatorId = session.operator.id;
     const throttled = SignInThrottle.passwordKey(session.operator.email);
@@ -61,12 +62,12 @@ export class PasswordChangeService {
       stored !== null &&
       !oneTimePasswordExpired(stored, this.clock.now()) &&
       checkablePassword(current) &&
-      (await this.throttle.checked(throttled, () => this.hasher.verify('sign-in', stored.passwordHash, current)));
+      (await this.throttle.checked(throttled, () => verifyOperatorPassword(this.hasher, stored.passwordHash, current)));
     if (!currentOk) {
       await this.throttle.failed(throttled.key, client);
       return { kind: 'problem', problem: 'current' };
     }
-    const passwordHash = await this.hasher.hash(password);
+    const passwordHash = await this.hasher.hash(normalisedPassword(password));
     const sessionId = await this.database.transaction(async (em) => {
       await this.throttle.forget(em, throttled);
       await this.operators.changePassword(em, operatorId, passwordHash, this.clock.now());

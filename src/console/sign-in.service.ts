@@ -15,6 +15,7 @@ import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
+import { verifyOperatorPassword } from './operator-password.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { openTotpSeed } from '../operators/totp-seal.js';
 import { matchingTotpStep } from './totp.js';
@@ -60,7 +61,7 @@ export class SignInService {
     // The same argon2id work whether or not the email is known; a too long password is never hashed.
     const candidate = checkablePassword(password) ? password : '';
     const verified = await this.throttle.checked(throttled, async () =>
-      this.hasher.verify('sign-in', operator?.passwordHash ?? (await this.hasher.standIn()), candidate),
+      verifyOperatorPassword(this.hasher, operator?.passwordHash ?? (await this.hasher.standIn()), candidate),
     );
     if (operator === null || !verified || operator.status !== 'active' || candidate === '') {
       await this.throttle.failed(throttled.key, client);

@@ -28,7 +28,7 @@ import {
   type OperatorView,
 } from './operator-rules.js';
 import { OperatorsRepository, type OperatorChanges } from './operators.repository.js';
-import { passwordProblem } from './password-policy.js';
+import { normalisedPassword, passwordProblem } from './password-policy.js';
 import { resealTotpSeed } from './totp-seal.js';
 
 /** The name of the operator a first start creates. */
@@ -155,7 +155,7 @@ export class OperatorsService {
     operator.mustChangePassword = generated !== null;
     operator.oneTimePasswordExpiresAt = generated === null ? null : this.oneTimePasswordExpiry();
     // Hashing is slow by design: it runs before the transaction, never inside it.
-    operator.passwordHash = await this.passwords.hash(generated ?? input.password!);
+    operator.passwordHash = await this.passwords.hash(generated ?? normalisedPassword(input.password!));
     try {
       await this.database.transaction(async (em) => {
         // Found here or, when another create commits in between, by the unique index.

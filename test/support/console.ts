@@ -5,7 +5,7 @@ import type { Permission } from '../../src/auth/permissions.js';
 import { newId } from '../../src/common/ids.js';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../src/config/configuration.js';
-import { base32Decode, base32Encode, hotp, newTotpSeed, totpStep } from '../../src/console/totp.js';
+import { base32Decode, base32Encode, newTotpSeed, totpCode as codeOf } from '../../src/console/totp.js';
 import { sealTotpSeed } from '../../src/operators/totp-seal.js';
 import { hash } from '@node-rs/argon2';
 import { ARGON2ID_OPTIONS } from '../../src/common/passwords/argon2-threads.js';
@@ -109,7 +109,7 @@ export function newTotpSecret(): string {
 
 /** The TOTP code of `secret` (base32, as the enrolment page shows it) at `at`. */
 export function totpCode(secret: string, at: Date): string {
-  return hotp(base32Decode(secret), totpStep(at));
+  return codeOf(base32Decode(secret), at);
 }
 
 /** Text of the first element with this class in a page. */
