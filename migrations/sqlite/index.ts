@@ -24,6 +24,7 @@ import { SessionsNasLastAccountingIndex1797321600000 } from './1797321600000-Ses
 import { ValidityFromFirstLogin1797408000000 } from './1797408000000-ValidityFromFirstLogin.js';
 import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
 import { OneTimePasswordExpiry1797667200000 } from './1797667200000-OneTimePasswordExpiry.js';
+import { OperatorPasskeys1797753600000 } from './1797753600000-OperatorPasskeys.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -52,4 +53,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   ValidityFromFirstLogin1797408000000,
   UserBatches1797580800000,
   OneTimePasswordExpiry1797667200000,
+  OperatorPasskeys1797753600000,
 ];

@@ -20,6 +20,18 @@ function problemsOf(env: Record<string, string>): Array<{ variable: string; mess
 }
 
 describe('loadConfig', () => {
+  it('takes a console origin by name only: passkeys cannot be bound to an address or a path', () => {
+    for (const origin of [
+      'https://10.0.0.1',
+      'https://[::1]:8443',
+      'https://console.example.com/admin',
+      'console.example.com',
+    ]) {
+      expect(problemsOf({ CONSOLE_ORIGIN: origin }).map(({ variable }) => variable)).toEqual(['CONSOLE_ORIGIN']);
+    }
+    expect(loadConfig({ CONSOLE_ORIGIN: 'http://localhost:3000' }).console.origin).toBe('http://localhost:3000');
+  });
+
   it('keeps secrets under a key in production: SECRETS_KEY or SECRETS_KEY_FILE, one of them', () => {
     const key = 'a'.repeat(64);
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
@@ -95,6 +107,7 @@ describe('loadConfig', () => {
         oneTimePasswordLifetimeMs: 72 * 3_600_000,
         idleTimeoutMs: 1_800_000,
         absoluteTimeoutMs: 43_200_000,
+        origin: null,
       },
     });
   });
@@ -177,6 +190,7 @@ describe('loadConfig', () => {
       AUDIT_RETENTION_DAYS: '2555',
       ADMIN_REQUIRE_2FA: 'false',
       OPERATORS_REQUIRE_2FA: 'false',
+      CONSOLE_ORIGIN: 'https://console.example.com',
       OPERATOR_ONE_TIME_PASSWORD_HOURS: '1',
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
@@ -248,6 +262,7 @@ describe('loadConfig', () => {
         oneTimePasswordLifetimeMs: 3_600_000,
         idleTimeoutMs: 600_000,
         absoluteTimeoutMs: 7_200_000,
+        origin: 'https://console.example.com',
       },
     });
   });

@@ -239,6 +239,16 @@ const jobsAndLimits = z
     OPERATOR_ONE_TIME_PASSWORD_HOURS: integer(1, 720).default(72),
     CONSOLE_IDLE_TIMEOUT_MINUTES: integer(1, 1440).default(30),
     CONSOLE_SESSION_MAX_HOURS: integer(1, 720).default(12),
+    CONSOLE_ORIGIN: z
+      .string()
+      .refine(
+        (origin) =>
+          URL.canParse(origin) && new URL(origin).origin === origin && !/^\d|\[/.test(new URL(origin).hostname),
+        {
+          error: 'must be the origin browsers reach the console at, by name, like https://console.example.com',
+        },
+      )
+      .optional(),
     VENUES_REGISTERED_ONLY: flag.default(false),
     ARGON2_RADIUS_SLOTS: integer(1, 256).optional(),
     ARGON2_SIGN_IN_SLOTS: integer(1, 256).optional(),
@@ -427,6 +437,8 @@ export const configSchema = z
         idleTimeoutMs: env.CONSOLE_IDLE_TIMEOUT_MINUTES * 60_000,
         /** A console session is over this long after sign-in, however busy. */
         absoluteTimeoutMs: env.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+        /** Where browsers reach the console (scheme, host, port): passkeys are bound to it; null: no passkeys. */
+        origin: env.CONSOLE_ORIGIN ?? null,
       },
     };
   });

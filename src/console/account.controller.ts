@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
@@ -8,13 +8,15 @@ import { timeZones } from './console-format.js';
 import { client, ConsolePages, field, session } from './console-page.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
+import { ConsoleRefusal } from './console-errors.js';
+import { PasskeysService } from './passkeys.service.js';
 import type { ConsoleRequest } from './console-request.js';
 
 const ACCOUNT = '/admin/account';
 
 /**
  * My account: who is signed in, the password and second factor (their own pages), new recovery
- * codes (shown once), the time zone of every date the console shows, and sign-out everywhere.
+ * codes (shown once), passkeys, the time zone of every date the console shows, and sign-out everywhere.
  */
 @ApiExcludeController()
 @Public()
@@ -27,6 +29,7 @@ export class AccountController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly account: AccountService,
+    private readonly passkeys: PasskeysService,
     private readonly clock: Clock,
   ) {}
 
@@ -40,6 +43,38 @@ export class AccountController {
     const saved = await this.account.setTimeZone(session(request), field(request, 'timeZone'), client(request));
     if (!saved) return this.page(request, response, 422, 'account.problem.timeZone', null);
     response.redirect(303, `${ACCOUNT}?notice=notice.account.timeZone`);
+  }
+
+  /** The options the browser creates a passkey with (JSON); 404 when passkeys are not offered. */
+  @Get('account/passkeys/options')
+  async passkeyOptions(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const options = await this.passkeys.registrationOptions(session(request));
+    if (options === null) throw new ConsoleRefusal(404, 'error.notFound');
+    response.json(options);
+  }
+
+  @Post('account/passkeys')
+  async addPasskey(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const added = await this.passkeys.register(
+      session(request),
+      field(request, 'response'),
+      field(request, 'name'),
+      client(request),
+    );
+    if (!added) return this.page(request, response, 422, null, null, {}, 'account.problem.passkey');
+    response.redirect(303, `${ACCOUNT}?notice=notice.account.passkeyAdded`);
+  }
+
+  @Post('account/passkeys/:id/remove')
+  async removePasskey(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
+    if (!(await this.passkeys.remove(session(request), id, client(request)))) {
+      throw new ConsoleRefusal(404, 'error.notFound');
+    }
+    response.redirect(303, `${ACCOUNT}?notice=notice.account.passkeyRemoved`);
   }
 
   @Post('account/recovery-codes')
@@ -65,6 +100,7 @@ export class AccountController {
     zoneProblem: string | null,
     codesProblem: string | null,
     problemValues: Record<string, number> = {},
+    passkeyProblem: string | null = null,
   ): Promise<void> {
     const { operator } = session(request);
     await this.pages.render(request, response, status, 'account/show', {
@@ -74,6 +110,9 @@ export class AccountController {
       zoneProblem,
       codesProblem,
       problemValues,
+      passkeysOffered: this.passkeys.offered,
+      passkeys: await this.passkeys.list(operator.id),
+      passkeyProblem,
     });
   }
 }

@@ -17,11 +17,24 @@ export function consoleAssetsDir(): string {
   throw new Error('The console templates (src/console/views/) were not found beside the program.');
 }
 
-/** The files /admin/static/ serves, read once: the console's own (static/) and htmx from its pinned package. */
+/**
+ * The files /admin/static/ serves, read once: the console's own (static/), htmx and the WebAuthn
+ * browser library from their pinned packages.
+ */
 export function consoleStaticFiles(): Map<string, Buffer> {
   const dir = join(consoleAssetsDir(), 'static');
   const files = new Map<string, Buffer>();
   for (const name of readdirSync(dir)) files.set(name, readFileSync(join(dir, name)));
-  files.set('htmx.min.js', readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js')));
+  const require = createRequire(import.meta.url);
+  files.set('htmx.min.js', readFileSync(require.resolve('htmx.org/dist/htmx.min.js')));
+  // The package exports only its modules; its browser bundle sits beside them.
+  const webauthn = join(
+    dirname(require.resolve('@simplewebauthn/browser')),
+    '..',
+    'dist',
+    'bundle',
+    'index.umd.min.js',
+  );
+  files.set('webauthn.min.js', readFileSync(webauthn));
   return files;
 }

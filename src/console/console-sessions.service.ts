@@ -59,6 +59,7 @@ export class ConsoleSessionsService {
       stage,
       rightsVersion: operator.rightsVersion,
       pendingTotpSecret: null,
+      webauthnChallenge: null,
       createdAt: kept?.createdAt ?? now,
       lastSeenAt: now,
       expiresAt: kept?.expiresAt ?? new Date(now.getTime() + lifetime),

@@ -16,6 +16,7 @@ import { ConsoleSessionsService } from './console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
 import { EnrolmentService } from './enrolment.service.js';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE } from './language.js';
+import { PasskeysService } from './passkeys.service.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { SignInService, type SignInOutcome } from './sign-in.service.js';
@@ -29,6 +30,9 @@ const STATIC_TYPES: Record<string, string> = {
   // Batches: the cards page's print stylesheet.
   'print.css': 'text/css; charset=utf-8',
   'htmx.min.js': 'text/javascript; charset=utf-8',
+  // Passkeys: @simplewebauthn/browser and the console's use of it.
+  'webauthn.min.js': 'text/javascript; charset=utf-8',
+  'passkeys.js': 'text/javascript; charset=utf-8',
 };
 
 /** The password policy's reasons, as message keys of the catalogues. */
@@ -63,6 +67,7 @@ export class ConsoleController {
     private readonly sessions: ConsoleSessionsService,
     private readonly enrolment: EnrolmentService,
     private readonly passwords: PasswordChangeService,
+    private readonly passkeys: PasskeysService,
     private readonly limiter: RateLimiterService,
   ) {
     this.staticFiles = consoleStaticFiles();
@@ -86,7 +91,26 @@ export class ConsoleController {
   @Get('login/second-factor')
   @Access('second-factor')
   async secondFactorForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
-    await this.page(request, response, 200, 'second-factor', {});
+    await this.page(request, response, 200, 'second-factor', await this.secondFactorData(request));
+  }
+
+  /** The options the browser signs in with one of the operator's passkeys (JSON); 404 when it has none. */
+  @Get('login/passkey/options')
+  @Access('second-factor')
+  async passkeyOptions(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const options = await this.passkeys.authenticationOptions(session(request));
+    if (options === null) throw new ConsoleRefusal(404, 'error.notFound');
+    response.json(options);
+  }
+
+  @Post('login/passkey')
+  @Access('second-factor')
+  async passkey(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.countClientAttempt(request);
+    const check = this.passkeys.assertion(field(request, 'response'));
+    const outcome = await this.signIn.withPasskey(session(request), check, client(request));
+    const data = { ...(await this.secondFactorData(request)), passkeyRefused: outcome.kind === 'refused' };
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', data);
   }
 
   @Post('login/second-factor')
@@ -94,7 +118,8 @@ export class ConsoleController {
   async secondFactor(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.countClientAttempt(request);
     const outcome = await this.signIn.withTotp(session(request), field(request, 'code'), client(request));
-    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', {});
+    const data = await this.secondFactorData(request);
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', data);
   }
 
   @Post('login/recovery')
@@ -102,7 +127,8 @@ export class ConsoleController {
   async recovery(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.countClientAttempt(request);
     const outcome = await this.signIn.withRecoveryCode(session(request), field(request, 'code'), client(request));
-    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', { recovery: true });
+    const data = { ...(await this.secondFactorData(request)), recovery: true };
+    await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', data);
   }
 
   @Get('two-factor')
@@ -204,6 +230,12 @@ export class ConsoleController {
     const t = this.views.translator(request.consoleLanguage ?? DEFAULT_LANGUAGE);
     const offer = await this.enrolment.offer(current, t('enrol.qrLabel'));
     await this.page(request, response, status, 'enrol', { offer, wrongCode, operator: current.operator });
+  }
+
+  /** What the second-factor page shows besides the code forms: a passkey button when the operator has one. */
+  private async secondFactorData(request: ConsoleRequest): Promise<Record<string, unknown>> {
+    const offered = this.passkeys.offered && (await this.passkeys.list(session(request).operator.id)).length > 0;
+    return { passkeys: offered };
   }
 
   /** The address's attempts go through the API's shared (Redis) limiter for callers without a token. */

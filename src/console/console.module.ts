@@ -37,6 +37,8 @@ import { OperatorSessionsRepository } from './operator-sessions.repository.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { SignInAudit } from './sign-in-audit.js';
+import { PasskeysRepository } from './passkeys.repository.js';
+import { PasskeysService } from './passkeys.service.js';
 import { DeniedAccessAudit } from './denied-access-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { SignInService } from './sign-in.service.js';
@@ -88,6 +90,8 @@ import { SignInThrottle } from './sign-in-throttle.js';
     OperatorAccountsRepository,
     OperatorSessionsRepository,
     RecoveryCodesRepository,
+    PasskeysRepository,
+    PasskeysService,
     SignInFailuresRepository,
     DashboardService,
     VenueCountsRepository,

@@ -121,6 +121,27 @@ export class OperatorSessionsRepository {
     await em.update(OperatorSessionEntity, { idHash }, { pendingTotpSecret: sealed });
   }
 
+  /** The challenge of a passkey ceremony this session began; a new one replaces any earlier. */
+  async setWebauthnChallenge(em: EntityManager, idHash: string, challenge: string): Promise<void> {
+    await em.update(OperatorSessionEntity, { idHash }, { webauthnChallenge: challenge });
+  }
+
+  /** The session's passkey challenge, cleared as it is read: of two uses of one, one gets it. Null when none. */
+  async takeWebauthnChallenge(em: EntityManager, idHash: string): Promise<string | null> {
+    const row = await em.findOne(OperatorSessionEntity, {
+      select: { idHash: true, webauthnChallenge: true },
+      where: { idHash },
+    });
+    const challenge = row?.webauthnChallenge ?? null;
+    if (challenge === null) return null;
+    const taken = await em.update(
+      OperatorSessionEntity,
+      { idHash, webauthnChallenge: challenge },
+      { webauthnChallenge: null },
+    );
+    return (taken.affected ?? 0) === 1 ? challenge : null;
+  }
+
   /** Deletes the session; true when it was there (so two uses of one session cannot both move it on). */
   async delete(em: EntityManager, idHash: string): Promise<boolean> {
     const result = await em.delete(OperatorSessionEntity, { idHash });

@@ -14,6 +14,7 @@ import { OperatorAccountsRepository } from './operator-accounts.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
+import type { PasskeyCheck } from './passkeys.service.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
 import { verifyOperatorPassword } from './operator-password.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -99,6 +100,11 @@ export class SignInService {
       const code = normalizeRecoveryCode(typed);
       return code !== null && (await this.recoveryCodes.use(em, operator.id, sha256Hex(code), this.clock.now()));
     });
+  }
+
+  /** A passkey instead of a code: its answer to the challenge this session was given. */
+  async withPasskey(session: SessionWithOperator, check: PasskeyCheck, client: ClientInfo): Promise<SignInOutcome> {
+    return this.secondFactor(session, client, (em, operator) => check(em, operator.id, session.idHash));
   }
 
   private async secondFactor(

@@ -9,6 +9,7 @@ import {
   VenueUserCountChangeEntity,
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
+import { OperatorPasskeyEntity } from '../console/entities/operator-passkey.entity.js';
 import { OperatorRecoveryCodeEntity } from '../console/entities/operator-recovery-code.entity.js';
 import { OperatorSessionEntity } from '../console/entities/operator-session.entity.js';
 import { SignInFailureEntity } from '../console/entities/sign-in-failure.entity.js';
@@ -38,6 +39,7 @@ export const ENTITIES = [
   AuditEventEntity,
   OperatorSessionEntity,
   OperatorRecoveryCodeEntity,
+  OperatorPasskeyEntity,
   SignInFailureEntity,
   VenueEntity,
   UserBatchEntity,

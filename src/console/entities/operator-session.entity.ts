@@ -27,6 +27,10 @@ export class OperatorSessionEntity {
   @Column({ name: 'pending_totp_secret', type: 'varchar', length: 512, nullable: true })
   pendingTotpSecret!: string | null;
 
+  /** The challenge of the passkey ceremony this session started (registration or sign-in), base64url; used once. */
+  @Column({ name: 'webauthn_challenge', type: 'varchar', length: 128, nullable: true })
+  webauthnChallenge!: string | null;
+
   @DateTimeColumn('created_at')
   createdAt!: Date;
 

@@ -1,4 +1,4 @@
-// The console's only script of its own (htmx aside): the copy buttons. Every page works without it.
+// The console's script for every page (htmx aside): the copy buttons. Every page works without it.
 document.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
   if (button === null) return;
