@@ -1,16 +1,13 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
-import { Public } from '../common/public-route.js';
 import { AccountService } from './account.service.js';
 import { timeZones } from './console-format.js';
 import { client, ConsolePages, field, session } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
-import { ConsoleGuard } from './console.guard.js';
 import { ConsoleRefusal } from './console-errors.js';
 import { PasskeysService } from './passkeys.service.js';
 import type { ConsoleRequest } from './console-request.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const ACCOUNT = '/admin/account';
 
@@ -18,11 +15,7 @@ const ACCOUNT = '/admin/account';
  * My account: who is signed in, the password and second factor (their own pages), new recovery
  * codes (shown once), passkeys, the time zone of every date the console shows, and sign-out everywhere.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class AccountController {
   private readonly zones = timeZones();
 

@@ -1,5 +1,4 @@
-import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ADMIN_ONLY_TARGET_TYPES,
@@ -12,12 +11,10 @@ import {
   type AuditTargetType,
 } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
-import { Public } from '../common/public-route.js';
 import { ConsolePages, queryValue, session } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
 import { wallDateTime } from './zoned-time.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const PAGE_SIZE = 50;
 /** Pages further back than this are not offered (a filter finds older rows faster). */
@@ -49,11 +46,7 @@ const FILTER_NAMES: Array<keyof AuditFilterValues> = [
  * The audit log: who changed what, newest first, filtered by actor, action, target and time, a page
  * at a time. Administrators see every row; other operators only rows about their venues.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class AuditController {
   constructor(
     private readonly pages: ConsolePages,

@@ -1,15 +1,12 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { BatchesService } from '../batches/batches.service.js';
 import { cardsCsv } from '../batches/csv.js';
 import type { BatchCardsDto } from '../batches/dto/batch.response.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AdmittedRequest } from '../common/load/admission.middleware.js';
-import { Public } from '../common/public-route.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { batchRequestOf, BATCH_FORM_FIELDS, type BatchForm } from './batches.rules.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import {
   ConsolePages,
@@ -23,8 +20,8 @@ import {
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import { qrCodeSvg } from './qr-svg.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const PAGE_SIZE = 20;
 
@@ -37,11 +34,7 @@ const key = (...parts: string[]): string => parts.join('.');
  * do), need write permission, and go through BatchesService.reveal, which keeps the 24-hour window
  * and writes the batch.reveal audit row, as the v1 API's reveal does.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class BatchesConsoleController {
   constructor(
     private readonly pages: ConsolePages,

@@ -1,15 +1,12 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { clientKey } from '../auth/rate-limit/rate-limit.guard.js';
 import { RateLimiterService } from '../auth/rate-limit/rate-limiter.service.js';
-import { Public } from '../common/public-route.js';
 import type { ApiRequest } from '../common/request-context.js';
 import { consoleStaticFiles } from './console-assets.js';
 import { client, ConsolePages, field, session } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
-import { Access, CONSOLE_PAGES, ConsoleGuard } from './console.guard.js';
+import { Access, CONSOLE_PAGES } from './console.guard.js';
 import { consoleReturnPath } from './console.rules.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
@@ -20,6 +17,7 @@ import { PasskeysService } from './passkeys.service.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { SignInService, type SignInOutcome } from './sign-in.service.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const LANGUAGE_COOKIE_MAX_AGE_MS = 365 * 86_400_000;
 
@@ -52,11 +50,7 @@ const PASSWORD_PROBLEMS: Array<[RegExp, string]> = [
  * guarded by its own session guard. Not part of the v1 API (hidden from its OpenAPI document), and
  * @Public() for the API's global guards, which know nothing of console sessions.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class ConsoleController {
   private readonly staticFiles: Map<string, Buffer>;
 

@@ -1,14 +1,11 @@
-import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/public-route.js';
 import { ConsolePages, queryValue, session } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
 import { DashboardService } from './dashboard.service.js';
 import { venueView, type VenueView } from './venue-ops.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** The operator's scope, or the one venue `?venueId=` asks for: 400 when malformed, 403 outside the operator's venues. */
 export function requestedVenueView(request: ConsoleRequest): VenueView {
@@ -20,11 +17,7 @@ export function requestedVenueView(request: ConsoleRequest): VenueView {
 }
 
 /** The dashboard at /admin: the figures of the operator's venues at a glance. */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class DashboardController {
   constructor(
     private readonly pages: ConsolePages,

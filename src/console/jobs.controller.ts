@@ -1,17 +1,14 @@
-import { Controller, Get, HttpException, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/public-route.js';
 import { UserUnauthJobsService } from '../hotspot-users/user-unauth-jobs.service.js';
 import { UNAUTH_JOB_STATUSES, UNAUTH_REASONS } from '../unauth-jobs/entities/unauth-job.entity.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { ConsolePages, operatorActor, queryValue, requirePermission, session } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import { jobViewOf, type JobView } from './network-view.js';
 import { consoleOrigin, pathId, queryString } from './network-request.js';
 import { jobReasonOf, jobStatusOf, pageNumber } from './network.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** Jobs per page of the list. */
 const PAGE_SIZE = 25;
@@ -21,11 +18,7 @@ const PAGE_SIZE = 25;
  * and reason; a job's page with each session's outcome and each dispatcher's delivery; Retry now for
  * a failed job (write permission, confirmed).
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class JobsController {
   constructor(
     private readonly pages: ConsolePages,

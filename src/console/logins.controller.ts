@@ -1,17 +1,14 @@
-import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/public-route.js';
 import { normaliseMac } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { LoginAttemptsRepository, type LoginAttemptQuery } from '../radius/login-attempts.repository.js';
 import { ConsolePages, queryValue, session } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
 import { requestedVenueView } from './dashboard.controller.js';
 import { attemptOutcomeFilter, outcomesOf, pageNumber, reasonKey } from './venue-ops.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const PAGE_SIZE = 50;
 /** Deeper pages are not offered: a search narrows better (and attempts are kept for a bounded time anyway). */
@@ -26,11 +23,7 @@ const EMPTY_KEYS = {
 } as const;
 
 /** Login attempts at /admin/logins: why a guest cannot get in, for the front desk. */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class LoginsController {
   constructor(
     private readonly pages: ConsolePages,

@@ -1,9 +1,7 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
-import { Public } from '../common/public-route.js';
 import type { AppConfig } from '../config/configuration.js';
 import {
   NasAddressTakenError,
@@ -16,11 +14,10 @@ import {
 import { DEFAULT_COA_PORT, NAS_VENDORS, type NasVendor } from '../nas/nas-rules.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { ConsolePages, field, operatorActor, originOf, requireAdmin } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
 import { DashboardService } from './dashboard.service.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** The form's fields as typed, to show the form again: never the secret. */
 interface NasForm {
@@ -46,11 +43,7 @@ const EMPTY_FORM: NasForm = {
 };
 
 /** Settings → NAS at /admin/settings/nas (administrators): the RADIUS clients FreeRADIUS accepts. */
-@ApiExcludeController()
-@Public()
-@Controller('admin/settings/nas')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen('admin/settings/nas')
 export class NasSettingsController {
   private readonly port: number;
 

@@ -1,19 +1,13 @@
-import { All, Controller, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../common/public-route.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { All } from '@nestjs/common';
 import { ConsoleRefusal } from './console-errors.js';
-import { Access, ConsoleGuard } from './console.guard.js';
+import { Access } from './console.guard.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /**
  * Any other path under /admin: the console's own 404 page, not the API's JSON. Its own controller,
  * listed last in ConsoleModule, so its route is registered after every page's.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class ConsoleNotFoundController {
   @All('*path')
   @Access('anyone')

@@ -1,18 +1,15 @@
-import { Controller, Get, HttpException, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/public-route.js';
 import { SessionDisconnectService } from '../hotspot-users/session-disconnect.service.js';
 import { UserUnauthJobsService } from '../hotspot-users/user-unauth-jobs.service.js';
 import { VenueSessionsService } from '../hotspot-users/venue-sessions.service.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { ConsolePages, operatorActor, queryValue, requirePermission, session } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import { jobViewOf, type JobView } from './network-view.js';
 import { consoleOrigin, pathId, queryString } from './network-request.js';
 import { pageNumber } from './network.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** Sessions per page of Online now. */
 const PAGE_SIZE = 25;
@@ -22,11 +19,7 @@ const PAGE_SIZE = 25;
  * (write permission, confirmed on a page of its own) that ends it through an unauth job of reason
  * `operator`; the page then follows that job until the NAS has answered.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class OnlineController {
   constructor(
     private readonly pages: ConsolePages,

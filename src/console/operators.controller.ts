@@ -1,10 +1,8 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
 import { GrantRefusedError, grantProblem } from '../auth/grant.rules.js';
 import type { Permission } from '../auth/permissions.js';
-import { Public } from '../common/public-route.js';
 import { OPERATOR_PERMISSIONS, type OperatorView } from '../operators/operator-rules.js';
 import {
   LastActiveAdminError,
@@ -24,10 +22,9 @@ import {
   requireAdmin,
   type SignedInOperator,
 } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const OPERATORS = '/admin/settings/operators';
 
@@ -60,11 +57,7 @@ const FIELD_PROBLEMS: Record<string, string> = {
  * once, rights and venues, disable and enable, and resets of the second factor and the password,
  * through OperatorsService with the signed-in operator as the actor (its audit rows).
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class OperatorsController {
   constructor(
     private readonly pages: ConsolePages,

@@ -1,15 +1,12 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { createValidationPipe } from '../common/pipes/validation.pipe.js';
-import { Public } from '../common/public-route.js';
 import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { ResetPasswordDto, toPasswordResetInput } from '../hotspot-users/dto/reset-password.dto.js';
 import { etagOf } from '../hotspot-users/hotspot-user.etag.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { callerOf, PasswordResetService } from '../hotspot-users/password-reset.service.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import {
   ConsolePages,
@@ -23,9 +20,9 @@ import {
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import { pathId } from './network-request.js';
 import { userUrl } from './users.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const pipe = createValidationPipe();
 
@@ -46,11 +43,7 @@ interface ShownProblem {
  * whether the guest's sessions end now, then the generated password shown once. It goes through
  * PasswordResetService with the operator as the actor, as POST /api/v1/hotspot-users/:id/password does.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class PasswordController {
   constructor(
     private readonly pages: ConsolePages,

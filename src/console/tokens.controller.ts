@@ -1,5 +1,4 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
 import { ApiTokenService } from '../auth/api-token.service.js';
@@ -7,14 +6,12 @@ import type { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { grantProblem } from '../auth/grant.rules.js';
 import { PERMISSIONS } from '../auth/permissions.js';
 import { Clock } from '../common/clock.js';
-import { Public } from '../common/public-route.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { expiryDate, tokenName, tokenPermissions, venueRestriction } from './admin-forms.js';
 import { ConsolePages, field, fieldValues, operatorActor, originOf, requireAdmin } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 const TOKENS = '/admin/settings/tokens';
 
@@ -35,11 +32,7 @@ const EMPTY_FORM: TokenFormValues = { name: '', permissions: [], scope: 'all', v
  * is shown once, and revocation, through the token service the command line uses, with the operator
  * as the audit actor.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class TokensController {
   constructor(
     private readonly pages: ConsolePages,

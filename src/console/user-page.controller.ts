@@ -1,21 +1,18 @@
-import { Controller, Get, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Get, Param, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
-import { Public } from '../common/public-route.js';
 import type { AppConfig } from '../config/configuration.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { UserUnauthJobsService } from '../hotspot-users/user-unauth-jobs.service.js';
 import { LoginAttemptsService } from '../radius/login-attempts.service.js';
 import { isStale } from '../sessions/session-staleness.rules.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsolePages, operatorActor, queryValue, session } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import { jobViewOfDto, type JobView } from './network-view.js';
 import { pathId, queryString } from './network-request.js';
 import { attemptReasonKey, inVenues } from './network.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** How many of a user's sessions, login attempts and jobs the page lists (the newest). */
 const SESSIONS_SHOWN = 50;
@@ -27,11 +24,7 @@ const JOBS_SHOWN = 20;
  * about the user, with the v1 GET's venue rules (404 for a user outside the operator's venues); of
  * a user in several venues, only what belongs to the operator's venues is listed.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class UserPageController {
   private readonly staleAfterMs: number;
 

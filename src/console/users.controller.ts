@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { createValidationPipe } from '../common/pipes/validation.pipe.js';
-import { Public } from '../common/public-route.js';
 import { CreateHotspotUserDto } from '../hotspot-users/dto/create-hotspot-user.dto.js';
 import type { HotspotUserDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { DEFAULT_LIMIT } from '../hotspot-users/dto/hotspot-user-queries.dto.js';
@@ -14,7 +12,6 @@ import { toCreateInput, toUpdateInput } from '../hotspot-users/hotspot-user.inpu
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService } from '../hotspot-users/hotspot-users.service.js';
 import { searchPrefixes } from '../hotspot-users/user-search.rules.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
 import {
   ConsolePages,
@@ -29,7 +26,6 @@ import {
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleGuard } from './console.guard.js';
 import {
   createBody,
   formOf,
@@ -41,6 +37,7 @@ import {
   type FormProblem,
   type UserForm,
 } from './users.rules.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 /** The confirmed actions on a user: what each needs, and where it goes afterwards. */
 const ACTIONS = {
@@ -69,11 +66,7 @@ const key = (...parts: string[]): string => parts.join('.');
  * unblock, expire and delete. Every change goes through HotspotUsersService with the operator as
  * the actor, so the venue rules, the transaction, the unauth jobs and the audit rows are the v1 API's.
  */
-@ApiExcludeController()
-@Public()
-@Controller('admin')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen()
 export class ConsoleUsersController {
   constructor(
     private readonly pages: ConsolePages,

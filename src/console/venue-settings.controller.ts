@@ -1,18 +1,15 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { actorOf } from '../audit/audit.rules.js';
-import { Public } from '../common/public-route.js';
 import type { AppConfig } from '../config/configuration.js';
 import type { VenueChanges } from '../venues/venue-rules.js';
 import { VenuesService, VenueValidationError, type Venue } from '../venues/venues.service.js';
 import { timeZones } from './console-format.js';
 import { ConsolePages, field, operatorActor, originOf, requireAdmin } from './console-page.js';
-import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { ConsoleGuard } from './console.guard.js';
 import type { ConsoleRequest } from './console-request.js';
+import { ConsoleScreen } from './console-screen.decorator.js';
 
 interface VenueForm {
   id: string;
@@ -23,11 +20,7 @@ interface VenueForm {
 }
 
 /** Settings → Venues at /admin/settings/venues (administrators): display names, time zones, SSIDs, portal URLs. */
-@ApiExcludeController()
-@Public()
-@Controller('admin/settings/venues')
-@UseGuards(ConsoleGuard)
-@UseFilters(ConsoleExceptionFilter)
+@ConsoleScreen('admin/settings/venues')
 export class VenueSettingsController {
   private readonly registeredOnly: boolean;
 
