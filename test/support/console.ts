@@ -146,7 +146,9 @@ export async function signInConsole(testApp: TestApp, options: OperatorOptions =
   }
   const enrolment = await console.get('/admin/two-factor');
   const totpSecret = pageText(enrolment.text, 'secret');
-  const confirmed = await console.post('/admin/two-factor', { code: totpCode(totpSecret, testApp.app.get(Clock).now()) });
+  const confirmed = await console.post('/admin/two-factor', {
+    code: totpCode(totpSecret, testApp.app.get(Clock).now()),
+  });
   if (confirmed.status !== 200) throw new Error(`enrolment answered ${confirmed.status}`);
   return { console, operator, totpSecret };
 }
