@@ -3,7 +3,6 @@ import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class
 import { parseIsoDateTimeWithZone } from '../../common/validation/iso-date-time.js';
 import {
   HasCharacters,
-  IsIntegerString,
   IsIsoDateTimeWithZone,
   IsSafeText,
   VENUE_ID_PATTERN,
@@ -19,10 +18,12 @@ import {
 import {
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
-  MAX_LIMIT,
-  MAX_PAGE,
+  LimitField,
+  LIST_VENUE_DESCRIPTION,
+  PageField,
   VENUE_ID_MESSAGE,
-} from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
+  VenueIdField,
+} from '../../hotspot-users/dto/query-fields.js';
 import {
   BATCH_MAX_COUNT,
   DEFAULT_PASSWORD_LENGTH,
@@ -114,24 +115,13 @@ export class CreateBatchDto {
 }
 
 export class ListBatchesQueryDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby',
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  @VenueIdField(LIST_VENUE_DESCRIPTION)
   venueId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
-  @IsOptional()
-  @IsIntegerString(1, MAX_PAGE)
+  @PageField()
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
-  @IsOptional()
-  @IsIntegerString(1, MAX_LIMIT)
+  @LimitField()
   limit?: string;
 }
 

@@ -1,57 +1,36 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
-import {
-  HasCharacters,
-  IsIntegerString,
-  IsMacAddress,
-  IsSafeText,
-  VENUE_ID_PATTERN,
-} from '../../common/validation/validators.js';
+import { HasCharacters, IsMacAddress, IsSafeText } from '../../common/validation/validators.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../user-search.rules.js';
 
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
-export const MAX_PAGE = 1_000_000;
+import {
+  CONTEXT_VENUE_DESCRIPTION,
+  LimitField,
+  LIST_VENUE_DESCRIPTION,
+  PageField,
+  VenueIdField,
+} from './query-fields.js';
 
-export const VENUE_ID_MESSAGE = 'venueId must be 1-64 characters of A-Za-z0-9_.:-';
+export { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE, VENUE_ID_MESSAGE } from './query-fields.js';
 
 /** `?venueId=` on get, update and delete; the body of POST expire. */
 export class VenueContextDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  @VenueIdField(CONTEXT_VENUE_DESCRIPTION)
   venueId?: string;
 }
 
 /** A page of what belongs to one user (its sessions, its unauth jobs), with the venue context of a get. */
 export class UserPageQueryDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: "Must be one of the token's venues and of the user's, e.g. istanbul-lobby",
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  @VenueIdField(CONTEXT_VENUE_DESCRIPTION)
   venueId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
-  @IsOptional()
-  @IsIntegerString(1, MAX_PAGE)
+  @PageField()
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
-  @IsOptional()
-  @IsIntegerString(1, MAX_LIMIT)
+  @LimitField()
   limit?: string;
 }
 
@@ -69,14 +48,7 @@ export class ExpireHotspotUserDto extends VenueContextDto {
 }
 
 export class ListHotspotUsersQueryDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby',
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  @VenueIdField(LIST_VENUE_DESCRIPTION)
   venueId?: string;
 
   @ApiPropertyOptional({ enum: USER_STATUSES })
@@ -127,13 +99,9 @@ export class ListHotspotUsersQueryDto {
   @HasCharacters(1, 36)
   batchId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
-  @IsOptional()
-  @IsIntegerString(1, MAX_PAGE)
+  @PageField()
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
-  @IsOptional()
-  @IsIntegerString(1, MAX_LIMIT)
+  @LimitField()
   limit?: string;
 }

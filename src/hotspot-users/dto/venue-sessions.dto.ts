@@ -1,21 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IsIntegerString, IsSafeText, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_PAGE, VENUE_ID_MESSAGE } from './hotspot-user-queries.dto.js';
+import { IsIn, IsOptional } from 'class-validator';
 import { SESSION_FILTERS, type SessionFilter, UserSessionDto } from './hotspot-user-sessions.dto.js';
 import { PaginationDto } from './hotspot-user.response.js';
-import { VENUE_ID_SCHEMA } from './field-schemas.js';
+import { LimitField, LIST_VENUE_DESCRIPTION, PageField, VenueIdField } from './query-fields.js';
 
 /** `GET /sessions`: the venue rules and paging of the users list, and a status filter. */
 export class ListVenueSessionsQueryDto {
-  @ApiPropertyOptional({
-    ...VENUE_ID_SCHEMA,
-    description: 'Required unless the token is restricted to exactly one venue, e.g. istanbul-lobby',
-  })
-  @IsOptional()
-  @IsString({ message: 'venueId must be a single string' })
-  @IsSafeText()
-  @Matches(VENUE_ID_PATTERN, { message: VENUE_ID_MESSAGE })
+  @VenueIdField(LIST_VENUE_DESCRIPTION)
   venueId?: string;
 
   @ApiPropertyOptional({
@@ -26,14 +17,10 @@ export class ListVenueSessionsQueryDto {
   @IsIn(SESSION_FILTERS, { message: 'status must be one of active, ended' })
   status?: SessionFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE })
-  @IsOptional()
-  @IsIntegerString(1, MAX_PAGE)
+  @PageField()
   page?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })
-  @IsOptional()
-  @IsIntegerString(1, MAX_LIMIT)
+  @LimitField()
   limit?: string;
 }
 
