@@ -78,6 +78,12 @@ export default tseslint.config(
               message: 'shared code imports nothing from features',
             },
             ...layerZones,
+            {
+              target: './src/console',
+              from: './src/!(console)/**/*.repository.ts',
+              message:
+                "the console is presentation only: it calls services (or read models a feature exports), never another feature's repository",
+            },
           ],
         },
       ],

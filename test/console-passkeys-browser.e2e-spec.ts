@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
-import { OperatorPasskeyEntity } from '../src/console/entities/operator-passkey.entity.js';
+import { OperatorPasskeyEntity } from '../src/operators/entities/operator-passkey.entity.js';
 import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
 import { ConsoleBrowser, givenOperator, newTotpSecret, OPERATOR_PASSWORD, totpCode } from './support/console.js';
 import { freePort } from './support/service-process.js';

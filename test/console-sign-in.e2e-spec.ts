@@ -1,5 +1,5 @@
 import { Clock } from '../src/common/clock.js';
-import { OperatorSessionEntity } from '../src/console/entities/operator-session.entity.js';
+import { OperatorSessionEntity } from '../src/operators/entities/operator-session.entity.js';
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { OperatorsService } from '../src/operators/operators.service.js';

@@ -18,6 +18,7 @@ const APP_TABLES = [
   'idempotency_keys',
   'login_attempts',
   'nas_clients',
+  'operator_passkeys',
   'operator_recovery_codes',
   'operator_sessions',
   'operators',

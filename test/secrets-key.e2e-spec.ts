@@ -7,7 +7,7 @@ import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
 import { openSecret } from '../src/nas/secret-box.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { openTotpSeed } from '../src/operators/totp-seal.js';
-import { base32Decode } from '../src/console/totp.js';
+import { base32Decode } from '../src/operators/totp.js';
 import { BatchPasswordEntity } from '../src/batches/entities/batch-password.entity.js';
 import { ensureBuilt, ROOT } from './support/build.js';
 import { CLI_MAIN, spawnCli } from './support/cli-io.js';

@@ -1,11 +1,11 @@
 import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
-import { AccountService } from './account.service.js';
+import { AccountService } from '../operators/account.service.js';
 import { timeZones } from './console-format.js';
 import { client, ConsolePages, field, session } from './console-page.js';
 import { ConsoleRefusal } from './console-errors.js';
-import { PasskeysService } from './passkeys.service.js';
+import { PASSKEY_ANSWER_MAX_LENGTH, PasskeysService } from '../operators/passkeys.service.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleScreen } from './console-screen.decorator.js';
 
@@ -50,7 +50,7 @@ export class AccountController {
   async addPasskey(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const added = await this.passkeys.register(
       session(request),
-      field(request, 'response'),
+      field(request, 'response', PASSKEY_ANSWER_MAX_LENGTH),
       field(request, 'name'),
       client(request),
     );

@@ -11,7 +11,7 @@ import {
   type AuditTargetType,
 } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
-import { ConsolePages, queryValue, session } from './console-page.js';
+import { ConsolePages, queryValue, session, textFields } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
 import { wallDateTime } from './zoned-time.js';
 import { ConsoleScreen } from './console-screen.decorator.js';
@@ -22,25 +22,9 @@ const MAX_PAGE = 200;
 const MAX_TEXT_FILTER = 254;
 
 /** The filter as typed, shown in the form again and carried by the pager's links. */
-interface AuditFilterValues {
-  actorType: string;
-  actor: string;
-  action: string;
-  targetType: string;
-  targetId: string;
-  from: string;
-  to: string;
-}
+const FILTER_NAMES = ['actorType', 'actor', 'action', 'targetType', 'targetId', 'from', 'to'] as const;
 
-const FILTER_NAMES: Array<keyof AuditFilterValues> = [
-  'actorType',
-  'actor',
-  'action',
-  'targetType',
-  'targetId',
-  'from',
-  'to',
-];
+type AuditFilterValues = Record<(typeof FILTER_NAMES)[number], string>;
 
 /**
  * The audit log: who changed what, newest first, filtered by actor, action, target and time, a page
@@ -56,9 +40,7 @@ export class AuditController {
   @Get('audit')
   async list(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const { operator } = session(request);
-    const values = Object.fromEntries(
-      FILTER_NAMES.map((name) => [name, queryValue(request, name).trim()]),
-    ) as unknown as AuditFilterValues;
+    const values = textFields(FILTER_NAMES, (name) => queryValue(request, name).trim());
     const rawPage = queryValue(request, 'page');
     const page = /^\d{1,3}$/.test(rawPage) ? Math.min(Math.max(Number(rawPage), 1), MAX_PAGE) : 1;
     const query: AuditPageQuery = {

@@ -17,6 +17,7 @@ import {
   requirePermission,
   session,
   type SignedInOperator,
+  textFields,
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
@@ -53,9 +54,7 @@ export class BatchesConsoleController {
   @Post('batches')
   async create(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const form = Object.fromEntries(
-      BATCH_FORM_FIELDS.map((name) => [name, field(request, name)]),
-    ) as unknown as BatchForm;
+    const form = textFields(BATCH_FORM_FIELDS, (name) => field(request, name));
     const venueId = venueOf(form.venueId);
     if (venueId === null) throw new ConsoleRefusal(400, 'error.invalid');
     const again = (status: number, problems: Problem[]) =>

@@ -2,17 +2,6 @@ import { DEFAULT_PASSWORD_LENGTH, DEFAULT_PREFIX, type BatchRequest } from '../b
 import { wallDateTime } from './zoned-time.js';
 
 /** The create form as typed: every field text. */
-export interface BatchForm {
-  venueId: string;
-  count: string;
-  prefix: string;
-  passwordLength: string;
-  expiresAt: string;
-  /** Whole hours from each account's first login, instead of expiresAt. */
-  validForHours: string;
-  label: string;
-}
-
 export const BATCH_FORM_FIELDS = [
   'venueId',
   'count',
@@ -22,6 +11,9 @@ export const BATCH_FORM_FIELDS = [
   'validForHours',
   'label',
 ] as const;
+
+/** The batch form's values, as typed (`validForHours`: whole hours from each account's first login, instead of expiresAt). */
+export type BatchForm = Record<(typeof BATCH_FORM_FIELDS)[number], string>;
 
 export interface BatchFormProblem {
   field: string;

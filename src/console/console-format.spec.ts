@@ -1,4 +1,5 @@
-import { bytesText, isTimeZone, timeHtml, timeZones } from './console-format.js';
+import { isTimeZone } from '../common/validation/time-zone.js';
+import { bytesText, timeHtml, timeZones } from './console-format.js';
 
 describe('console formatting', () => {
   const at = new Date('2026-11-25T21:05:09.000Z');

@@ -1,17 +1,7 @@
+import { isTimeZone } from '../common/validation/time-zone.js';
 import type { Language } from './language.js';
 
 const LOCALES: Record<Language, string> = { en: 'en-GB', tr: 'tr-TR' };
-
-/** Whether `zone` is an IANA time zone this Node.js knows. */
-export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0 || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every time zone an operator may choose (UTC first). */
 export function timeZones(): string[] {

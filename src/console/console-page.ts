@@ -12,10 +12,10 @@ import { VenuesService } from '../venues/venues.service.js';
 import { bytesText, timeHtml } from './console-format.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import type { ConsoleRequest } from './console-request.js';
-import type { ClientInfo } from './console-sessions.service.js';
+import type { ClientInfo } from '../operators/console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
 import { DEFAULT_LANGUAGE } from './language.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
+import type { SessionWithOperator } from '../operators/session-with-operator.js';
 
 /** Longest value read from any form field: more is cut (every field the console takes is shorter). */
 const MAX_FIELD_LENGTH = 1024;
@@ -53,11 +53,20 @@ export function session(request: ConsoleRequest): SessionWithOperator {
   return request.consoleSession;
 }
 
-/** A form field as text ('' when absent or not text), cut at MAX_FIELD_LENGTH. */
-export function field(request: ConsoleRequest, name: string): string {
+/** A form field as text ('' when absent or not text), cut at `maxLength` (MAX_FIELD_LENGTH: what a person types). */
+export function field(request: ConsoleRequest, name: string, maxLength = MAX_FIELD_LENGTH): string {
   const body = request.body as Record<string, unknown> | undefined;
   const value = body?.[name];
-  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
+  return typeof value === 'string' ? value.slice(0, maxLength) : '';
+}
+
+/** A form's text fields: one value per name of `names`, each read by `read` (a field, a query value). */
+export function textFields<const Name extends string>(
+  names: readonly Name[],
+  read: (name: Name) => string,
+): Record<Name, string> {
+  const values = new Map(names.map((name) => [name, read(name)]));
+  return Object.fromEntries(values) as Record<Name, string>;
 }
 
 /** Every value of a repeated form field (checkboxes), each cut as `field` cuts. */

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Language } from './language.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
+import type { SessionWithOperator } from '../operators/session-with-operator.js';
 
 /** A console request once ConsoleGuard has looked at it. */
 export interface ConsoleRequest extends Request {

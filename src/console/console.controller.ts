@@ -8,15 +8,16 @@ import { client, ConsolePages, field, session } from './console-page.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import { Access, CONSOLE_PAGES } from './console.guard.js';
 import { consoleReturnPath } from './console.rules.js';
+import { qrCodeSvg } from './qr-svg.js';
 import type { ConsoleRequest } from './console-request.js';
-import { ConsoleSessionsService } from './console-sessions.service.js';
+import { ConsoleSessionsService } from '../operators/console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
-import { EnrolmentService } from './enrolment.service.js';
+import { EnrolmentService } from '../operators/enrolment.service.js';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE } from './language.js';
-import { PasskeysService } from './passkeys.service.js';
-import { PasswordChangeService } from './password-change.service.js';
+import { PASSKEY_ANSWER_MAX_LENGTH, PasskeysService } from '../operators/passkeys.service.js';
+import { PasswordChangeService } from '../operators/password-change.service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
-import { SignInService, type SignInOutcome } from './sign-in.service.js';
+import { SignInService, type SignInOutcome } from '../operators/sign-in.service.js';
 import { ConsoleScreen } from './console-screen.decorator.js';
 
 const LANGUAGE_COOKIE_MAX_AGE_MS = 365 * 86_400_000;
@@ -101,7 +102,7 @@ export class ConsoleController {
   @Access('second-factor')
   async passkey(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.countClientAttempt(request);
-    const check = this.passkeys.assertion(field(request, 'response'));
+    const check = this.passkeys.assertion(field(request, 'response', PASSKEY_ANSWER_MAX_LENGTH));
     const outcome = await this.signIn.withPasskey(session(request), check, client(request));
     const data = { ...(await this.secondFactorData(request)), passkeyRefused: outcome.kind === 'refused' };
     await this.afterAttempt(request, response, outcome, CONSOLE_PAGES.home, 'second-factor', data);
@@ -222,8 +223,9 @@ export class ConsoleController {
     const current = session(request);
     if (current.operator.totpEnrolled) throw new ConsoleRedirect(CONSOLE_PAGES.home);
     const t = this.views.translator(request.consoleLanguage ?? DEFAULT_LANGUAGE);
-    const offer = await this.enrolment.offer(current, t('enrol.qrLabel'));
-    await this.page(request, response, status, 'enrol', { offer, wrongCode, operator: current.operator });
+    const offer = await this.enrolment.offer(current);
+    const qrSvg = qrCodeSvg(offer.uri, t('enrol.qrLabel'));
+    await this.page(request, response, status, 'enrol', { offer, qrSvg, wrongCode, operator: current.operator });
   }
 
   /** What the second-factor page shows besides the code forms: a passkey button when the operator has one. */

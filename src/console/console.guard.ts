@@ -2,7 +2,7 @@ import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import type { AppConfig } from '../config/configuration.js';
-import { ConsoleSessionsService } from './console-sessions.service.js';
+import { ConsoleSessionsService } from '../operators/console-sessions.service.js';
 import { crossSiteRefusal } from './console.rules.js';
 import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
 import type { ConsoleRequest } from './console-request.js';

@@ -1,9 +1,8 @@
 import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { normaliseMac } from '../common/validation/normalise.js';
-import { DatabaseService } from '../database/database.service.js';
 import { NasService } from '../nas/nas.service.js';
-import { LoginAttemptsRepository, type LoginAttemptQuery } from '../radius/login-attempts.repository.js';
+import { LoginAttemptsService, type LoginAttemptQuery } from '../radius/login-attempts.service.js';
 import { ConsolePages, queryValue, session } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
 import { requestedVenueView } from './dashboard.controller.js';
@@ -27,8 +26,7 @@ const EMPTY_KEYS = {
 export class LoginsController {
   constructor(
     private readonly pages: ConsolePages,
-    private readonly database: DatabaseService,
-    private readonly attempts: LoginAttemptsRepository,
+    private readonly attempts: LoginAttemptsService,
     private readonly nas: NasService,
   ) {}
 
@@ -71,7 +69,7 @@ export class LoginsController {
       offset: (page - 1) * PAGE_SIZE,
       limit: PAGE_SIZE + 1,
     };
-    const found = await this.database.run((em) => this.attempts.page(em, query));
+    const found = await this.attempts.page(query);
     const nasNames = new Map((await this.nas.list()).map((nas) => [nas.id, nas.name]));
     const rows = found.slice(0, PAGE_SIZE).map((attempt) => ({
       createdAt: attempt.createdAt,

@@ -45,4 +45,30 @@ describe('console message catalogues', () => {
     const messages = catalogues[0].messages;
     expect([...named].filter((key) => !(key in messages))).toEqual([]);
   });
+
+  it('have every key the console names anywhere: refusals, problems and notices passed as values too', () => {
+    // A quoted text of a catalogue's namespaces (`'error.forbidden'`, `{ key: 'signin.wait' }`) is a key,
+    // except the first argument of it.key(prefix, name), which is the stem of keys built at run time.
+    const messages = catalogues[0].messages;
+    const namespaces = new Set(Object.keys(messages).map((key) => key.split('.')[0]));
+    const files = (folder: string): string[] =>
+      readdirSync(folder).flatMap((name) => {
+        const path = join(folder, name);
+        return statSync(path).isDirectory() ? files(path) : [path];
+      });
+    const missing: string[] = [];
+    let checked = 0;
+    for (const path of files(dir).filter((file) => /\.(eta|ts)$/.test(file) && !file.endsWith('.spec.ts'))) {
+      const text = readFileSync(path, 'utf8');
+      for (const match of text.matchAll(/(key\(\s*)?['"]([a-zA-Z][a-zA-Z0-9-]*(?:\.[a-zA-Z0-9_-]+)+)['"]/g)) {
+        const [, stem, key] = match;
+        if (stem !== undefined || !namespaces.has(key.split('.')[0]) || /\.(js|css|eta|json|png|svg)$/.test(key))
+          continue;
+        checked += 1;
+        if (!(key in messages)) missing.push(`${key} (${path})`);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
 });

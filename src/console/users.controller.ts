@@ -23,6 +23,7 @@ import {
   queryValue,
   requirePermission,
   session,
+  textFields,
   venueOf,
 } from './console-page.js';
 import type { ConsoleRequest } from './console-request.js';
@@ -320,11 +321,11 @@ export class ConsoleUsersController {
 }
 
 function emptyForm(): UserForm {
-  return Object.fromEntries(USER_FORM_FIELDS.map((name) => [name, ''])) as unknown as UserForm;
+  return textFields(USER_FORM_FIELDS, () => '');
 }
 
 function formFields(request: ConsoleRequest): UserForm {
-  return Object.fromEntries(USER_FORM_FIELDS.map((name) => [name, field(request, name)])) as unknown as UserForm;
+  return textFields(USER_FORM_FIELDS, (name) => field(request, name));
 }
 
 function own(problem: FormProblem): ShownProblem {

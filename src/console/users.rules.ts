@@ -57,20 +57,7 @@ export function userUrl(id: string, venueId: string | null, notice?: string): st
   return `/admin/users/${encodeURIComponent(id)}${query === '' ? '' : `?${query}`}`;
 }
 
-/** The fields of the create and edit forms, as typed. */
-export interface UserForm {
-  loginMethod: string;
-  name: string;
-  username: string;
-  password: string;
-  email: string;
-  phone: string;
-  macAddress: string;
-  venueIds: string;
-  expiresAt: string;
-  metadata: string;
-}
-
+/** The fields of the create and edit forms: the one list the form, its reading and its type come from. */
 export const USER_FORM_FIELDS = [
   'loginMethod',
   'name',
@@ -83,6 +70,9 @@ export const USER_FORM_FIELDS = [
   'expiresAt',
   'metadata',
 ] as const;
+
+/** The create and edit forms' values, as typed. */
+export type UserForm = Record<(typeof USER_FORM_FIELDS)[number], string>;
 
 /** Venue ids typed in one field, separated by commas or spaces. */
 export function venueIdsOf(text: string): string[] {

@@ -1,4 +1,4 @@
-import { isTimeZone } from './console-format.js';
+import { isTimeZone } from '../common/validation/time-zone.js';
 
 /**
  * Form values that name a wall-clock time (an `<input type="date">` or `datetime-local`) read in the

@@ -9,10 +9,10 @@ import {
   VenueUserCountChangeEntity,
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
-import { OperatorPasskeyEntity } from '../console/entities/operator-passkey.entity.js';
-import { OperatorRecoveryCodeEntity } from '../console/entities/operator-recovery-code.entity.js';
-import { OperatorSessionEntity } from '../console/entities/operator-session.entity.js';
-import { SignInFailureEntity } from '../console/entities/sign-in-failure.entity.js';
+import { OperatorPasskeyEntity } from '../operators/entities/operator-passkey.entity.js';
+import { OperatorRecoveryCodeEntity } from '../operators/entities/operator-recovery-code.entity.js';
+import { OperatorSessionEntity } from '../operators/entities/operator-session.entity.js';
+import { SignInFailureEntity } from '../operators/entities/sign-in-failure.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';

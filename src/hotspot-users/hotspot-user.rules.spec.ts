@@ -1,4 +1,7 @@
+import { getMetadataStorage } from 'class-validator';
+import { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import type { UpdateUserInput } from './hotspot-user.inputs.js';
 import {
   appliedUpdate,
   callsForCoa,
@@ -163,6 +166,33 @@ describe('creation and PUT changes', () => {
     });
     expect(stored.email).toBe('Ayse@Example.com');
     expect(appliedUpdate(stored, {}, later).user).toEqual({ ...stored, updatedAt: later, version: 2 });
+  });
+
+  it('applies every field a PUT may send, as UpdateHotspotUserDto declares them (venueIds: the writer)', () => {
+    // A field added to the DTO and left out of appliedUpdate (or of this list of values) fails here.
+    const sent: Required<Omit<UpdateUserInput, 'venueIds'>> = {
+      name: 'Zeynep',
+      username: 'room-2201',
+      email: 'zeynep@example.com',
+      phone: '+90 533 000 00 00',
+      expiresAt: new Date(later.getTime() + 86_400_000),
+      validFor: 3600,
+      status: 'blocked',
+      metadata: { room: '2201' },
+    };
+    const declared = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(UpdateHotspotUserDto, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    );
+    // loginMethod is declared only to be refused; venueIds moves the user's venue rows (HotspotUserWriter).
+    declared.delete('loginMethod');
+    declared.delete('venueIds');
+    expect([...declared].sort()).toEqual(Object.keys(sent).sort());
+    for (const field of Object.keys(sent) as Array<keyof typeof sent>) {
+      const { changes } = appliedUpdate(user(), { [field]: sent[field] }, later);
+      expect([field, changes[field]]).toEqual([field, sent[field]]);
+    }
   });
 
   it('never writes columns a PUT cannot change', () => {

@@ -17,8 +17,10 @@ import { PasswordResetService } from './password-reset.service.js';
 import { SessionDisconnectService } from './session-disconnect.service.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 import { VenueCountsFolder } from './venue-counts-folder.js';
+import { UnauthJobCountsRepository } from './unauth-job-counts.repository.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { VenueCountsService } from './venue-counts.service.js';
+import { VenueFiguresService } from './venue-figures.service.js';
 import { VenueSessionsController } from './venue-sessions.controller.js';
 import { VenueSessionsService } from './venue-sessions.service.js';
 
@@ -39,6 +41,8 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     SessionDisconnectService,
     OperatorViewsRepository,
     PasswordResetService,
+    UnauthJobCountsRepository,
+    VenueFiguresService,
   ],
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.
   exports: [
@@ -47,6 +51,7 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     VenueSessionsService,
     SessionDisconnectService,
     PasswordResetService,
+    VenueFiguresService,
   ],
 })
 export class HotspotUsersModule {}

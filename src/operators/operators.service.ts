@@ -153,7 +153,7 @@ export class OperatorsService {
       if (problem !== null) throw new OperatorValidationError('password', problem);
     }
     operator.mustChangePassword = generated !== null;
-    operator.oneTimePasswordExpiresAt = generated === null ? null : this.oneTimePasswordExpiry();
+    operator.oneTimePasswordExpiresAt = generated === null ? null : this.oneTimePasswordExpiry(operator.createdAt);
     // Hashing is slow by design: it runs before the transaction, never inside it.
     operator.passwordHash = await this.passwords.hash(generated ?? normalisedPassword(input.password!));
     try {
@@ -187,7 +187,7 @@ export class OperatorsService {
     });
     const password = newOneTimePassword();
     operator.mustChangePassword = true;
-    operator.oneTimePasswordExpiresAt = this.oneTimePasswordExpiry();
+    operator.oneTimePasswordExpiresAt = this.oneTimePasswordExpiry(operator.createdAt);
     operator.passwordHash = await this.passwords.hash(password);
     try {
       const inserted = await this.database.transaction(async (em) => {
@@ -394,9 +394,9 @@ export class OperatorsService {
     return operator;
   }
 
-  /** When a one-time password made now stops working. */
-  private oneTimePasswordExpiry(): Date {
-    return new Date(this.clock.now().getTime() + this.oneTimePasswordLifetimeMs);
+  /** When a one-time password made at `madeAt` (now by default) stops working. */
+  private oneTimePasswordExpiry(madeAt: Date = this.clock.now()): Date {
+    return new Date(madeAt.getTime() + this.oneTimePasswordLifetimeMs);
   }
 
   /** Applies `changes` (moving rights_version on) and returns the operator as stored now. */

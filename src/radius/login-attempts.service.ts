@@ -6,7 +6,14 @@ import { Deadline } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
 import { LoginAttemptWriter } from './login-attempt-writer.js';
-import { LoginAttemptsRepository, type LoginAttemptFilter } from './login-attempts.repository.js';
+import {
+  LoginAttemptsRepository,
+  type LoginAttemptFilter,
+  type LoginAttemptQuery,
+  type LoginAttemptScope,
+} from './login-attempts.repository.js';
+
+export type { LoginAttemptQuery, LoginAttemptScope } from './login-attempts.repository.js';
 import { LoginDecisions } from './login-decisions.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
@@ -90,6 +97,16 @@ export class LoginAttemptsService {
   /** Attempts matching `filter`, newest first. */
   list(filter: LoginAttemptFilter): Promise<LoginAttemptEntity[]> {
     return this.database.run((em) => this.attempts.list(em, filter));
+  }
+
+  /** One page of the console's login list (see LoginAttemptsRepository.page). */
+  page(query: LoginAttemptQuery): Promise<LoginAttemptEntity[]> {
+    return this.database.run((em) => this.attempts.page(em, query));
+  }
+
+  /** How many attempts of the scope ended in each outcome since `since` (the console's dashboard). */
+  outcomesSince(scope: LoginAttemptScope, since: Date): Promise<Record<LoginOutcome, number>> {
+    return this.database.run((em) => this.attempts.outcomesSince(em, scope, since));
   }
 
   /** Deletes attempts older than the retention; returns how many. */

@@ -169,4 +169,14 @@ export class SessionsService {
   ): Promise<{ total: number; sessions: SessionEntity[] }> {
     return this.sessions.findPageOfVenue(em, venueId, ended, page);
   }
+
+  /** How many sessions of these venues (null: every venue) are active now (the console's dashboard). */
+  countActive(venueIds: readonly string[] | null): Promise<number> {
+    return this.database.run((em) => this.sessions.countActive(em, venueIds));
+  }
+
+  /** The time of each NAS's latest accounting packet, for those that sent any. */
+  lastAccountingByNas(nasClientIds: readonly string[]): Promise<Map<string, Date>> {
+    return this.database.run((em) => this.sessions.lastAccountingByNas(em, nasClientIds));
+  }
 }

@@ -5,7 +5,7 @@ import type { Permission } from '../../src/auth/permissions.js';
 import { newId } from '../../src/common/ids.js';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../src/config/configuration.js';
-import { base32Decode, base32Encode, newTotpSeed, totpCode as codeOf } from '../../src/console/totp.js';
+import { base32Decode, base32Encode, newTotpSeed, totpCode as codeOf } from '../../src/operators/totp.js';
 import { sealTotpSeed } from '../../src/operators/totp-seal.js';
 import { hash } from '@node-rs/argon2';
 import { ARGON2ID_OPTIONS } from '../../src/common/passwords/argon2-threads.js';

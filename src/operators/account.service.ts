@@ -4,17 +4,17 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { checkablePassword } from '../operators/password-policy.js';
-import { isTimeZone } from './console-format.js';
+import { checkablePassword } from './password-policy.js';
+import { isTimeZone } from '../common/validation/time-zone.js';
 import type { ClientInfo } from './console-sessions.service.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
-import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import type { SessionWithOperator } from './session-with-operator.js';
+import { OperatorsRepository } from './operators.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { verifyOperatorPassword } from './operator-password.js';
 import { SignInThrottle } from './sign-in-throttle.js';
-import { openTotpSeed } from '../operators/totp-seal.js';
+import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
 export type RecoveryCodesOutcome =
@@ -31,7 +31,7 @@ export class AccountService {
 
   constructor(
     private readonly database: DatabaseService,
-    private readonly operators: OperatorAccountsRepository,
+    private readonly operators: OperatorsRepository,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly audit: SignInAudit,
     private readonly throttle: SignInThrottle,

@@ -1,5 +1,5 @@
 import type { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { normalisedPassword } from '../operators/password-policy.js';
+import { normalisedPassword } from './password-policy.js';
 
 /**
  * Whether `typed` is the operator password `hash` was made from: its NFC form (how passwords are

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
-import { MAX_SIGN_IN_DELAY_MS, SECOND_FACTOR_MAX_DELAY_MS, signInDelayMs } from './console.rules.js';
+import { MAX_SIGN_IN_DELAY_MS, SECOND_FACTOR_MAX_DELAY_MS, signInDelayMs } from './sign-in.rules.js';
 import type { ClientInfo } from './console-sessions.service.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';

@@ -4,20 +4,18 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
-import { OperatorAccountsRepository } from './operator-accounts.repository.js';
-import { qrCodeSvg } from './qr-svg.js';
+import type { SessionWithOperator } from './session-with-operator.js';
+import { OperatorsRepository } from './operators.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeRows } from './recovery-codes.js';
 import { SignInAudit } from './sign-in-audit.js';
-import { openTotpSeed, sealTotpSeed } from '../operators/totp-seal.js';
+import { openTotpSeed, sealTotpSeed } from './totp-seal.js';
 import { base32Encode, matchingTotpStep, newTotpSeed, otpauthUri } from './totp.js';
 
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Hotspot';
 
 export interface EnrolmentOffer {
-  qrSvg: string;
   uri: string;
   secret: string;
 }
@@ -29,7 +27,7 @@ export class EnrolmentService {
 
   constructor(
     private readonly database: DatabaseService,
-    private readonly operators: OperatorAccountsRepository,
+    private readonly operators: OperatorsRepository,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly sessions: ConsoleSessionsService,
     private readonly audit: SignInAudit,
@@ -40,7 +38,7 @@ export class EnrolmentService {
   }
 
   /** The seed offered to this session: made (and kept, sealed, on the session) at the first look, so a reload shows the same. */
-  async offer(session: SessionWithOperator, qrLabel: string): Promise<EnrolmentOffer> {
+  async offer(session: SessionWithOperator): Promise<EnrolmentOffer> {
     let seed = this.pendingSeed(session);
     if (seed === null) {
       seed = newTotpSeed();
@@ -48,7 +46,7 @@ export class EnrolmentService {
       await this.sessions.setPendingTotpSecret(session.idHash, sealed);
     }
     const uri = otpauthUri(seed, TOTP_ISSUER, session.operator.email);
-    return { qrSvg: qrCodeSvg(uri, qrLabel), uri, secret: base32Encode(seed) };
+    return { uri, secret: base32Encode(seed) };
   }
 
   /**

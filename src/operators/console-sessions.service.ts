@@ -4,9 +4,10 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import type { AppConfig, ConsoleConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { lastSeenDue, sessionOver } from './console.rules.js';
+import { lastSeenDue, sessionOver } from './sign-in.rules.js';
 import type { SessionStage } from './entities/operator-session.entity.js';
-import { OperatorSessionsRepository, type SessionWithOperator } from './operator-sessions.repository.js';
+import { OperatorSessionsRepository } from './operator-sessions.repository.js';
+import type { SessionWithOperator } from './session-with-operator.js';
 import { isSessionIdShape, newSessionId, sha256Hex } from './session-ids.js';
 
 /** Where a request came from, kept on the session (bounded to the columns' lengths). */

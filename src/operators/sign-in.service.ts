@@ -5,12 +5,12 @@ import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import type { OperatorEntity } from '../operators/entities/operator.entity.js';
-import { oneTimePasswordExpired } from '../operators/operator-rules.js';
-import { checkablePassword } from '../operators/password-policy.js';
+import type { OperatorEntity } from './entities/operator.entity.js';
+import { oneTimePasswordExpired } from './operator-rules.js';
+import { checkablePassword } from './password-policy.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
-import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import type { SessionWithOperator } from './session-with-operator.js';
+import { OperatorsRepository } from './operators.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { sha256Hex } from './session-ids.js';
@@ -18,7 +18,7 @@ import type { PasskeyCheck } from './passkeys.service.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
 import { verifyOperatorPassword } from './operator-password.js';
 import { SignInThrottle } from './sign-in-throttle.js';
-import { openTotpSeed } from '../operators/totp-seal.js';
+import { openTotpSeed } from './totp-seal.js';
 import { matchingTotpStep } from './totp.js';
 
 export type SignInOutcome =
@@ -40,7 +40,7 @@ export class SignInService {
 
   constructor(
     private readonly database: DatabaseService,
-    private readonly operators: OperatorAccountsRepository,
+    private readonly operators: OperatorsRepository,
     private readonly throttle: SignInThrottle,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly sessions: ConsoleSessionsService,

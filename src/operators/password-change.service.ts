@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { oneTimePasswordExpired } from '../operators/operator-rules.js';
-import { checkablePassword, normalisedPassword, passwordProblem } from '../operators/password-policy.js';
+import { oneTimePasswordExpired } from './operator-rules.js';
+import { checkablePassword, normalisedPassword, passwordProblem } from './password-policy.js';
 import { verifyOperatorPassword } from './operator-password.js';
 import { SignInAudit } from './sign-in-audit.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
-import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import type { SessionWithOperator } from './session-with-operator.js';
+import { OperatorsRepository } from './operators.repository.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 export type PasswordChangeOutcome =
@@ -26,7 +26,7 @@ export type PasswordChangeOutcome =
 export class PasswordChangeService {
   constructor(
     private readonly database: DatabaseService,
-    private readonly operators: OperatorAccountsRepository,
+    private readonly operators: OperatorsRepository,
     private readonly sessions: ConsoleSessionsService,
     private readonly hasher: PasswordHasher,
     private readonly throttle: SignInThrottle,

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service.js';
 import type { AuditAction } from '../audit/audit.rules.js';
 import type { ClientInfo } from './console-sessions.service.js';
-import { OperatorAccountsRepository } from './operator-accounts.repository.js';
+import { OperatorsRepository } from './operators.repository.js';
 
 /** The operator an event is about, as the audit trail names it (never a password or code). */
 export interface AuditedOperator {
@@ -19,7 +19,7 @@ export interface AuditedOperator {
 export class SignInAudit {
   constructor(
     private readonly audit: AuditService,
-    private readonly operators: OperatorAccountsRepository,
+    private readonly operators: OperatorsRepository,
   ) {}
 
   /** `signin.success`: the operator is signed in (after the second factor, when enrolled). */

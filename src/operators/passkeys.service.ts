@@ -19,11 +19,14 @@ import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { ClientInfo } from './console-sessions.service.js';
 import { OperatorPasskeyEntity } from './entities/operator-passkey.entity.js';
-import type { SessionWithOperator } from './operator-sessions.repository.js';
+import type { SessionWithOperator } from './session-with-operator.js';
 import { OperatorSessionsRepository } from './operator-sessions.repository.js';
-import { passkeyName, parsedCeremonyResponse } from './passkeys.rules.js';
+import { CEREMONY_RESPONSE_MAX_LENGTH, passkeyName, parsedCeremonyResponse } from './passkeys.rules.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import { SignInAudit } from './sign-in-audit.js';
+
+/** The longest browser answer of a passkey ceremony read from a form (longer ones are refused whole). */
+export const PASSKEY_ANSWER_MAX_LENGTH = CEREMONY_RESPONSE_MAX_LENGTH + 1;
 
 /** A passkey as My account lists it: never its key. */
 export interface PasskeyView {
