@@ -12,6 +12,12 @@ import { outputTail, ROOT } from './processes.mjs';
 export const SERVICE_NODE_OPTIONS =
   process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=160 --max-semi-space-size=8';
 
+/**
+ * The key sealing stored secrets for this run, given to the service (production refuses to start
+ * without one) and to every CLI command, so that what one seals the other opens.
+ */
+export const BENCH_SECRETS_KEY = randomBytes(32).toString('hex');
+
 /** The service's environment as built for production, without rate limits, logging warnings only; `extra` on top. */
 export function serviceEnv({ databaseUrl, port, token, ...extra }) {
   return {
@@ -24,6 +30,7 @@ export function serviceEnv({ databaseUrl, port, token, ...extra }) {
     LOG_LEVEL: 'warn',
     BOOTSTRAP_TOKEN: token,
     NODE_ENV: 'production',
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     ...extra,
   };
@@ -45,7 +52,7 @@ export function databaseUrlOf(serverUrl, name) {
 export function cli(databaseUrl, argv) {
   const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SECRETS_KEY: BENCH_SECRETS_KEY },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`hotspot ${argv.slice(0, 2).join(' ')} failed:\n${run.stderr}`);

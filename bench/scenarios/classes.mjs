@@ -136,7 +136,6 @@ export default async function runClasses({ smoke, mysqlUrl, keep, reuse, duratio
         port,
         token: API_TOKEN,
         METRICS_PORT: String(metricsPort),
-        SECRETS_KEY: 'c'.repeat(64),
         // As production runs: sign-ins are limited per address (30 a minute), and none here goes over.
         RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '30',
       });
