@@ -18,9 +18,13 @@ export function secretsKeyFilePath(options: {
 }): string | null {
   if (options.secretsKey !== undefined) return null;
   if (options.secretsKeyFile !== undefined) return resolve(options.secretsKeyFile);
-  const { type, path } = options.database;
-  if (type !== 'sqlite' || path === undefined || path === ':memory:') return null;
-  return join(dirname(resolve(path)), DEFAULT_SECRETS_KEY_FILE);
+  return besideSqliteDatabase(options.database, DEFAULT_SECRETS_KEY_FILE);
+}
+
+/** The path of `name` in the folder of an SQLite database file; null for a database in memory or on a server. */
+export function besideSqliteDatabase(database: { type: string; path?: string }, name: string): string | null {
+  if (database.type !== 'sqlite' || database.path === undefined || database.path === ':memory:') return null;
+  return join(dirname(resolve(database.path)), name);
 }
 
 /** A key file that cannot be used: the message names the file and the fix, never the key. */

@@ -65,8 +65,7 @@ export function textFields<const Name extends string>(
   names: readonly Name[],
   read: (name: Name) => string,
 ): Record<Name, string> {
-  const values = new Map(names.map((name) => [name, read(name)]));
-  return Object.fromEntries(values) as Record<Name, string>;
+  return Object.fromEntries(names.map((name) => [name, read(name)])) as Record<Name, string>;
 }
 
 /** Every value of a repeated form field (checkboxes), each cut as `field` cuts. */

@@ -1,14 +1,13 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import type { DatabaseConfig } from '../../config/configuration.js';
+import { besideSqliteDatabase } from '../../config/secrets-key-file.js';
 
 /** The file a first start on the embedded database writes its generated credentials to. */
 export const FIRST_START_CREDENTIALS_FILE = 'first-start-credentials.txt';
 
 /** Where the credentials of a first start go: beside the SQLite file; null for a database in memory or on a server. */
 export function firstStartCredentialsPath(database: DatabaseConfig): string | null {
-  if (database.type !== 'sqlite' || database.path === ':memory:') return null;
-  return join(dirname(resolve(database.path)), FIRST_START_CREDENTIALS_FILE);
+  return besideSqliteDatabase(database, FIRST_START_CREDENTIALS_FILE);
 }
 
 /**
