@@ -29,9 +29,14 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
+# The console's templates, message catalogues and static files, which the service reads from
+# src/console/ at start-up, are gathered apart so that the image gets them without any TypeScript.
 RUN npm run build \
     && npm prune --omit=dev --no-audit --no-fund \
-    && npm cache clean --force
+    && npm cache clean --force \
+    && find src/console \( -name '*.eta' -o -name 'messages.*.json' -o -path 'src/console/static/*' \) -type f \
+        -exec cp --parents {} /tmp/ \; \
+    && mv /tmp/src /app/web-assets
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # The heap limits keep the service's resident memory under about 250 MB (see docs/performance.md, "Memory"): V8
@@ -53,9 +58,7 @@ COPY --from=build /app/dist ./dist
 # The FreeRADIUS templates `hotspot radius-config` fills in.
 COPY deploy/freeradius ./deploy/freeradius
 # The console's page templates, message catalogues and static files (read from src/console/ at start-up).
-COPY src/console/views ./src/console/views
-COPY src/console/messages ./src/console/messages
-COPY src/console/static ./src/console/static
+COPY --from=build /app/web-assets ./src
 # The npm scripts of the command line (`npm run -s token -- list`) check the build through it.
 COPY --from=build /app/scripts ./scripts
 # 0700: the SQLite database is private to the app's user (a new named volume takes this mode too).

@@ -30,7 +30,7 @@ const FEATURE_LAYERS = [
   'cli',
 ];
 // src/testing holds helpers for specs and test/support; it may use any layer, and only tests import it.
-const SHARED = ['common', 'config', 'database'];
+const SHARED = ['common', 'config', 'database', 'web'];
 
 const layerZones = FEATURE_LAYERS.flatMap((feature, index) => {
   const later = FEATURE_LAYERS.slice(index + 1);

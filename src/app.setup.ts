@@ -7,7 +7,7 @@ import express from 'express';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { consoleBusyAnswer } from './console/console-busy.js';
-import { consoleSecurityHeaders } from './console/console-headers.js';
+import { pageSecurityHeaders } from './web/headers.js';
 import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
@@ -80,7 +80,7 @@ export async function createApp(
       },
     },
   });
-  const applyConsoleHeaders = consoleSecurityHeaders();
+  const applyConsoleHeaders = pageSecurityHeaders();
   const logRequest = requestLogMiddleware(pino);
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.

@@ -239,7 +239,7 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
     it('gives every reason in words, in English and in Turkish', async () => {
       for (const language of ['en', 'tr']) {
         const catalogue = JSON.parse(
-          readFileSync(join('src/console/messages', language, 'venue-ops.json'), 'utf8'),
+          readFileSync(join('src/console/logins', `messages.${language}.json`), 'utf8'),
         ) as Record<string, string>;
         const page = await testApp.http
           .get('/admin/logins?venueId=venue-r')

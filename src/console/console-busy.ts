@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { LANGUAGES, LANGUAGE_COOKIE, pickLanguage, type Language } from './language.js';
-import { requestCookies } from './console-request.js';
+import { LANGUAGES, LANGUAGE_COOKIE, pickLanguage, type Language } from '../web/language.js';
+import { requestCookies } from '../web/cookies.js';
 import type { ConsoleViews } from './console-views.js';
 
 /**
@@ -10,7 +10,7 @@ import type { ConsoleViews } from './console-views.js';
  */
 export function consoleBusyAnswer(views: ConsoleViews): (req: Request, res: Response) => void {
   const pages = new Map<Language, string>(
-    LANGUAGES.map((language) => [language, views.render('error', language, { message: { key: 'error.busy' } })]),
+    LANGUAGES.map((language) => [language, views.render('shell/error', language, { message: { key: 'error.busy' } })]),
   );
   return (req, res) => {
     const language = pickLanguage(requestCookies(req).get(LANGUAGE_COOKIE), req.headers['accept-language']);

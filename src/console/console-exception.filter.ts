@@ -2,11 +2,11 @@ import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter 
 import type { Response } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../common/load/admission.js';
 import { isOverload } from '../common/load/overload.js';
-import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import { PageRedirect, PageRefusal } from '../web/errors.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleViews } from './console-views.js';
 import { DeniedAccessAudit } from './denied-access-audit.js';
-import { DEFAULT_LANGUAGE } from './language.js';
+import { DEFAULT_LANGUAGE } from '../web/language.js';
 import { clearSessionCookie } from './session-cookie.js';
 
 /** The page a refusal of the services (the v1 API's errors, which the console's pages share) shows. */
@@ -35,26 +35,28 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<ConsoleRequest>();
     const response = http.getResponse<Response>();
     const language = request.consoleLanguage ?? DEFAULT_LANGUAGE;
-    if (exception instanceof ConsoleRedirect) {
+    if (exception instanceof PageRedirect) {
       if (exception.endSession) clearSessionCookie(request, response);
       response.redirect(303, exception.location);
       return;
     }
-    let refusal: ConsoleRefusal;
-    if (exception instanceof ConsoleRefusal) refusal = exception;
-    else if (isOverload(exception)) refusal = new ConsoleRefusal(503, 'error.busy', {}, SHED_RETRY_AFTER_SECONDS);
+    let refusal: PageRefusal;
+    if (exception instanceof PageRefusal) refusal = exception;
+    else if (isOverload(exception)) refusal = new PageRefusal(503, 'error.busy', {}, SHED_RETRY_AFTER_SECONDS);
     else if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
-      refusal = new ConsoleRefusal(status, HTTP_REFUSALS[status] ?? 'error.invalid');
+      refusal = new PageRefusal(status, HTTP_REFUSALS[status] ?? 'error.invalid');
     } else {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-      refusal = new ConsoleRefusal(500, 'error.internal');
+      refusal = new PageRefusal(500, 'error.internal');
     }
     if (refusal.status === 403) await this.denied.record(request);
     if (refusal.retryAfterSeconds !== null) response.setHeader('Retry-After', String(refusal.retryAfterSeconds));
     response
       .status(refusal.status)
       .type('html')
-      .send(this.views.render('error', language, { message: { key: refusal.messageKey, values: refusal.values } }));
+      .send(
+        this.views.render('shell/error', language, { message: { key: refusal.messageKey, values: refusal.values } }),
+      );
   }
 }

@@ -9,16 +9,15 @@ import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import { parseIfMatch } from '../hotspot-users/hotspot-user.etag.js';
 import type { Precondition } from '../hotspot-users/user-access.js';
 import { VenuesService } from '../venues/venues.service.js';
-import { bytesText, timeHtml } from './console-format.js';
-import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import { bytesText, timeHtml } from '../web/format.js';
+import { PageRedirect, PageRefusal } from '../web/errors.js';
 import type { ConsoleRequest } from './console-request.js';
 import type { ClientInfo } from '../operators/console-sessions.service.js';
 import { ConsoleViews } from './console-views.js';
-import { DEFAULT_LANGUAGE } from './language.js';
+import { DEFAULT_LANGUAGE } from '../web/language.js';
+import { field, queryValue } from '../web/forms.js';
 import type { SessionWithOperator } from '../operators/session-with-operator.js';
 
-/** Longest value read from any form field: more is cut (every field the console takes is shorter). */
-const MAX_FIELD_LENGTH = 1024;
 /** How long the venue names the pages show are reused before they are read again. */
 const VENUE_NAMES_TTL_MS = 5_000;
 
@@ -49,37 +48,8 @@ export const CONSOLE_NAV: readonly NavItem[] = [
 
 /** The signed-in session of a request the guard let through (a route of access 'anyone' has none). */
 export function session(request: ConsoleRequest): SessionWithOperator {
-  if (request.consoleSession === undefined) throw new ConsoleRedirect('/admin/login');
+  if (request.consoleSession === undefined) throw new PageRedirect('/admin/login');
   return request.consoleSession;
-}
-
-/** A form field as text ('' when absent or not text), cut at `maxLength` (MAX_FIELD_LENGTH: what a person types). */
-export function field(request: ConsoleRequest, name: string, maxLength = MAX_FIELD_LENGTH): string {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body?.[name];
-  return typeof value === 'string' ? value.slice(0, maxLength) : '';
-}
-
-/** A form's text fields: one value per name of `names`, each read by `read` (a field, a query value). */
-export function textFields<const Name extends string>(
-  names: readonly Name[],
-  read: (name: Name) => string,
-): Record<Name, string> {
-  return Object.fromEntries(names.map((name) => [name, read(name)])) as Record<Name, string>;
-}
-
-/** Every value of a repeated form field (checkboxes), each cut as `field` cuts. */
-export function fieldValues(request: ConsoleRequest, name: string): string[] {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body?.[name];
-  const values = Array.isArray(value) ? value : [value];
-  return values.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, MAX_FIELD_LENGTH));
-}
-
-/** A query-string parameter as text ('' when absent, repeated or not text). */
-export function queryValue(request: ConsoleRequest, name: string): string {
-  const value = request.query[name];
-  return typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '';
 }
 
 export function client(request: ConsoleRequest): ClientInfo {
@@ -104,14 +74,14 @@ export function operatorActor(operator: SignedInOperator): Actor {
 /** Refuses (403 page) an operator without `permission`; every state-changing console route calls it first. */
 export function requirePermission(request: ConsoleRequest, permission: Permission): SignedInOperator {
   const { operator } = session(request);
-  if (!satisfies(operator.permissions, permission)) throw new ConsoleRefusal(403, 'error.forbidden');
+  if (!satisfies(operator.permissions, permission)) throw new PageRefusal(403, 'error.forbidden');
   return operator;
 }
 
 /** Refuses (403 page) an operator who is not an administrator (the settings). */
 export function requireAdmin(request: ConsoleRequest): SignedInOperator {
   const { operator } = session(request);
-  if (!operator.admin) throw new ConsoleRefusal(403, 'error.forbidden');
+  if (!operator.admin) throw new PageRefusal(403, 'error.forbidden');
   return operator;
 }
 
@@ -188,7 +158,7 @@ export class ConsolePages {
 /** A venue id from the URL or a hidden field: none when empty, a 400 page when it cannot be one. */
 export function venueOf(value: string): string | null {
   if (value === '') return null;
-  if (!VENUE_ID_PATTERN.test(value)) throw new ConsoleRefusal(400, 'error.invalid');
+  if (!VENUE_ID_PATTERN.test(value)) throw new PageRefusal(400, 'error.invalid');
   return value;
 }
 
@@ -200,7 +170,7 @@ export function context(venueId: string | null): { venueId?: string } {
 /** The record's ETag the form carried, as If-Match; a form without one is refused. */
 export function etagField(request: ConsoleRequest): Precondition {
   const parsed = parseIfMatch(field(request, 'etag'));
-  if (parsed === null || parsed === '*') throw new ConsoleRefusal(400, 'error.invalid');
+  if (parsed === null || parsed === '*') throw new PageRefusal(400, 'error.invalid');
   return parsed;
 }
 

@@ -4,10 +4,10 @@ import { Reflector } from '@nestjs/core';
 import type { AppConfig } from '../config/configuration.js';
 import { ConsoleSessionsService } from '../operators/console-sessions.service.js';
 import { crossSiteRefusal } from './console.rules.js';
-import { ConsoleRedirect, ConsoleRefusal } from './console-errors.js';
+import { PageRedirect, PageRefusal } from '../web/errors.js';
 import type { ConsoleRequest } from './console-request.js';
-import { requestCookies } from './console-request.js';
-import { LANGUAGE_COOKIE, pickLanguage } from './language.js';
+import { requestCookies } from '../web/cookies.js';
+import { LANGUAGE_COOKIE, pickLanguage } from '../web/language.js';
 import { readSessionCookie } from './session-cookie.js';
 
 /**
@@ -62,29 +62,29 @@ export class ConsoleGuard implements CanActivate {
         { secFetchSite: request.get('sec-fetch-site'), origin: request.get('origin') },
         ownOrigin,
       );
-      if (refusal !== null) throw new ConsoleRefusal(403, 'error.crossSite');
+      if (refusal !== null) throw new PageRefusal(403, 'error.crossSite');
     }
     const access = this.reflector.get<ConsoleAccess | undefined>(CONSOLE_ACCESS, context.getHandler()) ?? 'signed-in';
     if (access === 'anyone') return true;
 
     const id = readSessionCookie(request);
     const session = id === undefined ? null : await this.sessions.authenticate(id);
-    if (session === null) throw new ConsoleRedirect(CONSOLE_PAGES.login, id !== undefined);
+    if (session === null) throw new PageRedirect(CONSOLE_PAGES.login, id !== undefined);
     request.consoleSession = session;
     if (access === 'any-session') return true;
     if (session.stage === 'second-factor') {
-      if (access !== 'second-factor') throw new ConsoleRedirect(CONSOLE_PAGES.secondFactor);
+      if (access !== 'second-factor') throw new PageRedirect(CONSOLE_PAGES.secondFactor);
       return true;
     }
-    if (access === 'second-factor') throw new ConsoleRedirect(CONSOLE_PAGES.home);
+    if (access === 'second-factor') throw new PageRedirect(CONSOLE_PAGES.home);
     const { operator } = session;
     if (operator.mustChangePassword) {
-      if (access !== 'unfinished') throw new ConsoleRedirect(CONSOLE_PAGES.password);
+      if (access !== 'unfinished') throw new PageRedirect(CONSOLE_PAGES.password);
       return true;
     }
     const required = this.operatorsRequire2fa || (operator.admin && this.adminRequire2fa);
     const mustEnrol = required && !operator.totpEnrolled;
-    if (mustEnrol && access === 'signed-in') throw new ConsoleRedirect(CONSOLE_PAGES.enrolment);
+    if (mustEnrol && access === 'signed-in') throw new PageRedirect(CONSOLE_PAGES.enrolment);
     return true;
   }
 }

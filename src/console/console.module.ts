@@ -1,29 +1,30 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { BatchesModule } from '../batches/batches.module.js';
-import { BatchesConsoleController } from './batches.controller.js';
+import { BatchesConsoleController } from './batches/batches.controller.js';
 import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
 import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { DashboardController } from './dashboard.controller.js';
-import { DashboardService } from './dashboard.service.js';
-import { LoginsController } from './logins.controller.js';
-import { NasSettingsController } from './nas-settings.controller.js';
-import { VenueSettingsController } from './venue-settings.controller.js';
-import { ConsoleUsersController } from './users.controller.js';
-import { AccountController } from './account.controller.js';
-import { AuditController } from './audit.controller.js';
-import { ConsoleController } from './console.controller.js';
-import { OperatorsController } from './operators.controller.js';
-import { TokensController } from './tokens.controller.js';
+import { DashboardController } from './dashboard/dashboard.controller.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
+import { LoginsController } from './logins/logins.controller.js';
+import { NasSettingsController } from './settings/nas/nas-settings.controller.js';
+import { VenueSettingsController } from './settings/venues/venue-settings.controller.js';
+import { ConsoleUsersController } from './users/users.controller.js';
+import { AccountController } from './account/account.controller.js';
+import { AuditController } from './audit/audit.controller.js';
+import { SignInController } from './sign-in/sign-in.controller.js';
+import { ShellController } from './shell/shell.controller.js';
+import { OperatorsController } from './settings/operators/operators.controller.js';
+import { TokensController } from './settings/tokens/tokens.controller.js';
 import { ConsolePages } from './console-page.js';
 import { ConsoleNotFoundController } from './not-found.controller.js';
-import { JobsController } from './jobs.controller.js';
-import { OnlineController } from './online.controller.js';
-import { UserPageController } from './user-page.controller.js';
-import { PasswordController } from './password.controller.js';
+import { JobsController } from './jobs/jobs.controller.js';
+import { OnlineController } from './online/online.controller.js';
+import { UserPageController } from './user-page/user-page.controller.js';
+import { PasswordController } from './guest-password/guest-password.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleViews } from './console-views.js';
@@ -42,7 +43,8 @@ import { DeniedAccessAudit } from './denied-access-audit.js';
   ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
-    ConsoleController,
+    ShellController,
+    SignInController,
     DashboardController,
     // Before UserPageController: its /admin/users/:id would take /admin/users/new.
     ConsoleUsersController,

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { consoleAssetsDir } from './console-assets.js';
-import { loadCatalogue } from './console-views.js';
-import { LANGUAGES } from './language.js';
+import { LANGUAGES } from '../web/language.js';
+import { loadCatalogue } from '../web/views.js';
 
 /** Every text the console shows comes from both catalogues: the same keys in each, and every key a view names exists. */
 describe('console message catalogues', () => {
@@ -16,6 +16,19 @@ describe('console message catalogues', () => {
     }
     for (const { messages } of catalogues) {
       expect(Object.entries(messages).filter(([, text]) => text.trim() === '')).toEqual([]);
+    }
+  });
+
+  it("keep each screen's words beside it: every folder with a catalogue has one per language, with the same keys", () => {
+    const folders = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((path) => /(^|\/)messages\.[a-z]+\.json$/.test(path))
+      .map((path) => join(dir, path, '..'));
+    expect(new Set(folders).size).toBeGreaterThan(10);
+    for (const folder of new Set(folders)) {
+      const keys = LANGUAGES.map((language) =>
+        Object.keys(JSON.parse(readFileSync(join(folder, `messages.${language}.json`), 'utf8')) as object).sort(),
+      );
+      for (const other of keys.slice(1)) expect([folder, other]).toEqual([folder, keys[0]]);
     }
   });
 
@@ -70,5 +83,22 @@ describe('console message catalogues', () => {
     }
     expect(checked).toBeGreaterThan(100);
     expect(missing).toEqual([]);
+  });
+});
+
+/** Every page a console controller renders by name is a template of its screen's folder. */
+describe('console views', () => {
+  it('exist for every view name a controller renders', () => {
+    const dir = consoleAssetsDir();
+    const controllers = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) =>
+      path.endsWith('.controller.ts'),
+    );
+    const named = controllers.flatMap((path) =>
+      [...readFileSync(join(dir, path), 'utf8').matchAll(/render\([^;]*?'([a-z-]+(?:\/[a-z_-]+)+)'/g)].map(
+        (match) => match[1],
+      ),
+    );
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((view) => !existsSync(join(dir, `${view}.eta`)))).toEqual([]);
   });
 });

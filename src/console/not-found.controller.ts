@@ -1,5 +1,5 @@
 import { All } from '@nestjs/common';
-import { ConsoleRefusal } from './console-errors.js';
+import { PageRefusal } from '../web/errors.js';
 import { Access } from './console.guard.js';
 import { ConsoleScreen } from './console-screen.decorator.js';
 
@@ -12,6 +12,6 @@ export class ConsoleNotFoundController {
   @All('*path')
   @Access('anyone')
   notFound(): never {
-    throw new ConsoleRefusal(404, 'error.notFound');
+    throw new PageRefusal(404, 'error.notFound');
   }
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { CONSOLE_PREFIX } from './console-paths.js';
-import { requestCookies } from './console-request.js';
+import { requestCookies } from '../web/cookies.js';
 
 const PLAIN_NAME = 'hotspot_console';
 /** The __Host- prefix makes the browser insist on Secure, Path=/ and no Domain: no subdomain can plant it. */

@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiError, type FieldError } from '../../common/errors/api-error.js';
+import { createValidationPipe } from '../../common/pipes/validation.pipe.js';
+import { CreateHotspotUserDto } from '../../hotspot-users/dto/create-hotspot-user.dto.js';
+import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
+import { DEFAULT_LIMIT } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
+import { UpdateHotspotUserDto } from '../../hotspot-users/dto/update-hotspot-user.dto.js';
+import { etagOf } from '../../hotspot-users/hotspot-user.etag.js';
+import { toCreateInput, toUpdateInput } from '../../hotspot-users/hotspot-user.inputs.js';
+import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../../hotspot-users/hotspot-user.rules.js';
+import { HotspotUsersService } from '../../hotspot-users/hotspot-users.service.js';
+import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
+import { PageRefusal } from '../../web/errors.js';
+import {
+  ConsolePages,
+  context,
+  etagField,
+  operatorActor,
+  originOf,
+  requirePermission,
+  session,
+  venueOf,
+} from '../console-page.js';
+import { field, queryValue, textFields } from '../../web/forms.js';
+import type { ConsoleRequest } from '../console-request.js';
+import {
+  createBody,
+  formOf,
+  listFilters,
+  listUrl,
+  updateBody,
+  USER_FORM_FIELDS,
+  userUrl,
+  type FormProblem,
+  type UserForm,
+} from './users.rules.js';
+import { ConsoleScreen } from '../console-screen.decorator.js';
+
+/** The confirmed actions on a user: what each needs, and where it goes afterwards. */
+const ACTIONS = {
+  block: { permission: 'write', notice: 'notice.users.blocked' },
+  unblock: { permission: 'write', notice: 'notice.users.unblocked' },
+  expire: { permission: 'write', notice: 'notice.users.expired' },
+  delete: { permission: 'delete', notice: 'notice.users.deleted' },
+} as const;
+type UserAction = keyof typeof ACTIONS;
+
+/** A problem shown on a form: beside its field when the form has it, and in the summary. */
+interface ShownProblem {
+  field: string | null;
+  /** A catalogue key (the console's own checks) or null with `text` (the v1 message as it is). */
+  key: string | null;
+  text: string | null;
+}
+
+const pipe = createValidationPipe();
+
+/** A catalogue key made of parts (`users.status` + `blocked`), for views that pick a key by a value. */
+const key = (...parts: string[]): string => parts.join('.');
+
+/**
+ * The users screen: the list of a venue with its search, create, edit, and the confirmed block,
+ * unblock, expire and delete. Every change goes through HotspotUsersService with the operator as
+ * the actor, so the venue rules, the transaction, the unauth jobs and the audit rows are the v1 API's.
+ */
+@ConsoleScreen()
+export class ConsoleUsersController {
+  constructor(
+    private readonly pages: ConsolePages,
+    private readonly users: HotspotUsersService,
+  ) {}
+
+  @Get('users')
+  async list(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const { operator } = session(request);
+    const filters = listFilters({
+      venueId: queryValue(request, 'venueId'),
+      q: queryValue(request, 'q'),
+      status: queryValue(request, 'status'),
+      page: queryValue(request, 'page'),
+    });
+    const venueId = filters.venueId ?? (operator.venueIds !== null ? (operator.venueIds[0] ?? null) : null);
+    let result: Awaited<ReturnType<HotspotUsersService['list']>> | null = null;
+    if (venueId !== null) {
+      result = await this.users.list(operatorActor(operator), {
+        venueId,
+        status: filters.status,
+        macAddress: null,
+        search: filters.q === '' ? null : searchPrefixes(filters.q),
+        page: filters.page,
+        limit: DEFAULT_LIMIT,
+      });
+    }
+    const pages = result?.pagination.pages ?? 0;
+    await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
+      key,
+      venueId,
+      venues: await this.pages.venueChoices(operator),
+      unrestricted: operator.venueIds === null,
+      filters,
+      users: result?.data ?? [],
+      pagination: result?.pagination ?? null,
+      previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
+      next: filters.page < pages ? listUrl({ ...filters, venueId, page: filters.page + 1 }) : null,
+      userUrl,
+    });
+  }
+
+  @Get('users/new')
+  async newUser(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    requirePermission(request, 'write');
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    const form = emptyForm();
+    form.loginMethod = queryValue(request, 'loginMethod') === 'guest' ? 'guest' : 'username_password';
+    form.venueIds = venueId ?? (session(request).operator.venueIds ?? []).join(', ');
+    await this.pages.render(request, response, 200, 'users/new', { key, form, problems: [], venueId });
+  }
+
+  @Post('users/new')
+  async create(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const form = formFields(request);
+    const venueId = venueOf(field(request, 'context'));
+    const again = (status: number, problems: ShownProblem[]) =>
+      this.pages.render(request, response, status, 'users/new', {
+        key,
+        form: { ...form, password: '' },
+        problems,
+        venueId,
+      });
+    const { body, problems } = createBody(form, operator.timeZone);
+    if (problems.length > 0) return again(422, problems.map(own));
+    let generated: string | null = null;
+    if (form.loginMethod === 'username_password' && form.password === '') {
+      generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
+      body.password = generated;
+    }
+    try {
+      const dto = (await pipe.transform(body, {
+        type: 'body',
+        metatype: CreateHotspotUserDto,
+      })) as CreateHotspotUserDto;
+      const created = await this.users.create(operatorActor(operator), toCreateInput(dto), originOf(request));
+      const shownVenue =
+        venueId !== null && created.data.venueIds.includes(venueId) ? venueId : (created.data.venueIds[0] ?? null);
+      await this.pages.render(request, response, 201, 'users/created', {
+        key,
+        user: created.data,
+        password: generated,
+        userLink: userUrl(created.data._id, shownVenue),
+        listLink: listUrl({ venueId: shownVenue }),
+      });
+    } catch (error) {
+      const shown = apiProblems(error, [400, 403, 409]);
+      if (shown === null) throw error;
+      await again(shown.status === 400 ? 422 : shown.status, shown.problems);
+    }
+  }
+
+  @Get('users/:id/edit')
+  async edit(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    const current = await this.users.get(operatorActor(operator), id, context(venueId));
+    if (current.data.status === 'expired') throw new PageRefusal(409, 'users.edit.expired');
+    await this.renderEdit(request, response, 200, current, venueId, null, []);
+  }
+
+  @Post('users/:id/edit')
+  async save(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const actor = operatorActor(operator);
+    const venueId = venueOf(field(request, 'context'));
+    const precondition = etagField(request);
+    const form = formFields(request);
+    const current = await this.users.get(actor, id, context(venueId));
+    if (current.data.status === 'expired') throw new PageRefusal(409, 'users.edit.expired');
+    const again = (status: number, problems: ShownProblem[]) =>
+      this.renderEdit(request, response, status, current, venueId, form, problems, field(request, 'etag'));
+    const { body, problems } = updateBody(form, current.data, operator.timeZone);
+    if (problems.length > 0) return again(422, problems.map(own));
+    try {
+      const dto = (await pipe.transform(body, {
+        type: 'body',
+        metatype: UpdateHotspotUserDto,
+      })) as UpdateHotspotUserDto;
+      await this.users.update(actor, id, context(venueId), toUpdateInput(dto), originOf(request), precondition);
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 412) {
+        // Changed by someone else since the form was opened: the record as it is now, nothing overwritten.
+        const now = await this.users.get(actor, id, context(venueId));
+        return this.renderEdit(request, response, 412, now, venueId, null, [], undefined, true);
+      }
+      if (error instanceof ApiError && error.getStatus() === 409 && error.body.errors === undefined) {
+        throw new PageRefusal(409, 'users.edit.expired');
+      }
+      const shown = apiProblems(error, [400, 403, 409]);
+      if (shown === null) throw error;
+      return again(shown.status === 400 ? 422 : shown.status, shown.problems);
+    }
+    response.redirect(303, userUrl(id, venueId, 'notice.users.updated'));
+  }
+
+  @Get('users/:id/block')
+  confirmBlock(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.confirm(request, response, id, 'block');
+  }
+
+  @Post('users/:id/block')
+  block(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.act(request, response, id, 'block');
+  }
+
+  @Get('users/:id/unblock')
+  confirmUnblock(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.confirm(request, response, id, 'unblock');
+  }
+
+  @Post('users/:id/unblock')
+  unblock(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.act(request, response, id, 'unblock');
+  }
+
+  @Get('users/:id/expire')
+  confirmExpire(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.confirm(request, response, id, 'expire');
+  }
+
+  @Post('users/:id/expire')
+  expire(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.act(request, response, id, 'expire');
+  }
+
+  @Get('users/:id/delete')
+  confirmDelete(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.confirm(request, response, id, 'delete');
+  }
+
+  @Post('users/:id/delete')
+  remove(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    return this.act(request, response, id, 'delete');
+  }
+
+  /** What the action will do, with its form; a user already in the state the action leads to has nothing to confirm. */
+  private async confirm(request: ConsoleRequest, response: Response, id: string, action: UserAction): Promise<void> {
+    const operator = requirePermission(request, ACTIONS[action].permission);
+    const actor = operatorActor(operator);
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    const current = await this.users.get(actor, id, context(venueId));
+    const status = current.data.status;
+    const fits =
+      action === 'delete' ||
+      (action === 'block' && status === 'active') ||
+      (action === 'unblock' && status === 'blocked') ||
+      (action === 'expire' && status !== 'expired');
+    if (!fits) throw new PageRefusal(409, `users.${action}.notNow`);
+    const sessions = await this.users.sessionsOf(actor, id, {
+      venueId: venueId ?? undefined,
+      ended: false,
+      page: 1,
+      limit: 1,
+    });
+    await this.pages.render(request, response, 200, 'users/confirm', {
+      key,
+      action,
+      user: current.data,
+      etag: etagOf(current.version),
+      venueId,
+      activeSessions: action === 'unblock' ? 0 : sessions.pagination.total,
+      back: userUrl(id, venueId),
+    });
+  }
+
+  /** Does a confirmed action through the v1 API's service calls, with the ETag the confirmation page showed. */
+  private async act(request: ConsoleRequest, response: Response, id: string, action: UserAction): Promise<void> {
+    const operator = requirePermission(request, ACTIONS[action].permission);
+    const actor = operatorActor(operator);
+    const venueId = venueOf(field(request, 'context'));
+    const precondition = etagField(request);
+    const origin = originOf(request);
+    if (action === 'block' || action === 'unblock') {
+      const status = action === 'block' ? 'blocked' : 'active';
+      await this.users.update(actor, id, context(venueId), { status }, origin, precondition);
+    } else if (action === 'expire') {
+      await this.users.expire(actor, id, context(venueId), origin, precondition);
+    } else {
+      await this.users.remove(actor, id, context(venueId), origin, precondition);
+      response.redirect(303, `${listUrl({ venueId })}${venueId === null ? '?' : '&'}notice=${ACTIONS[action].notice}`);
+      return;
+    }
+    response.redirect(303, userUrl(id, venueId, ACTIONS[action].notice));
+  }
+
+  private async renderEdit(
+    request: ConsoleRequest,
+    response: Response,
+    status: number,
+    current: { data: HotspotUserDto; version: number },
+    venueId: string | null,
+    typed: UserForm | null,
+    problems: ShownProblem[],
+    etag?: string,
+    changed = false,
+  ): Promise<void> {
+    const zone = session(request).operator.timeZone;
+    await this.pages.render(request, response, status, 'users/edit', {
+      key,
+      user: current.data,
+      form: typed ?? formOf(current.data, zone),
+      etag: etag ?? etagOf(current.version),
+      venueId,
+      problems,
+      changed,
+      back: userUrl(current.data._id, venueId),
+    });
+  }
+}
+
+function emptyForm(): UserForm {
+  return textFields(USER_FORM_FIELDS, () => '');
+}
+
+function formFields(request: ConsoleRequest): UserForm {
+  return textFields(USER_FORM_FIELDS, (name) => field(request, name));
+}
+
+function own(problem: FormProblem): ShownProblem {
+  return { field: problem.field, key: problem.key, text: null };
+}
+
+/** The v1 refusal as problems to show on the form, if it is one of `statuses`; null for anything else. */
+function apiProblems(error: unknown, statuses: number[]): { status: number; problems: ShownProblem[] } | null {
+  if (!(error instanceof ApiError) || !statuses.includes(error.getStatus())) return null;
+  const errors: FieldError[] = error.body.errors ?? [];
+  const problems: ShownProblem[] =
+    errors.length > 0
+      ? errors.map((e) => ({ field: e.field.split('.')[0], key: null, text: e.message }))
+      : [{ field: null, key: null, text: error.body.message }];
+  return { status: error.getStatus(), problems };
+}

@@ -1,0 +1,76 @@
+import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
+import { createBody, formOf, listFilters, listUrl, updateBody } from './users.rules.js';
+import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
+
+const user = {
+  _id: 'u1',
+  name: 'Ayşe',
+  username: 'ayse',
+  email: null,
+  phone: '+90 532',
+  macAddress: null,
+  loginMethod: 'username_password',
+  venueIds: ['a', 'b'],
+  expiresAt: '2030-06-01T09:00:00.000Z',
+  metadata: { room: '12' },
+} as unknown as HotspotUserDto;
+
+describe('users screen rules', () => {
+  it('reads the list query, dropping what cannot be used', () => {
+    expect(listFilters({ venueId: ' hot ', q: ' +90 5 ', status: 'blocked', page: '3' })).toEqual({
+      venueId: 'hot',
+      q: '+90 5',
+      status: 'blocked',
+      page: 3,
+      problems: [],
+    });
+    expect(listFilters({ venueId: '../x', q: 'a'.repeat(65), status: 'odd', page: '-1' })).toEqual({
+      venueId: null,
+      q: '',
+      status: undefined,
+      page: 1,
+      problems: ['users.problem.venueId', 'users.problem.q'],
+    });
+  });
+
+  it('builds list URLs', () => {
+    expect(listUrl({ venueId: 'hot', q: 'a b', status: '', page: 2 })).toBe('/admin/users?venueId=hot&q=a+b&page=2');
+    expect(listUrl({ venueId: null })).toBe('/admin/users');
+  });
+
+  it('converts local times in the operator zone', () => {
+    expect(wallDateTime('2030-01-31T18:00', 'Europe/Istanbul')?.toISOString()).toBe('2030-01-31T15:00:00.000Z');
+    expect(wallDateTime('2030-07-01T12:00', 'Europe/Berlin')?.toISOString()).toBe('2030-07-01T10:00:00.000Z');
+    expect(wallDateTime('2030-02-30T12:00', null)).toBeNull();
+    expect(wallDateTime('tomorrow', null)).toBeNull();
+    expect(instantAsWallDateTime('2030-01-31T15:00:00.000Z', 'Europe/Istanbul')).toBe('2030-01-31T18:00');
+  });
+
+  it('builds a create body, leaving out empty fields, and names what it cannot read', () => {
+    const form = { ...formOf(user, null), password: '', email: '', metadata: '[1]', expiresAt: 'x' };
+    expect(createBody(form, null)).toEqual({
+      body: {
+        name: 'Ayşe',
+        loginMethod: 'username_password',
+        venueIds: ['a', 'b'],
+        username: 'ayse',
+        phone: '+90 532',
+      },
+      problems: [
+        { field: 'expiresAt', key: 'users.problem.expiresAt' },
+        { field: 'metadata', key: 'users.problem.metadata' },
+      ],
+    });
+  });
+
+  it('sends only what the edit changed, emptied fields as null', () => {
+    expect(updateBody(formOf(user, 'Europe/Istanbul'), user, 'Europe/Istanbul')).toEqual({ body: {}, problems: [] });
+    const form = { ...formOf(user, null), phone: '', venueIds: 'a', name: 'Ayşe Y', expiresAt: '' };
+    expect(updateBody(form, user, null).body).toEqual({
+      name: 'Ayşe Y',
+      phone: null,
+      venueIds: ['a'],
+      expiresAt: null,
+    });
+  });
+});

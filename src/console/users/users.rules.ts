@@ -1,0 +1,179 @@
+import { USER_STATUSES, type UserStatus } from '../../hotspot-users/entities/hotspot-user.entity.js';
+import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
+import { MAX_PAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
+import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
+import { VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
+
+/**
+ * The users screen's pure parts: the list's query string read into the v1 list's terms, and the
+ * create and edit forms read into the v1 DTOs' bodies (validated afterwards by the v1 pipe, so the
+ * console and the API refuse the same values with the same field names).
+ */
+
+export interface UsersListFilters {
+  venueId: string | null;
+  q: string;
+  status: UserStatus | undefined;
+  page: number;
+  /** Catalogue keys of what was wrong in the query (the list is shown without it). */
+  problems: string[];
+}
+
+export function listFilters(raw: { venueId: string; q: string; status: string; page: string }): UsersListFilters {
+  const problems: string[] = [];
+  let venueId: string | null = raw.venueId.trim() === '' ? null : raw.venueId.trim();
+  if (venueId !== null && !VENUE_ID_PATTERN.test(venueId)) {
+    problems.push('users.problem.venueId');
+    venueId = null;
+  }
+  let q = raw.q.trim();
+  if ([...q].length > SEARCH_QUERY_MAX_LENGTH || /[\p{Cc}]/u.test(q)) {
+    problems.push('users.problem.q');
+    q = '';
+  }
+  const status = (USER_STATUSES as readonly string[]).includes(raw.status) ? (raw.status as UserStatus) : undefined;
+  const page = /^[1-9][0-9]{0,6}$/.test(raw.page) ? Math.min(Number(raw.page), MAX_PAGE) : 1;
+  return { venueId, q, status, page, problems };
+}
+
+/** The list's URL with these filters (and a page), for the pager and the links back. */
+export function listUrl(filters: { venueId: string | null; q?: string; status?: string; page?: number }): string {
+  const params = new URLSearchParams();
+  if (filters.venueId !== null) params.set('venueId', filters.venueId);
+  if (filters.q !== undefined && filters.q !== '') params.set('q', filters.q);
+  if (filters.status !== undefined && filters.status !== '') params.set('status', filters.status);
+  if (filters.page !== undefined && filters.page > 1) params.set('page', String(filters.page));
+  const query = params.toString();
+  return query === '' ? '/admin/users' : `/admin/users?${query}`;
+}
+
+/** A user's page (another screen's), in the venue the operator came from. */
+export function userUrl(id: string, venueId: string | null, notice?: string): string {
+  const params = new URLSearchParams();
+  if (venueId !== null) params.set('venueId', venueId);
+  if (notice !== undefined) params.set('notice', notice);
+  const query = params.toString();
+  return `/admin/users/${encodeURIComponent(id)}${query === '' ? '' : `?${query}`}`;
+}
+
+/** The fields of the create and edit forms: the one list the form, its reading and its type come from. */
+export const USER_FORM_FIELDS = [
+  'loginMethod',
+  'name',
+  'username',
+  'password',
+  'email',
+  'phone',
+  'macAddress',
+  'venueIds',
+  'expiresAt',
+  'metadata',
+] as const;
+
+/** The create and edit forms' values, as typed. */
+export type UserForm = Record<(typeof USER_FORM_FIELDS)[number], string>;
+
+/** Venue ids typed in one field, separated by commas or spaces. */
+export function venueIdsOf(text: string): string[] {
+  return text.split(/[\s,]+/).filter((id) => id !== '');
+}
+
+/** A form's problem that the v1 validation cannot see (a field the form turns into a value). */
+export interface FormProblem {
+  field: string;
+  key: string;
+}
+
+/**
+ * The v1 create body of the form; empty optional fields are left out; the password only when typed
+ * (the console generates one otherwise). `expiresAt` is a local time in the operator's zone.
+ */
+export function createBody(
+  form: UserForm,
+  zone: string | null,
+): { body: Record<string, unknown>; problems: FormProblem[] } {
+  const problems: FormProblem[] = [];
+  const guest = form.loginMethod === 'guest';
+  const body: Record<string, unknown> = {
+    name: form.name,
+    loginMethod: form.loginMethod,
+    venueIds: venueIdsOf(form.venueIds),
+  };
+  const optional = (name: 'username' | 'email' | 'phone' | 'macAddress') => {
+    if (form[name].trim() !== '') body[name] = form[name].trim();
+  };
+  optional('username');
+  optional('email');
+  optional('phone');
+  optional('macAddress');
+  if (!guest && form.password !== '') body.password = form.password;
+  if (form.expiresAt.trim() !== '') {
+    const instant = wallDateTime(form.expiresAt.trim(), zone);
+    if (instant === null) problems.push({ field: 'expiresAt', key: 'users.problem.expiresAt' });
+    else body.expiresAt = instant.toISOString();
+  }
+  const metadata = metadataOf(form.metadata);
+  if (metadata === undefined) problems.push({ field: 'metadata', key: 'users.problem.metadata' });
+  else if (metadata !== null) body.metadata = metadata;
+  return { body, problems };
+}
+
+/** The v1 PUT body of the edit form: only what differs from `current`; an emptied field is null (cleared). */
+export function updateBody(
+  form: UserForm,
+  current: HotspotUserDto,
+  zone: string | null,
+): { body: Record<string, unknown>; problems: FormProblem[] } {
+  const problems: FormProblem[] = [];
+  const body: Record<string, unknown> = {};
+  if (form.name !== current.name) body.name = form.name;
+  for (const name of ['username', 'email', 'phone'] as const) {
+    const typed = form[name].trim() === '' ? null : form[name].trim();
+    if (typed !== current[name]) body[name] = typed;
+  }
+  const venueIds = venueIdsOf(form.venueIds);
+  if (venueIds.join(',') !== current.venueIds.join(',')) body.venueIds = venueIds;
+  const typedExpiry = form.expiresAt.trim();
+  if (typedExpiry !== instantAsWallDateTime(current.expiresAt, zone)) {
+    if (typedExpiry === '') body.expiresAt = null;
+    else {
+      const instant = wallDateTime(typedExpiry, zone);
+      if (instant === null) problems.push({ field: 'expiresAt', key: 'users.problem.expiresAt' });
+      else body.expiresAt = instant.toISOString();
+    }
+  }
+  const metadata = metadataOf(form.metadata);
+  if (metadata === undefined) problems.push({ field: 'metadata', key: 'users.problem.metadata' });
+  else if (JSON.stringify(metadata ?? {}) !== JSON.stringify(current.metadata)) body.metadata = metadata ?? {};
+  return { body, problems };
+}
+
+/** The edit form filled from a record. */
+export function formOf(user: HotspotUserDto, zone: string | null): UserForm {
+  return {
+    loginMethod: user.loginMethod,
+    name: user.name,
+    username: user.username ?? '',
+    password: '',
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    macAddress: user.macAddress ?? '',
+    venueIds: user.venueIds.join(', '),
+    expiresAt: instantAsWallDateTime(user.expiresAt, zone),
+    metadata: Object.keys(user.metadata).length === 0 ? '' : JSON.stringify(user.metadata, null, 2),
+  };
+}
+
+/** A JSON object typed in a text area: null when empty, undefined when it is not a JSON object. */
+function metadataOf(text: string): Record<string, unknown> | null | undefined {
+  if (text.trim() === '') return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
