@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from './support/build.js';
 import { CLI_MAIN } from './support/cli-io.js';
-import { markedBlocks } from './support/markdown.js';
+import { taggedBlocks } from './support/markdown.js';
 import { freePort, startService, type Service } from './support/service-process.js';
 
 /**
- * The README's five-minute tour, run as written: its `sh` blocks marked `<!-- tour -->`, in order, in
- * one `bash -euo pipefail` from the project folder, against the compiled service started as on a
- * first `npm start` (an empty SQLite database, so it prints a token), with the two variables the
- * tour says to set: `API` and `TOKEN`, the printed token. `DATABASE_URL` names the service's file,
+ * The README's five-minute tour, run as written: its blocks fenced as `sh tour` (GitHub shows them as
+ * `sh`), in order, in one `bash -euo pipefail` from the project folder, against the compiled service
+ * started as on a first `npm start` (an empty SQLite database, so it prints a token), with the two
+ * variables the tour says to set: `API` and `TOKEN`, the printed token. `DATABASE_URL` names the service's file,
  * which for a reader is the default `data/hotspot.sqlite` of the project folder both use.
  *
  * Each `# …` line after a command is output the README shows; it must appear, in order, in the
@@ -22,7 +22,7 @@ import { freePort, startService, type Service } from './support/service-process.
  */
 
 const MAIN = join(ROOT, 'dist/src/main.js');
-const TOUR_MARKER = '<!-- tour -->';
+const TOUR_BLOCK = 'sh tour';
 const BLOCK_END = '@@end of tour block@@';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
@@ -65,7 +65,7 @@ describe("the README's tour", () => {
   });
 
   it('runs as written, with the outputs it shows', async () => {
-    const blocks = markedBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'), TOUR_MARKER, 'sh');
+    const blocks = taggedBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'), TOUR_BLOCK);
     expect(blocks.length).toBeGreaterThanOrEqual(5);
 
     const port = await freePort();

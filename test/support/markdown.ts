@@ -1,6 +1,6 @@
 /**
  * Just enough Markdown for the documentation tests: which lines are prose (not fenced code, not a
- * table row), the headings' anchors as GitHub makes them, the relative links, and fenced blocks.
+ * table row), the headings' anchors as GitHub makes them, the relative links, and tagged fenced blocks.
  */
 
 export interface MarkdownLine {
@@ -76,18 +76,19 @@ export function isExternal(target: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
 }
 
-/** The bodies of the fenced blocks of `language` that directly follow a line equal to `marker`. */
-export function markedBlocks(source: string, marker: string, language: string): string[] {
+/**
+ * The bodies of the fenced blocks whose info string is `info`, in order: a language and a tag, such as
+ * `sh tour`, which GitHub shows as `sh` and Prettier keeps (a marker line before the fence would not
+ * do: Prettier puts a blank line between it and the block).
+ */
+export function taggedBlocks(source: string, info: string): string[] {
   const lines = source.split('\n');
   const blocks: string[] = [];
   for (let index = 0; index < lines.length; index++) {
-    if (lines[index].trim() !== marker) continue;
-    if (lines[index + 1]?.trim() !== '```' + language) {
-      throw new Error(`line ${index + 1}: ${marker} is not followed by a \`\`\`${language} block`);
-    }
-    const end = lines.indexOf('```', index + 2);
-    if (end === -1) throw new Error(`line ${index + 2}: the block never ends`);
-    blocks.push(lines.slice(index + 2, end).join('\n'));
+    if (lines[index].trim() !== '```' + info) continue;
+    const end = lines.indexOf('```', index + 1);
+    if (end === -1) throw new Error(`line ${index + 1}: the block never ends`);
+    blocks.push(lines.slice(index + 1, end).join('\n'));
     index = end;
   }
   return blocks;
