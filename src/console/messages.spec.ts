@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BATCH_ACTIONS, BATCH_FORM_INPUTS } from './batches/batches.rules.js';
 import { consoleAssetsDir } from './console-assets.js';
+import { USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
+import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -100,5 +103,58 @@ describe('console views', () => {
     );
     expect(named.length).toBeGreaterThan(30);
     expect(named.filter((view) => !existsSync(join(dir, `${view}.eta`)))).toEqual([]);
+  });
+});
+
+/**
+ * Keys the templates build at run time (`it.key('users.field', name)`): every value a stem is built
+ * with, from the lists the pages take them from, has its message; a stem not listed here fails.
+ */
+describe('console keys built at run time', () => {
+  const dir = consoleAssetsDir();
+  const helped = (loginMethod: string) =>
+    [false, true].flatMap((editing) => userFormInputs(loginMethod, editing).filter((input) => input.help));
+  const BUILT: Record<string, readonly string[]> = {
+    'users.field': [...USER_FORM_FIELDS, 'other'],
+    'users.help': [...helped('guest'), ...helped('username_password')].map((input) => input.name),
+    'users.status': USER_STATUSES,
+    'users.loginMethod': LOGIN_METHODS,
+    'users.new.kind': ['guest', 'username_password'],
+    'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
+    'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
+    'batches.status': USER_STATUSES,
+  };
+  /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
+  const ACTIONS: Record<string, readonly string[]> = {
+    users: Object.keys(USER_ACTIONS),
+    batches: BATCH_ACTIONS,
+  };
+
+  it('has a message for every value of every stem, in every language', () => {
+    const wanted = [
+      ...Object.entries(BUILT).flatMap(([stem, values]) => values.map((value) => `${stem}.${value}`)),
+      ...Object.entries(ACTIONS).flatMap(([stem, actions]) =>
+        actions.flatMap((action) => ['title', 'what', 'submit'].map((part) => `${stem}.${action}.${part}`)),
+      ),
+    ];
+    expect(wanted.length).toBeGreaterThan(40);
+    for (const language of LANGUAGES) {
+      const catalogue = loadCatalogue(dir, language);
+      expect([language, wanted.filter((key) => !(key in catalogue))]).toEqual([language, []]);
+    }
+  });
+
+  it('knows every stem a template builds keys from', () => {
+    const stems = new Set<string>();
+    for (const path of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.eta'),
+    )) {
+      for (const match of readFileSync(join(dir, path), 'utf8').matchAll(/\bkey\('([a-zA-Z.]+)',\s*([^,)]+)(,)?/g)) {
+        stems.add(match[3] === undefined ? match[1] : `${match[1]} (action)`);
+      }
+    }
+    const known = [...Object.keys(BUILT), ...Object.keys(ACTIONS).map((stem) => `${stem} (action)`)];
+    expect([...stems].filter((stem) => !known.includes(stem))).toEqual([]);
+    expect(stems.size).toBeGreaterThan(8);
   });
 });

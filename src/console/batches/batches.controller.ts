@@ -6,7 +6,13 @@ import type { BatchCardsDto } from '../../batches/dto/batch.response.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AdmittedRequest } from '../../common/load/admission.middleware.js';
 import { VenuesService } from '../../venues/venues.service.js';
-import { batchRequestOf, BATCH_FORM_FIELDS, type BatchForm } from './batches.rules.js';
+import {
+  BATCH_ACTIONS,
+  BATCH_FORM_FIELDS,
+  BATCH_FORM_INPUTS,
+  batchRequestOf,
+  type BatchForm,
+} from './batches.rules.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
   ConsolePages,
@@ -131,7 +137,7 @@ export class BatchesConsoleController {
     request: ConsoleRequest,
     response: Response,
     id: string,
-    action: 'print' | 'export',
+    action: (typeof BATCH_ACTIONS)[number],
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
     const batch = await this.batches.get(operatorActor(operator), id);
@@ -164,6 +170,7 @@ export class BatchesConsoleController {
     const at = (to: number) => `/admin/batches?venueId=${encodeURIComponent(venueId ?? '')}&page=${to}`;
     await this.pages.render(request, response, status, 'batches/list', {
       key,
+      inputs: BATCH_FORM_INPUTS,
       venueId,
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,

@@ -12,6 +12,19 @@ export const BATCH_FORM_FIELDS = [
   'label',
 ] as const;
 
+/** The inputs of the create form, in its order: name, input type, whether it must be filled (each has a help text). */
+export const BATCH_FORM_INPUTS = [
+  ['count', 'number', true],
+  ['expiresAt', 'datetime-local', false],
+  ['validForHours', 'number', false],
+  ['prefix', 'text', false],
+  ['passwordLength', 'number', false],
+  ['label', 'text', false],
+] as const satisfies ReadonlyArray<readonly [Exclude<(typeof BATCH_FORM_FIELDS)[number], 'venueId'>, string, boolean]>;
+
+/** The confirmed actions on a batch: each has a confirmation page. */
+export const BATCH_ACTIONS = ['print', 'export'] as const;
+
 /** The batch form's values, as typed (`validForHours`: whole hours from each account's first login, instead of expiresAt). */
 export type BatchForm = Record<(typeof BATCH_FORM_FIELDS)[number], string>;
 

@@ -31,21 +31,15 @@ import {
   listFilters,
   listUrl,
   updateBody,
+  USER_ACTIONS,
   USER_FORM_FIELDS,
+  userFormInputs,
+  type UserAction,
   userUrl,
   type FormProblem,
   type UserForm,
 } from './users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
-
-/** The confirmed actions on a user: what each needs, and where it goes afterwards. */
-const ACTIONS = {
-  block: { permission: 'write', notice: 'notice.users.blocked' },
-  unblock: { permission: 'write', notice: 'notice.users.unblocked' },
-  expire: { permission: 'write', notice: 'notice.users.expired' },
-  delete: { permission: 'delete', notice: 'notice.users.deleted' },
-} as const;
-type UserAction = keyof typeof ACTIONS;
 
 /** A problem shown on a form: beside its field when the form has it, and in the summary. */
 interface ShownProblem {
@@ -115,7 +109,7 @@ export class ConsoleUsersController {
     const form = emptyForm();
     form.loginMethod = queryValue(request, 'loginMethod') === 'guest' ? 'guest' : 'username_password';
     form.venueIds = venueId ?? (session(request).operator.venueIds ?? []).join(', ');
-    await this.pages.render(request, response, 200, 'users/new', { key, form, problems: [], venueId });
+    await this.pages.render(request, response, 200, 'users/new', { ...formView(form, false), problems: [], venueId });
   }
 
   @Post('users/new')
@@ -125,8 +119,7 @@ export class ConsoleUsersController {
     const venueId = venueOf(field(request, 'context'));
     const again = (status: number, problems: ShownProblem[]) =>
       this.pages.render(request, response, status, 'users/new', {
-        key,
-        form: { ...form, password: '' },
+        ...formView({ ...form, password: '' }, false),
         problems,
         venueId,
       });
@@ -245,7 +238,7 @@ export class ConsoleUsersController {
 
   /** What the action will do, with its form; a user already in the state the action leads to has nothing to confirm. */
   private async confirm(request: ConsoleRequest, response: Response, id: string, action: UserAction): Promise<void> {
-    const operator = requirePermission(request, ACTIONS[action].permission);
+    const operator = requirePermission(request, USER_ACTIONS[action].permission);
     const actor = operatorActor(operator);
     const venueId = venueOf(queryValue(request, 'venueId'));
     const current = await this.users.get(actor, id, context(venueId));
@@ -275,7 +268,7 @@ export class ConsoleUsersController {
 
   /** Does a confirmed action through the v1 API's service calls, with the ETag the confirmation page showed. */
   private async act(request: ConsoleRequest, response: Response, id: string, action: UserAction): Promise<void> {
-    const operator = requirePermission(request, ACTIONS[action].permission);
+    const operator = requirePermission(request, USER_ACTIONS[action].permission);
     const actor = operatorActor(operator);
     const venueId = venueOf(field(request, 'context'));
     const precondition = etagField(request);
@@ -287,10 +280,13 @@ export class ConsoleUsersController {
       await this.users.expire(actor, id, context(venueId), origin, precondition);
     } else {
       await this.users.remove(actor, id, context(venueId), origin, precondition);
-      response.redirect(303, `${listUrl({ venueId })}${venueId === null ? '?' : '&'}notice=${ACTIONS[action].notice}`);
+      response.redirect(
+        303,
+        `${listUrl({ venueId })}${venueId === null ? '?' : '&'}notice=${USER_ACTIONS[action].notice}`,
+      );
       return;
     }
-    response.redirect(303, userUrl(id, venueId, ACTIONS[action].notice));
+    response.redirect(303, userUrl(id, venueId, USER_ACTIONS[action].notice));
   }
 
   private async renderEdit(
@@ -306,9 +302,8 @@ export class ConsoleUsersController {
   ): Promise<void> {
     const zone = session(request).operator.timeZone;
     await this.pages.render(request, response, status, 'users/edit', {
-      key,
+      ...formView(typed ?? formOf(current.data, zone), true),
       user: current.data,
-      form: typed ?? formOf(current.data, zone),
       etag: etag ?? etagOf(current.version),
       venueId,
       problems,
@@ -328,6 +323,11 @@ function formFields(request: ConsoleRequest): UserForm {
 
 function own(problem: FormProblem): ShownProblem {
   return { field: problem.field, key: problem.key, text: null };
+}
+
+/** What the user form's templates need besides the page's own data: the values, the inputs shown, the field names. */
+function formView(form: UserForm, editing: boolean) {
+  return { key, form, inputs: userFormInputs(form.loginMethod, editing), fields: USER_FORM_FIELDS };
 }
 
 /** The v1 refusal as problems to show on the form, if it is one of `statuses`; null for anything else. */

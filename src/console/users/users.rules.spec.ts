@@ -1,5 +1,5 @@
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
-import { createBody, formOf, listFilters, listUrl, updateBody } from './users.rules.js';
+import { createBody, formOf, listFilters, listUrl, updateBody, userFormInputs } from './users.rules.js';
 import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
 
 const user = {
@@ -72,5 +72,42 @@ describe('users screen rules', () => {
       venueIds: ['a'],
       expiresAt: null,
     });
+  });
+});
+
+describe('userFormInputs', () => {
+  const names = (loginMethod: string, editing: boolean) => userFormInputs(loginMethod, editing).map((i) => i.name);
+
+  it('creating a username/password user: every input but none the service fills', () => {
+    expect(names('username_password', false)).toEqual([
+      'name',
+      'username',
+      'password',
+      'email',
+      'phone',
+      'macAddress',
+      'venueIds',
+      'expiresAt',
+      'metadata',
+    ]);
+    const required = userFormInputs('username_password', false).filter((i) => i.required);
+    expect(required.map((i) => i.name)).toEqual(['name', 'username', 'venueIds']);
+  });
+
+  it('creating a guest: no username, password or expiry', () => {
+    expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'macAddress', 'venueIds', 'metadata']);
+  });
+
+  it('editing: no password and no MAC address; a guest shows its username', () => {
+    expect(names('guest', true)).toEqual(['name', 'username', 'email', 'phone', 'venueIds', 'metadata']);
+    expect(names('username_password', true)).toEqual([
+      'name',
+      'username',
+      'email',
+      'phone',
+      'venueIds',
+      'expiresAt',
+      'metadata',
+    ]);
   });
 });

@@ -57,6 +57,15 @@ export function userUrl(id: string, venueId: string | null, notice?: string): st
   return `/admin/users/${encodeURIComponent(id)}${query === '' ? '' : `?${query}`}`;
 }
 
+/** The confirmed actions on a user: what each needs, and the notice after it (each has a confirmation page). */
+export const USER_ACTIONS = {
+  block: { permission: 'write', notice: 'notice.users.blocked' },
+  unblock: { permission: 'write', notice: 'notice.users.unblocked' },
+  expire: { permission: 'write', notice: 'notice.users.expired' },
+  delete: { permission: 'delete', notice: 'notice.users.deleted' },
+} as const;
+export type UserAction = keyof typeof USER_ACTIONS;
+
 /** The fields of the create and edit forms: the one list the form, its reading and its type come from. */
 export const USER_FORM_FIELDS = [
   'loginMethod',
@@ -73,6 +82,54 @@ export const USER_FORM_FIELDS = [
 
 /** The create and edit forms' values, as typed. */
 export type UserForm = Record<(typeof USER_FORM_FIELDS)[number], string>;
+
+export type UserFormField = (typeof USER_FORM_FIELDS)[number];
+
+/** How the form shows a field: its input, whether a help text (`users.help.<name>`) goes with it, and whether it must be filled. */
+export interface UserFormInput {
+  name: Exclude<UserFormField, 'loginMethod'>;
+  type: 'text' | 'password' | 'email' | 'tel' | 'datetime-local' | 'textarea';
+  autocomplete: 'off' | 'new-password' | null;
+  help: boolean;
+  required: boolean;
+}
+
+/**
+ * Every field the form shows, in its order (the login method is the page's choice, not an input):
+ * a field missing here does not compile, so the form cannot leave one out.
+ */
+const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, 'name' | 'required'> } = {
+  name: { type: 'text', autocomplete: 'off', help: false },
+  username: { type: 'text', autocomplete: 'off', help: false },
+  password: { type: 'password', autocomplete: 'new-password', help: true },
+  email: { type: 'email', autocomplete: 'off', help: false },
+  phone: { type: 'tel', autocomplete: 'off', help: true },
+  macAddress: { type: 'text', autocomplete: 'off', help: true },
+  venueIds: { type: 'text', autocomplete: 'off', help: true },
+  expiresAt: { type: 'datetime-local', autocomplete: null, help: true },
+  metadata: { type: 'textarea', autocomplete: null, help: true },
+};
+
+/**
+ * The inputs of the create form (`editing` false) or the edit form for a user of `loginMethod`: a
+ * password only when creating a username/password user, a MAC address only when creating, no
+ * username when creating a guest (the service picks it), no expiry for a guest.
+ */
+export function userFormInputs(loginMethod: string, editing: boolean): UserFormInput[] {
+  const guest = loginMethod === 'guest';
+  const shown = (name: UserFormInput['name']): boolean => {
+    if (name === 'password') return !editing && !guest;
+    if (name === 'macAddress') return !editing;
+    if (name === 'username') return editing || !guest;
+    if (name === 'expiresAt') return !guest;
+    return true;
+  };
+  return (Object.keys(USER_FORM_INPUTS) as Array<UserFormInput['name']>).filter(shown).map((name) => ({
+    name,
+    ...USER_FORM_INPUTS[name],
+    required: name === 'name' || name === 'venueIds' || (name === 'username' && loginMethod === 'username_password'),
+  }));
+}
 
 /** Venue ids typed in one field, separated by commas or spaces. */
 export function venueIdsOf(text: string): string[] {
