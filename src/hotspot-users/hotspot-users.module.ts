@@ -11,13 +11,12 @@ import { UnauthJobsController } from './unauth-jobs.controller.js';
 import { UserAccess } from './user-access.js';
 import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
-import { OperatorViewsRepository } from './operator-views.repository.js';
 import { PasswordResetController } from './password-reset.controller.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { SessionDisconnectService } from './session-disconnect.service.js';
 import { UserSessionsModule } from './user-sessions.module.js';
 import { VenueCountsFolder } from './venue-counts-folder.js';
-import { UnauthJobCountsRepository } from './unauth-job-counts.repository.js';
+import { VenueJobsRepository } from './venue-jobs.repository.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { VenueCountsService } from './venue-counts.service.js';
 import { VenueFiguresService } from './venue-figures.service.js';
@@ -39,9 +38,8 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     UserUnauthJobsService,
     VenueSessionsService,
     SessionDisconnectService,
-    OperatorViewsRepository,
     PasswordResetService,
-    UnauthJobCountsRepository,
+    VenueJobsRepository,
     VenueFiguresService,
   ],
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.

@@ -375,6 +375,17 @@ export class HotspotUsersRepository {
     const venues = await em.find(HotspotUserVenueEntity, { where: { userId }, order: { position: 'ASC' } });
     return venues.map((venue) => venue.venueId);
   }
+
+  /** The username (or, without one, the name) of each of the users that exist, by id. */
+  async findUserNames(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(ids.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
+    if (wanted.length === 0) return new Map();
+    const users = await em.find(HotspotUserEntity, {
+      select: { id: true, username: true, name: true },
+      where: { id: In(wanted) },
+    });
+    return new Map(users.map((user) => [user.id, user.username ?? user.name]));
+  }
 }
 
 /** A user row of the one-statement read (`u` a user, `v` one of its venue rows); see ShownUserRow. */

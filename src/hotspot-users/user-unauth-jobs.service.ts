@@ -16,7 +16,7 @@ import type { UnauthJobDto } from './dto/unauth-job.response.js';
 import type { UserPageQuery } from './hotspot-user.inputs.js';
 import { venuesOfJob } from './hotspot-user.rules.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
-import { OperatorViewsRepository } from './operator-views.repository.js';
+import { VenueJobsRepository } from './venue-jobs.repository.js';
 import { toUnauthJobDto } from './unauth-job.mapper.js';
 import { UserAccess } from './user-access.js';
 
@@ -32,7 +32,7 @@ export class UserUnauthJobsService {
     private readonly users: HotspotUsersRepository,
     private readonly access: UserAccess,
     private readonly jobs: UnauthJobsService,
-    private readonly views: OperatorViewsRepository,
+    private readonly views: VenueJobsRepository,
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}

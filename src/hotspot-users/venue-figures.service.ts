@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
 import type { UserStatus } from './entities/hotspot-user.entity.js';
-import { UnauthJobCountsRepository, type OpenJobCounts } from './unauth-job-counts.repository.js';
+import { VenueJobsRepository, type OpenJobCounts } from './venue-jobs.repository.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 
-export type { OpenJobCounts } from './unauth-job-counts.repository.js';
+export type { OpenJobCounts } from './venue-jobs.repository.js';
 
 /** The users' and jobs' figures of a set of venues, read for the console's dashboard. */
 @Injectable()
@@ -12,7 +12,7 @@ export class VenueFiguresService {
   constructor(
     private readonly database: DatabaseService,
     private readonly counts: VenueCountsRepository,
-    private readonly jobs: UnauthJobCountsRepository,
+    private readonly jobs: VenueJobsRepository,
   ) {}
 
   /** Users by status in these venues (null: every venue), from the venue counters. */

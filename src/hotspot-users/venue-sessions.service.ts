@@ -12,7 +12,7 @@ import type { VenueSessionDto } from './dto/venue-sessions.dto.js';
 import type { PaginationDto } from './dto/hotspot-user.response.js';
 import { toVenueSessionDto } from './hotspot-user.mapper.js';
 import type { SessionsQuery } from './hotspot-user.inputs.js';
-import { OperatorViewsRepository } from './operator-views.repository.js';
+import { HotspotUsersRepository } from './hotspot-users.repository.js';
 
 /** The sessions of a venue (GET /sessions), with the venue rules of the users list. */
 @Injectable()
@@ -24,7 +24,7 @@ export class VenueSessionsService {
     private readonly clock: Clock,
     private readonly venueScope: VenueScopeService,
     private readonly sessions: SessionsService,
-    private readonly views: OperatorViewsRepository,
+    private readonly users: HotspotUsersRepository,
     config: ConfigService<AppConfig, true>,
   ) {
     this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
@@ -40,7 +40,7 @@ export class VenueSessionsService {
   ): Promise<{ data: Array<VenueSessionDto & { userName: string | null }>; pagination: PaginationDto }> {
     const { data, pagination } = await this.list(actor, query);
     const names = await this.database.run((em) =>
-      this.views.findUserNames(
+      this.users.findUserNames(
         em,
         data.map((session) => session.userId),
       ),
