@@ -1,21 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonObject } from '../entities/hotspot-user.entity.js';
-import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
-import {
-  HasCharacters,
-  IsEmailAddress,
-  IsIsoDateTimeWithZone,
-  IsMacAddress,
-  IsMetadata,
-  IsOptionalNotNull,
-  IsPhone,
-  IsRefusedWhen,
-  IsSafeText,
-  IsVenueIdList,
-  USERNAME_PATTERN,
-} from '../../common/validation/validators.js';
+import { IsDefined, IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { IsMetadata, IsOptionalNotNull, IsRefusedWhen, IsVenueIdList } from '../../common/validation/validators.js';
 import {
   DATE_TIME_INPUT,
   EMAIL,
@@ -24,26 +10,27 @@ import {
   PHONE,
   USERNAME,
   VALID_FOR_INPUT,
-  VALID_FOR_MAX_SECONDS,
-  VALID_FOR_MIN_SECONDS,
   VENUE_IDS,
 } from './field-schemas.js';
+import {
+  EmailRules,
+  ExpiresAtRules,
+  MacAddressRules,
+  NameRules,
+  PhoneRules,
+  UsernameRules,
+  ValidForRules,
+} from './user-field-rules.js';
 
 const CREATABLE_LOGIN_METHODS = ['username_password', 'guest'] as const;
 export type CreatableLoginMethod = (typeof CREATABLE_LOGIN_METHODS)[number];
 
-/** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
-const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
-const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 const needsCredentials = (dto: CreateHotspotUserDto): boolean => dto.loginMethod === 'username_password';
 
 export class CreateHotspotUserDto {
   @ApiProperty({ example: 'Ayşe Yılmaz', minLength: 1, maxLength: 255, description: 'Trimmed; no control characters' })
   @IsDefined({ message: 'name is required' })
-  @IsString()
-  @IsSafeText()
-  @Transform(trim)
-  @HasCharacters(1, 255)
+  @NameRules()
   name!: string;
 
   @ApiProperty({
@@ -69,9 +56,7 @@ export class CreateHotspotUserDto {
     (dto: CreateHotspotUserDto) => needsCredentials(dto) || (dto.username !== undefined && dto.username !== null),
   )
   @IsDefined({ message: 'username is required when loginMethod is username_password' })
-  @IsString()
-  @IsSafeText()
-  @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
+  @UsernameRules()
   username?: string | null;
 
   @ApiPropertyOptional({
@@ -93,24 +78,17 @@ export class CreateHotspotUserDto {
 
   @ApiPropertyOptional({ ...EMAIL, ...NULLABLE, description: 'Unique per venue, case-insensitively; null means unset' })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
-  @HasCharacters(0, EMAIL_MAX_LENGTH, EMAIL_KEY)
-  @IsEmailAddress()
+  @EmailRules()
   email?: string | null;
 
   @ApiPropertyOptional({ ...PHONE, ...NULLABLE })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
-  @IsPhone()
+  @PhoneRules()
   phone?: string | null;
 
   @ApiPropertyOptional({ ...MAC_INPUT, ...NULLABLE })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
-  @IsMacAddress()
+  @MacAddressRules()
   macAddress?: string | null;
 
   @ApiPropertyOptional({
@@ -119,15 +97,12 @@ export class CreateHotspotUserDto {
     description: 'ISO 8601 with a zone, in the future, at most 9999-12-31T23:59:59.999Z; username_password users only',
   })
   @IsOptional()
-  @IsString()
-  @IsIsoDateTimeWithZone()
+  @ExpiresAtRules()
   expiresAt?: string | null;
 
   @ApiPropertyOptional({ ...VALID_FOR_INPUT, ...NULLABLE })
   @IsOptional()
-  @IsInt({ message: 'validFor must be a whole number of seconds' })
-  @Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` })
-  @Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` })
+  @ValidForRules()
   validFor?: number | null;
 
   @ApiPropertyOptional({

@@ -1,35 +1,9 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { USER_STATUSES, type JsonObject, type UserStatus } from '../entities/hotspot-user.entity.js';
-import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
-import {
-  HasCharacters,
-  IsEmailAddress,
-  IsIsoDateTimeWithZone,
-  IsMetadata,
-  IsOptionalNotNull,
-  IsPhone,
-  IsRefused,
-  IsSafeText,
-  IsVenueIdList,
-  USERNAME_PATTERN,
-} from '../../common/validation/validators.js';
-import {
-  DATE_TIME_INPUT,
-  EMAIL,
-  NULLABLE,
-  PHONE,
-  USERNAME,
-  VALID_FOR_INPUT,
-  VALID_FOR_MAX_SECONDS,
-  VALID_FOR_MIN_SECONDS,
-  VENUE_IDS,
-} from './field-schemas.js';
-
-/** The uniqueness key must fit its column too: lower-casing can lengthen an address (`İ`). */
-const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
-const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+import { IsMetadata, IsOptionalNotNull, IsRefused, IsVenueIdList } from '../../common/validation/validators.js';
+import { DATE_TIME_INPUT, EMAIL, NULLABLE, PHONE, USERNAME, VALID_FOR_INPUT, VENUE_IDS } from './field-schemas.js';
+import { EmailRules, ExpiresAtRules, NameRules, PhoneRules, UsernameRules, ValidForRules } from './user-field-rules.js';
 
 /** Every field is optional; send only what changes. `null` clears email, phone, expiresAt (and a guest's username). */
 export class UpdateHotspotUserDto {
@@ -40,10 +14,7 @@ export class UpdateHotspotUserDto {
     description: 'Trimmed; no control characters',
   })
   @IsOptionalNotNull()
-  @IsString()
-  @IsSafeText()
-  @Transform(trim)
-  @HasCharacters(1, 255)
+  @NameRules()
   name?: string;
 
   @ApiPropertyOptional({
@@ -54,25 +25,18 @@ export class UpdateHotspotUserDto {
     description: 'null or "" clears a guest\'s username and is refused for username_password users',
   })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
   @ValidateIf((_dto, value) => value !== '')
-  @Matches(USERNAME_PATTERN, { message: 'username must be 1-64 characters of letters, digits and ._@+-' })
+  @UsernameRules()
   username?: string | null;
 
   @ApiPropertyOptional({ ...EMAIL, ...NULLABLE, description: 'null clears it' })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
-  @HasCharacters(0, EMAIL_MAX_LENGTH, EMAIL_KEY)
-  @IsEmailAddress()
+  @EmailRules()
   email?: string | null;
 
   @ApiPropertyOptional({ ...PHONE, ...NULLABLE, description: `${PHONE.description}; null clears it` })
   @IsOptional()
-  @IsString()
-  @IsSafeText()
-  @IsPhone()
+  @PhoneRules()
   phone?: string | null;
 
   @ApiPropertyOptional({ ...VENUE_IDS, description: 'Replaces the venues; repeats are dropped, order kept' })
@@ -86,15 +50,12 @@ export class UpdateHotspotUserDto {
     description: 'null means no expiry; a date must lie in the future; username_password users only',
   })
   @IsOptional()
-  @IsString()
-  @IsIsoDateTimeWithZone()
+  @ExpiresAtRules()
   expiresAt?: string | null;
 
   @ApiPropertyOptional({ ...VALID_FOR_INPUT, ...NULLABLE })
   @IsOptional()
-  @IsInt({ message: 'validFor must be a whole number of seconds' })
-  @Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` })
-  @Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` })
+  @ValidForRules()
   validFor?: number | null;
 
   @ApiPropertyOptional({
