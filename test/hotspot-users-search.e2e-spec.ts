@@ -1,12 +1,24 @@
+import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
+import { newId } from '../src/common/ids.js';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { initializeDataSource } from '../src/database/migrations.js';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { HotspotUserVenueEntity } from '../src/hotspot-users/entities/hotspot-user-venue.entity.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
-import { SEARCHABLE_FIELDS, searchPrefixes, type SearchKind } from '../src/hotspot-users/user-search.rules.js';
+import {
+  SEARCHABLE_FIELDS,
+  searchKeysOf,
+  searchPrefixes,
+  type SearchKind,
+} from '../src/hotspot-users/user-search.rules.js';
 import { api } from './support/api-client.js';
 import { validationError } from './support/expected.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { describeEachDatabase } from './support/test-app.js';
 
 const ids = (records: Array<{ _id: string }>) => records.map((record) => record._id).sort();
@@ -76,6 +88,78 @@ describe("q's help names every searchable field", () => {
     const paragraph = lines.slice(start, end).join(' ').replace(/\s+/g, ' ');
     expect(paragraph).toContain(SEARCHED);
     for (const kind of SEARCH_KINDS) expect(paragraph).toContain(KIND_WORDING[kind].docs(fieldsOfKind(kind)));
+  });
+});
+
+/**
+ * A search key's migration fills the venue rows that were there before it (as the service folds it:
+ * migrations/shared/user-search-keys.ts): from a database holding a user, the migrations are undone
+ * down to before the first declared key column, then run again.
+ */
+describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const parsed = parseDatabaseUrl(database.url);
+    if ('error' in parsed) throw new Error(parsed.error);
+    dataSource = await initializeDataSource({
+      ...buildDataSourceOptions(parsed.value, { migrationsRun: true }),
+      logging: false,
+    });
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.drop();
+  });
+
+  it('fill every declared key of the rows already there, as the service would write it', async () => {
+    const now = new Date('2026-01-02T03:04:05.000Z');
+    const user = Object.assign(new HotspotUserEntity(), {
+      id: newId(),
+      name: '  Ayşe   YILMAZ ',
+      username: 'Ayse.Y',
+      email: 'AYSE.Yilmaz@Example.com',
+      phone: '+90 (532) 111-22-33',
+      macAddress: null,
+      loginMethod: 'username_password',
+      status: 'active',
+      passwordHash: null,
+      expiresAt: null,
+      validFor: null,
+      firstLoginAt: null,
+      metadata: {},
+      createdAt: now,
+      updatedAt: now,
+      batchId: null,
+      version: 1,
+    } satisfies HotspotUserEntity);
+    await dataSource.manager.insert(HotspotUserEntity, user);
+    await dataSource.manager.insert(HotspotUserVenueEntity, {
+      userId: user.id,
+      venueId: 'migrated-venue',
+      position: 0,
+      userStatus: 'active',
+      userCreatedAt: now,
+    });
+    const declared: string[] = SEARCHABLE_FIELDS.map(({ column }) => column);
+    let undone = 0;
+    while (Object.keys(await keyColumns(dataSource)).some((column) => declared.includes(column))) {
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      undone += 1;
+    }
+    expect(undone).toBeGreaterThan(0);
+    expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(undone);
+
+    const stored = await dataSource.manager.findOneByOrFail(HotspotUserEntity, { id: user.id });
+    const row = await dataSource.manager.findOneByOrFail(HotspotUserVenueEntity, { userId: user.id });
+    const keys: Record<string, string | null> = searchKeysOf(stored);
+    for (const { key } of SEARCHABLE_FIELDS) expect({ [key]: row[key] }).toEqual({ [key]: keys[key] });
+    // Not blind: the fields this user had before are found (a field whose user column comes with its
+    // key has nothing to fill: null on both sides).
+    expect(Object.values(keys).some((key) => key !== null)).toBe(true);
   });
 });
 
