@@ -59,7 +59,7 @@ async function searchIndexes(dataSource: DataSource): Promise<Record<string, str
   return indexes;
 }
 
-/** `a`, `a or b`, `a, b or c` (`and` for `and`). */
+/** `a`, `a or b`, `a, b or c`; with `and`: `a, b and c`. */
 const listed = (words: readonly string[], last = 'or') =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
 const fieldsOfKind = (kind: SearchKind) =>
