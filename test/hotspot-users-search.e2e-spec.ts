@@ -1,12 +1,167 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import type { DataSource } from 'typeorm';
+import { newId } from '../src/common/ids.js';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { initializeDataSource } from '../src/database/migrations.js';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
+import { HotspotUserVenueEntity } from '../src/hotspot-users/entities/hotspot-user-venue.entity.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
-import { searchPrefixes } from '../src/hotspot-users/user-search.rules.js';
+import {
+  SEARCHABLE_FIELDS,
+  searchKeysOf,
+  searchPrefixes,
+  type SearchKind,
+} from '../src/hotspot-users/user-search.rules.js';
 import { api } from './support/api-client.js';
 import { validationError } from './support/expected.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { describeEachDatabase } from './support/test-app.js';
 
 const ids = (records: Array<{ _id: string }>) => records.map((record) => record._id).sort();
+
+/** After the venue and the key, each search index holds what the list filters and orders by: a range reads it alone. */
+const SEARCH_INDEX_TAIL = ['user_status', 'user_created_at', 'user_id'];
+
+/** The key columns of the venue rows as the migrated database has them: name → declared length. */
+async function keyColumns(dataSource: DataSource): Promise<Record<string, number>> {
+  const rows: Array<{ name: string; length: number | string }> =
+    dataSource.options.type === 'better-sqlite3'
+      ? await dataSource.query(
+          "SELECT name, CAST(substr(type, 9, length(type) - 9) AS INTEGER) AS length FROM pragma_table_info('hotspot_user_venues') WHERE name LIKE 'search!_%' ESCAPE '!' AND type LIKE 'varchar(%)'",
+        )
+      : await dataSource.query(
+          `SELECT column_name AS name, character_maximum_length AS length FROM information_schema.columns
+           WHERE table_schema = DATABASE() AND table_name = 'hotspot_user_venues' AND column_name LIKE 'search!_%' ESCAPE '!'
+             AND data_type = 'varchar'`,
+        );
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.length)]));
+}
+
+/** The search indexes of the venue rows as the migrated database has them: name → columns in order. */
+async function searchIndexes(dataSource: DataSource): Promise<Record<string, string[]>> {
+  const rows: Array<{ name: string; column: string }> =
+    dataSource.options.type === 'better-sqlite3'
+      ? await dataSource.query(
+          `SELECT il.name AS name, ii.name AS "column" FROM pragma_index_list('hotspot_user_venues') il, pragma_index_info(il.name) ii
+           WHERE il.name LIKE 'idx!_user!_venues!_search!_%' ESCAPE '!' ORDER BY il.name, ii.seqno`,
+        )
+      : await dataSource.query(
+          `SELECT index_name AS name, column_name AS \`column\` FROM information_schema.statistics
+           WHERE table_schema = DATABASE() AND table_name = 'hotspot_user_venues'
+             AND index_name LIKE 'idx!_user!_venues!_search!_%' ESCAPE '!' ORDER BY index_name, seq_in_index`,
+        );
+  const indexes: Record<string, string[]> = {};
+  for (const row of rows) (indexes[row.name] ??= []).push(row.column);
+  return indexes;
+}
+
+/** `a`, `a or b`, `a, b or c`; with `and`: `a, b and c`. */
+const listed = (words: readonly string[], last = 'or') =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
+const fieldsOfKind = (kind: SearchKind) =>
+  SEARCHABLE_FIELDS.filter((searchable) => searchable.kind === kind).map(({ field }) => field);
+const SEARCH_KINDS = [...new Set(SEARCHABLE_FIELDS.map(({ kind }) => kind))];
+/** What `q`'s help in docs/api.md and in the OpenAPI document must say, naming every searchable field. */
+const SEARCHED = `whose ${listed([...SEARCHABLE_FIELDS.map(({ field }) => field), 'MAC'])} (`;
+const KIND_WORDING: Record<SearchKind, { docs: (fields: string[]) => string; openApi: (fields: string[]) => string }> =
+  {
+    text: {
+      docs: (fields) => `What is compared: ${listed(fields, 'and')} with case and accents folded`,
+      openApi: (fields) => `${listed(fields, 'and')} ignore`,
+    },
+    phone: {
+      docs: (fields) => `the ${listed(fields)} as its digits alone`,
+      openApi: (fields) => `a ${listed(fields)} prefix ignores spaces`,
+    },
+  };
+
+describe("q's help names every searchable field", () => {
+  it('in docs/api.md', () => {
+    const lines = readFileSync('docs/api.md', 'utf8').split('\n');
+    const start = lines.findIndex((line) => line.startsWith('- **Search (`q`'));
+    expect(start).toBeGreaterThanOrEqual(0);
+    const end = lines.findIndex((line, index) => index > start && !line.startsWith('  '));
+    const paragraph = lines.slice(start, end).join(' ').replace(/\s+/g, ' ');
+    expect(paragraph).toContain(SEARCHED);
+    for (const kind of SEARCH_KINDS) expect(paragraph).toContain(KIND_WORDING[kind].docs(fieldsOfKind(kind)));
+  });
+});
+
+/**
+ * A search key's migration fills the venue rows that were there before it (as the service folds it:
+ * migrations/shared/user-search-keys.ts): from a database holding a user, the migrations are undone
+ * down to before the first declared key column, then run again.
+ */
+describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const parsed = parseDatabaseUrl(database.url);
+    if ('error' in parsed) throw new Error(parsed.error);
+    dataSource = await initializeDataSource({
+      ...buildDataSourceOptions(parsed.value, { migrationsRun: true }),
+      logging: false,
+    });
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.drop();
+  });
+
+  it('fill every declared key of the rows already there, as the service would write it', async () => {
+    const now = new Date('2026-01-02T03:04:05.000Z');
+    const user = Object.assign(new HotspotUserEntity(), {
+      id: newId(),
+      name: '  Ayşe   YILMAZ ',
+      username: 'Ayse.Y',
+      email: 'AYSE.Yilmaz@Example.com',
+      phone: '+90 (532) 111-22-33',
+      macAddress: null,
+      loginMethod: 'username_password',
+      status: 'active',
+      passwordHash: null,
+      expiresAt: null,
+      validFor: null,
+      firstLoginAt: null,
+      metadata: {},
+      createdAt: now,
+      updatedAt: now,
+      batchId: null,
+      version: 1,
+    } satisfies HotspotUserEntity);
+    await dataSource.manager.insert(HotspotUserEntity, user);
+    await dataSource.manager.insert(HotspotUserVenueEntity, {
+      userId: user.id,
+      venueId: 'migrated-venue',
+      position: 0,
+      userStatus: 'active',
+      userCreatedAt: now,
+    });
+    const declared: string[] = SEARCHABLE_FIELDS.map(({ column }) => column);
+    let undone = 0;
+    while (Object.keys(await keyColumns(dataSource)).some((column) => declared.includes(column))) {
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      undone += 1;
+    }
+    expect(undone).toBeGreaterThan(0);
+    expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(undone);
+
+    const stored = await dataSource.manager.findOneByOrFail(HotspotUserEntity, { id: user.id });
+    const row = await dataSource.manager.findOneByOrFail(HotspotUserVenueEntity, { userId: user.id });
+    const keys: Record<string, string | null> = searchKeysOf(stored);
+    for (const { key } of SEARCHABLE_FIELDS) expect({ [key]: row[key] }).toEqual({ [key]: keys[key] });
+    // Not blind: the fields this user had before are found (a field whose user column comes with its
+    // key has nothing to fill: null on both sides).
+    expect(Object.values(keys).some((key) => key !== null)).toBe(true);
+  });
+});
 
 describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
   const VENUE = 'search-venue';
@@ -112,6 +267,57 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
     expect(response.body).toEqual(validationError('q'));
   });
 
+  it('has each searchable key as a column of the venue rows, with its (venue, key) index, and no other', async () => {
+    const { dataSource } = current();
+    const metadata = dataSource.getMetadata(HotspotUserVenueEntity);
+    const declared = SEARCHABLE_FIELDS.map(({ key, column, length, index }) => ({
+      key,
+      column,
+      length: String(length),
+      nullable: true,
+      index: ['venue_id', column, ...SEARCH_INDEX_TAIL],
+      indexName: index,
+    }));
+    // The entity (TypeORM's metadata)…
+    expect(
+      metadata.columns
+        .filter((column) => column.databaseName.startsWith('search_'))
+        .map((column) => {
+          const index = metadata.indices.find(
+            ({ columns }) => columns.length > 1 && columns[1].databaseName === column.databaseName,
+          );
+          return {
+            key: column.propertyName,
+            column: column.databaseName,
+            length: column.length,
+            nullable: column.isNullable,
+            index: index?.columns.map(({ databaseName }) => databaseName),
+            indexName: index?.name,
+          };
+        }),
+    ).toEqual(declared);
+    // …and the database its migrations made.
+    expect(await keyColumns(dataSource)).toEqual(
+      Object.fromEntries(SEARCHABLE_FIELDS.map(({ column, length }) => [column, length])),
+    );
+    expect(await searchIndexes(dataSource)).toEqual(
+      Object.fromEntries(
+        SEARCHABLE_FIELDS.map(({ column, index }) => [index, ['venue_id', column, ...SEARCH_INDEX_TAIL]]),
+      ),
+    );
+  });
+
+  it("documents q's help in the OpenAPI document naming every searchable field", async () => {
+    const document = (await current().http.get('/api/docs-json').expect(200)).body as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; description?: string }> } }>;
+    };
+    const q = document.paths['/api/v1/hotspot-users'].get.parameters.find(({ name }) => name === 'q');
+    expect(q?.description).toContain(SEARCHED);
+    for (const kind of SEARCH_KINDS) {
+      expect(q?.description?.toLowerCase()).toContain(KIND_WORDING[kind].openApi(fieldsOfKind(kind)).toLowerCase());
+    }
+  });
+
   it('reads each key through its index', async () => {
     const testApp = current();
     // Enough rows in the venue that a scan would cost more than the ranges.
@@ -119,15 +325,16 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       const filler = await givenGuest(testApp, { name: `Filler ${i}`, venueIds: [VENUE] });
       await startSession(testApp, { userId: filler._id, venueId: VENUE, macAddress: uniqueDevice().macAddress });
     }
-    const { sql, params } = searchMatches({ venueId: VENUE, macAddress: null, search: searchPrefixes('90532') });
+    // A prefix of every kind of key.
+    const search = searchPrefixes('90532');
+    for (const { kind } of SEARCHABLE_FIELDS) expect(search[kind]).not.toBeNull();
+    const { sql, params } = searchMatches({ venueId: VENUE, macAddress: null, search });
     if (testApp.kind === 'sqlite') {
       await testApp.dataSource.query('ANALYZE');
       const plan: Array<{ detail: string }> = await testApp.dataSource.query(`EXPLAIN QUERY PLAN ${sql!}`, params);
       const details = plan.map((row) => row.detail).join('\n');
-      for (const index of ['name', 'username', 'email', 'phone']) {
-        expect(details).toMatch(
-          new RegExp(`USING COVERING INDEX idx_user_venues_search_${index} \\(venue_id=\\? AND search_${index}>`),
-        );
+      for (const { index, column } of SEARCHABLE_FIELDS) {
+        expect(details).toMatch(new RegExp(`USING COVERING INDEX ${index} \\(venue_id=\\? AND ${column}>`));
       }
       expect(details).toMatch(/USING (COVERING )?INDEX idx_hotspot_users_mac_address \(mac_address>/);
       expect(details).toMatch(/USING (COVERING )?INDEX idx_devices_mac_address \(mac_address>/);
@@ -139,8 +346,7 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
         params,
       );
       const keys = plan.map((row) => row.key);
-      for (const index of ['name', 'username', 'email', 'phone'])
-        expect(keys).toContain(`idx_user_venues_search_${index}`);
+      for (const { index } of SEARCHABLE_FIELDS) expect(keys).toContain(index);
       expect(plan.filter((row) => row.type === 'ALL' && row.table !== null && !row.table.startsWith('<'))).toEqual([]);
     }
   });

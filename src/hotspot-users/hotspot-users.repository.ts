@@ -7,7 +7,13 @@ import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js'
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
 import { pageOrder, shownRecordsOf, type PageRow, type ShownRecord, type ShownUserRow } from './user-rows.js';
-import { LIKE_ESCAPE, prefixRange, type SearchKeys, type SearchPrefixes } from './user-search.rules.js';
+import {
+  LIKE_ESCAPE,
+  prefixRange,
+  SEARCHABLE_FIELDS,
+  type SearchKeys,
+  type SearchPrefixes,
+} from './user-search.rules.js';
 import { bucketEnd, pageStart } from './venue-counts.rules.js';
 
 export type { ShownRecord };
@@ -28,7 +34,7 @@ export interface VenueListFilter {
   status?: UserStatus;
   /** Matches the user's own MAC address or one of its devices'. */
   macAddress: string | null;
-  /** `q`: a prefix of the name, username, email, phone or a MAC (user-search.rules.ts); null: no search. */
+  /** `q`: a prefix of a searchable field's key or a MAC (user-search.rules.ts); null: no search. */
   search: SearchPrefixes | null;
   /** Only the accounts of this batch (an addition to v1); null: any user. Not combined with `search`. */
   batchId?: string | null;
@@ -464,7 +470,8 @@ function listRangeParams(
 /**
  * The union of the venue rows a search matches (`user_id`, `user_created_at`), with its parameters;
  * null when `q` is no prefix of any key (white space alone). Each branch is one range of an index
- * that starts with the venue (the MAC ones: of the MAC's own index, joined to the venue's rows).
+ * that starts with the venue, one per SEARCHABLE_FIELDS key `q` can be a prefix of, in their order
+ * (the MAC ones: of the MAC's own index, joined to the venue's rows).
  */
 export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes }): {
   sql: string | null;
@@ -494,10 +501,10 @@ export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes
        WHERE uv.venue_id = ?${statusSql} AND ${range('x.mac_address', prefix)}`,
     );
   };
-  if (search.text !== null) {
-    for (const column of ['search_name', 'search_username', 'search_email']) keyBranch(column, search.text);
+  for (const { column, kind } of SEARCHABLE_FIELDS) {
+    const prefix = search[kind];
+    if (prefix !== null) keyBranch(column, prefix);
   }
-  if (search.phone !== null) keyBranch('search_phone', search.phone);
   if (search.mac !== null) {
     macBranch('hotspot_users', 'id', search.mac);
     macBranch('devices', 'user_id', search.mac);

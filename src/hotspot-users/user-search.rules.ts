@@ -1,3 +1,5 @@
+import { USERNAME_MAX_LENGTH } from '../common/validation/normalise.js';
+import type { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 
 /**
@@ -5,34 +7,95 @@ import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
  * `q` becomes the prefix of each key, and the index range a prefix reads. Pure functions; the writer
  * stores the keys, the repository reads the ranges.
  *
- * - name, username, email: case and accents folded (NFD with the combining marks dropped, Turkish
- *   dotless ı as i, lower case), runs of white space as one space, trimmed;
- * - phone: its digits alone (spaces, dashes, brackets and a leading + dropped);
+ * - the keys of SEARCHABLE_FIELDS, one per field, each folded by its kind: `text` (name, username,
+ *   email) with case and accents folded (NFD with the combining marks dropped, Turkish dotless ı as
+ *   i, lower case), runs of white space as one space, trimmed; `phone` as its digits alone (spaces,
+ *   dashes, brackets and a leading + dropped); `q` is folded the same way for each kind;
  * - MAC (the user's own and its devices'): read from the stored `AA:BB:CC:DD:EE:FF` form, so `q`'s
  *   hex digits become that form's prefix (`aabb.c` → `AA:BB:C`) when `q` is made of hex digits and
  *   separators only and has 2 to 12 of them.
  */
 
-/** The lengths of the key columns, in characters. */
-export const SEARCH_KEY_LENGTHS = { searchName: 255, searchUsername: 64, searchEmail: 254, searchPhone: 16 } as const;
+/**
+ * The fields `q` finds a user by, each once: the user's field it reads, the key the venue row keeps
+ * for it (property and column of HotspotUserVenueEntity, and the column's length in characters), the
+ * index over (venue, key) a prefix is read through, and its kind: how the key is folded from the
+ * field, and which of the SearchPrefixes of `q` is looked for in it. The key type, the keys a venue
+ * row is written with, the search's SQL and the `q` help are made from this list; a field added here
+ * also needs its column and index on the entity and in a migration pair (tests compare them).
+ */
+export const SEARCHABLE_FIELDS = [
+  {
+    field: 'name',
+    key: 'searchName',
+    column: 'search_name',
+    length: 255,
+    index: 'idx_user_venues_search_name',
+    kind: 'text',
+  },
+  {
+    field: 'username',
+    key: 'searchUsername',
+    column: 'search_username',
+    length: USERNAME_MAX_LENGTH,
+    index: 'idx_user_venues_search_username',
+    kind: 'text',
+  },
+  {
+    field: 'email',
+    key: 'searchEmail',
+    column: 'search_email',
+    length: 254,
+    index: 'idx_user_venues_search_email',
+    kind: 'text',
+  },
+  {
+    field: 'phone',
+    key: 'searchPhone',
+    column: 'search_phone',
+    length: 16,
+    index: 'idx_user_venues_search_phone',
+    kind: 'phone',
+  },
+] as const satisfies readonly SearchableField[];
+
+/** How a kind of key is folded from its field, and how `q` is read for it (searchPrefixes). */
+export type SearchKind = 'text' | 'phone';
+
+export interface SearchableField {
+  /** A text field of the user (null when unset). */
+  field: {
+    [F in keyof HotspotUserEntity]: HotspotUserEntity[F] extends string | null ? F : never;
+  }[keyof HotspotUserEntity];
+  key: keyof HotspotUserVenueEntity;
+  column: string;
+  length: number;
+  index: string;
+  kind: SearchKind;
+}
+
+type Searchable = (typeof SEARCHABLE_FIELDS)[number];
 
 export const SEARCH_QUERY_MAX_LENGTH = 64;
 
-export interface SearchKeys {
-  searchName: string | null;
-  searchUsername: string | null;
-  searchEmail: string | null;
-  searchPhone: string | null;
-}
+/** The search keys of a venue row, one per searchable field. */
+export type SearchKeys = { [F in Searchable as F['key']]: string | null };
+
+const FOLDS: Record<SearchKind, (value: string) => string> = { text: foldedText, phone: phoneDigits };
 
 /** What a venue row keeps to be found by: unlike the uniqueness keys, an expired user keeps them too. */
-export function searchKeysOf(user: Pick<HotspotUserEntity, 'name' | 'username' | 'email' | 'phone'>): SearchKeys {
-  return {
-    searchName: cut(foldedText(user.name), SEARCH_KEY_LENGTHS.searchName),
-    searchUsername: user.username === null ? null : cut(foldedText(user.username), SEARCH_KEY_LENGTHS.searchUsername),
-    searchEmail: user.email === null ? null : cut(foldedText(user.email), SEARCH_KEY_LENGTHS.searchEmail),
-    searchPhone: user.phone === null ? null : cut(phoneDigits(user.phone), SEARCH_KEY_LENGTHS.searchPhone),
-  };
+export function searchKeysOf(user: Pick<HotspotUserEntity, Searchable['field']>): SearchKeys {
+  return Object.fromEntries(
+    SEARCHABLE_FIELDS.map(({ field, key, length, kind }) => {
+      const value = user[field];
+      return [key, value === null ? null : cut(FOLDS[kind](value), length)];
+    }),
+  ) as SearchKeys;
+}
+
+/** The longest key of a kind: a prefix of `q` longer than that is no prefix of any key of the kind. */
+function longestKey(kind: SearchKind): number {
+  return Math.max(...SEARCHABLE_FIELDS.filter((searchable) => searchable.kind === kind).map(({ length }) => length));
 }
 
 /** Case, accents and white space folded: `  İstanbul   Şube ` → `istanbul sube`. */
@@ -45,23 +108,19 @@ export function phoneDigits(phone: string): string {
 }
 
 /** The prefix `q` means for each kind of key; null where `q` cannot be one (letters are no phone). */
-export interface SearchPrefixes {
-  text: string | null;
-  phone: string | null;
-  mac: string | null;
-}
+export type SearchPrefixes = Record<SearchKind | 'mac', string | null>;
 
 const PHONE_QUERY = /^\+?[0-9 ()-]+$/;
 const MAC_QUERY = /^[0-9A-Fa-f:.-]+$/;
 
 export function searchPrefixes(q: string): SearchPrefixes {
-  const text = cut(foldedText(q), SEARCH_KEY_LENGTHS.searchName);
+  const text = cut(foldedText(q), longestKey('text'));
   const trimmed = q.trim();
   const digits = PHONE_QUERY.test(trimmed) ? phoneDigits(trimmed) : '';
   const hex = MAC_QUERY.test(trimmed) ? trimmed.replace(/[^0-9A-Fa-f]/g, '').toUpperCase() : '';
   return {
     text: text === '' ? null : text,
-    phone: digits === '' || digits.length > SEARCH_KEY_LENGTHS.searchPhone ? null : digits,
+    phone: digits === '' || digits.length > longestKey('phone') ? null : digits,
     mac: hex.length < 2 || hex.length > 12 ? null : (hex.match(/.{1,2}/g) ?? []).join(':'),
   };
 }

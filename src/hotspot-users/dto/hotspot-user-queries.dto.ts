@@ -4,7 +4,7 @@ import { IsIn, IsOptional, IsString } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
 import { HasCharacters, IsMacAddress, IsSafeText } from '../../common/validation/validators.js';
-import { SEARCH_QUERY_MAX_LENGTH } from '../user-search.rules.js';
+import { SEARCH_QUERY_MAX_LENGTH, SEARCHABLE_FIELDS, type SearchKind } from '../user-search.rules.js';
 
 import {
   CONTEXT_VENUE_DESCRIPTION,
@@ -47,6 +47,33 @@ export class ExpireHotspotUserDto extends VenueContextDto {
   declare venueId?: string;
 }
 
+/** `a`, `a or b`, `a, b or c` (with `and`: `a, b and c`). */
+function listed(words: readonly string[], last: 'or' | 'and'): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
+}
+
+/** What `q`'s help says of each kind of key, given the fields of that kind. */
+const KIND_HELP: Record<SearchKind, (fields: string[]) => string> = {
+  text: (fields) =>
+    `${listed(fields, 'and')} ignore${fields.length === 1 ? 's' : ''} case, accents and repeated spaces`,
+  phone: (fields) => `a ${listed(fields, 'or')} prefix ignores spaces, dashes, brackets and a leading +`,
+};
+
+const SEARCH_KINDS = [...new Set(SEARCHABLE_FIELDS.map(({ kind }) => kind))];
+
+function fieldsOfKind(kind: SearchKind): string[] {
+  return SEARCHABLE_FIELDS.filter((searchable) => searchable.kind === kind).map(({ field }) => field);
+}
+
+const KINDS_HELP = SEARCH_KINDS.map((kind) => KIND_HELP[kind](fieldsOfKind(kind))).join('; ');
+
+/** `q`'s help, naming the searchable fields from their list (user-search.rules.ts). */
+const SEARCH_DESCRIPTION =
+  'Search (an addition to v1), e.g. +90 532: users whose ' +
+  `${listed([...SEARCHABLE_FIELDS.map(({ field }) => field), 'MAC'], 'or')} (their own or a device's) starts with ` +
+  `this, within the venue and the other filters. ${KINDS_HELP.charAt(0).toUpperCase()}${KINDS_HELP.slice(1)}; a ` +
+  'MAC prefix of 2-12 hex digits matches in any separator form. % and _ match themselves.';
+
 export class ListHotspotUsersQueryDto {
   @VenueIdField(LIST_VENUE_DESCRIPTION)
   venueId?: string;
@@ -72,11 +99,7 @@ export class ListHotspotUsersQueryDto {
     minLength: 1,
     maxLength: SEARCH_QUERY_MAX_LENGTH,
     // No `example`: the docs page would type it into the filter; the description gives one.
-    description:
-      "Search (an addition to v1), e.g. +90 532: users whose name, username, email, phone or MAC (their own or a device's) starts " +
-      'with this, within the venue and the other filters. Name, username and email ignore case, accents and repeated ' +
-      'spaces; a phone prefix ignores spaces, dashes, brackets and a leading +; a MAC prefix of 2-12 hex digits ' +
-      'matches in any separator form. % and _ match themselves.',
+    description: SEARCH_DESCRIPTION,
   })
   @IsOptional()
   @IsString({ message: 'q must be a single string' })
