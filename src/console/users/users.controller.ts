@@ -24,6 +24,7 @@ import {
   venueOf,
 } from '../console-page.js';
 import { field, queryValue, textFields } from '../../web/forms.js';
+import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
 import type { ConsoleRequest } from '../console-request.js';
 import {
   createBody,
@@ -90,6 +91,7 @@ export class ConsoleUsersController {
     const pages = result?.pagination.pages ?? 0;
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
       key,
+      searchMaxLength: SEARCH_QUERY_MAX_LENGTH,
       venueId,
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
