@@ -123,6 +123,28 @@ const name: FieldSpec = {
   },
 };
 
+/** A room as a desk types it: trimmed, 1-32 characters, no control characters; null unsets it. */
+const room: FieldSpec = {
+  good: fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 -]{0,7}$/),
+    aroundLimit(32, ['1', 'Ş'], [-2, -1], safeText(0, 2)),
+    fc.constant(null),
+  ),
+  wild: fc.oneof(
+    text(8),
+    aroundLimit(32, ['1', 'Ş'], [-1, 1], text(2)),
+    insertUnsafe('1204'),
+    fc.constantFrom<unknown>(5, '', '   '),
+  ),
+  judge: (value) => {
+    if (value === null) return { value, verdict: 'valid', expected: null };
+    if (typeof value !== 'string') return { value, verdict: 'invalid' };
+    const trimmed = value.trim();
+    const ok = safe(trimmed) && characters(trimmed) >= 1 && characters(trimmed) <= 32;
+    return { value, verdict: ok ? 'valid' : 'invalid', expected: trimmed };
+  },
+};
+
 const asciiUsername = fc.stringMatching(/^[A-Za-z0-9._@+-]{1,12}$/);
 /** required: username_password on create; removable false: username_password on PUT (null, "" refused later). */
 const username = (options: { required: boolean; removable: boolean }): FieldSpec => ({
@@ -434,6 +456,7 @@ function createSpecs(method: string): Specs {
     username: username({ required: method === 'username_password', removable: true }),
     email,
     phone,
+    room,
     macAddress,
     venueIds,
     expiresAt: expiresAt(method === 'guest'),
@@ -448,6 +471,7 @@ const updateSpecs: Specs = {
   username: username({ required: false, removable: false }),
   email,
   phone,
+  room,
   venueIds,
   expiresAt: expiresAt(false),
   metadata,

@@ -123,6 +123,8 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
       username: 'Ayse.Y',
       email: 'AYSE.Yilmaz@Example.com',
       phone: '+90 (532) 111-22-33',
+      // UserRoom, reverted and run again with the others, keeps no room: a room is not filled.
+      room: null,
       macAddress: null,
       loginMethod: 'username_password',
       status: 'active',
@@ -186,7 +188,12 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       macAddress: '0a:1b:2c:3d:4e:5f',
       venueIds: [VENUE],
     });
-    mehmet = await givenGuest(current(), { name: 'Mehmet Öztürk', phone: '0212 444 55 66', venueIds: [VENUE] });
+    mehmet = await givenGuest(current(), {
+      name: 'Mehmet Öztürk',
+      phone: '0212 444 55 66',
+      room: 'B-1204',
+      venueIds: [VENUE],
+    });
     percent = await givenGuest(current(), { name: '100% Guest_x', venueIds: [VENUE] });
     // The same name, phone and email in another venue: never found from VENUE.
     otherVenue = await givenGuest(current(), {
@@ -211,6 +218,11 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
     const { data, pagination } = await found(q);
     expect(ids(data)).toEqual([ayse._id]);
     expect(pagination.total).toBe(1);
+  });
+
+  it('finds by a prefix of the room, case ignored', async () => {
+    expect(ids((await found('b-12')).data)).toEqual([mehmet._id]);
+    expect(ids((await found('B-1204')).data)).toEqual([mehmet._id]);
   });
 
   it("finds by a prefix of a device's MAC", async () => {

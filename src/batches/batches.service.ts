@@ -142,6 +142,7 @@ export class BatchesService {
         status: 'active',
         passwordHash: hashes[index],
         expiresAt: request.expiresAt,
+        room: null,
         validFor: request.validFor,
         firstLoginAt: null,
         metadata: {},

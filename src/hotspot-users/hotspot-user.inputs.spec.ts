@@ -20,6 +20,7 @@ describe('hotspot user inputs', () => {
       password: 'secret',
       email: null,
       phone: null,
+      room: null,
       macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: new Date('2030-01-31T12:00:00.000Z'),
       validFor: null,

@@ -26,6 +26,7 @@ export interface CreateUserInput {
   password: string | null;
   email: string | null;
   phone: string | null;
+  room: string | null;
   macAddress: string | null;
   expiresAt: Date | null;
   validFor: number | null;
@@ -39,6 +40,7 @@ export interface UpdateUserInput {
   username?: string | null;
   email?: string | null;
   phone?: string | null;
+  room?: string | null;
   venueIds?: string[];
   expiresAt?: Date | null;
   validFor?: number | null;
@@ -67,6 +69,7 @@ export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
     password: dto.password ?? null,
     email: dto.email ?? null,
     phone: dto.phone ?? null,
+    room: dto.room ?? null,
     macAddress: dto.macAddress == null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     expiresAt: dto.expiresAt == null ? null : instant(dto.expiresAt),
     validFor: dto.validFor ?? null,
@@ -80,6 +83,7 @@ export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
   if (dto.username !== undefined) input.username = dto.username === '' ? null : dto.username;
   if (dto.email !== undefined) input.email = dto.email;
   if (dto.phone !== undefined) input.phone = dto.phone;
+  if (dto.room !== undefined) input.room = dto.room;
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
   if (dto.validFor !== undefined) input.validFor = dto.validFor;

@@ -17,6 +17,7 @@ export function toHotspotUserDto(
     username: user.username,
     email: user.email,
     phone: user.phone,
+    room: user.room,
     macAddress: user.macAddress,
     loginMethod: user.loginMethod,
     venueIds: [...venueIds],

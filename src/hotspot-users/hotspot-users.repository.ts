@@ -395,14 +395,14 @@ export class HotspotUsersRepository {
 }
 
 /** A user row of the one-statement read (`u` a user, `v` one of its venue rows); see ShownUserRow. */
-const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
+const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.room, u.mac_address, u.login_method, u.status,
   u.password_hash, u.expires_at, u.valid_for, u.first_login_at, u.metadata, u.created_at, u.updated_at, u.version,
   v.venue_id, v.position,
   NULL AS device_id, NULL AS device_mac, NULL AS device_name, NULL AS device_status, NULL AS first_seen_at,
   NULL AS last_seen_at, u.batch_id`;
 
 /** A device row of the one-statement read (`d` a device), column for column with USER_ROW_COLUMNS. */
-const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
   NULL, NULL, NULL, NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at, NULL`;
 
 /**

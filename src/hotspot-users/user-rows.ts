@@ -17,6 +17,7 @@ export interface ShownUserRow {
   username: string | null;
   email: string | null;
   phone: string | null;
+  room: string | null;
   mac_address: string | null;
   login_method: LoginMethod | null;
   status: UserStatus | null;
@@ -122,6 +123,7 @@ function userOf(row: UserRow): HotspotUserEntity {
     username: row.username,
     email: row.email,
     phone: row.phone,
+    room: row.room,
     macAddress: row.mac_address,
     loginMethod: row.login_method,
     status: row.status,

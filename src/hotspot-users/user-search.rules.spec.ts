@@ -20,13 +20,25 @@ describe('user search rules', () => {
 
   it('keeps keys for every field, expired or not, phone as digits', () => {
     expect(
-      searchKeysOf({ name: 'Ayşe Yılmaz', username: 'Ayse.Y', email: null, phone: '+90 (532) 111-22-33' }),
-    ).toEqual({ searchName: 'ayse yilmaz', searchUsername: 'ayse.y', searchEmail: null, searchPhone: '905321112233' });
+      searchKeysOf({
+        name: 'Ayşe Yılmaz',
+        username: 'Ayse.Y',
+        email: null,
+        phone: '+90 (532) 111-22-33',
+        room: ' Süit  A-12 ',
+      }),
+    ).toEqual({
+      searchName: 'ayse yilmaz',
+      searchUsername: 'ayse.y',
+      searchEmail: null,
+      searchPhone: '905321112233',
+      searchRoom: 'suit a-12',
+    });
   });
 
   it('cuts a key to its column length in code points', () => {
     expect([
-      ...searchKeysOf({ name: '𝒜'.repeat(300), username: null, email: null, phone: null }).searchName!,
+      ...searchKeysOf({ name: '𝒜'.repeat(300), username: null, email: null, phone: null, room: null }).searchName!,
     ]).toHaveLength(255);
   });
 

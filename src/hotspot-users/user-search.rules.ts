@@ -8,7 +8,7 @@ import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
  * stores the keys, the repository reads the ranges.
  *
  * - the keys of SEARCHABLE_FIELDS, one per field, each folded by its kind: `text` (name, username,
- *   email) with case and accents folded (NFD with the combining marks dropped, Turkish dotless ı as
+ *   email, room) with case and accents folded (NFD with the combining marks dropped, Turkish dotless ı as
  *   i, lower case), runs of white space as one space, trimmed; `phone` as its digits alone (spaces,
  *   dashes, brackets and a leading + dropped); `q` is folded the same way for each kind;
  * - MAC (the user's own and its devices'): read from the stored `AA:BB:CC:DD:EE:FF` form, so `q`'s
@@ -56,6 +56,14 @@ export const SEARCHABLE_FIELDS = [
     length: 16,
     index: 'idx_user_venues_search_phone',
     kind: 'phone',
+  },
+  {
+    field: 'room',
+    key: 'searchRoom',
+    column: 'search_room',
+    length: 32,
+    index: 'idx_user_venues_search_room',
+    kind: 'text',
   },
 ] as const satisfies readonly SearchableField[];
 

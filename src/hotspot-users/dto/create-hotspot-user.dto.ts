@@ -8,6 +8,7 @@ import {
   MAC_INPUT,
   NULLABLE,
   PHONE,
+  ROOM,
   USERNAME,
   VALID_FOR_INPUT,
   VENUE_IDS,
@@ -18,6 +19,7 @@ import {
   MacAddressRules,
   NameRules,
   PhoneRules,
+  RoomRules,
   UsernameRules,
   ValidForRules,
 } from './user-field-rules.js';
@@ -85,6 +87,11 @@ export class CreateHotspotUserDto {
   @IsOptional()
   @PhoneRules()
   phone?: string | null;
+
+  @ApiPropertyOptional({ ...ROOM, ...NULLABLE, description: `${ROOM.description}; null means unset` })
+  @IsOptional()
+  @RoomRules()
+  room?: string | null;
 
   @ApiPropertyOptional({ ...MAC_INPUT, ...NULLABLE })
   @IsOptional()

@@ -79,6 +79,17 @@ export const DATE_TIME_OUTPUT: ApiPropertyOptions = {
 
 export const NULLABLE = { nullable: true } as const;
 
+export const ROOM_MAX_LENGTH = 32;
+
+/** Where the guest stays; the desk's own spelling, found by `q`. */
+export const ROOM: ApiPropertyOptions = {
+  type: String,
+  minLength: 1,
+  maxLength: ROOM_MAX_LENGTH,
+  example: '1204',
+  description: 'Trimmed; 1-32 characters, no control characters',
+};
+
 /** validFor: a minute to a leap year, in whole seconds. */
 export const VALID_FOR_MIN_SECONDS = 60;
 export const VALID_FOR_MAX_SECONDS = 366 * 86_400;

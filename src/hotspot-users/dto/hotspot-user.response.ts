@@ -7,7 +7,7 @@ import {
   type LoginMethod,
   type UserStatus,
 } from '../entities/hotspot-user.entity.js';
-import { DATE_TIME_OUTPUT, EMAIL, MAC_OUTPUT, NULLABLE, PHONE, USERNAME, VENUE_IDS } from './field-schemas.js';
+import { DATE_TIME_OUTPUT, EMAIL, MAC_OUTPUT, NULLABLE, PHONE, ROOM, USERNAME, VENUE_IDS } from './field-schemas.js';
 
 export class DeviceDto {
   @ApiProperty(MAC_OUTPUT)
@@ -42,6 +42,9 @@ export class HotspotUserDto {
 
   @ApiProperty({ ...PHONE, ...NULLABLE, description: 'As given' })
   phone!: string | null;
+
+  @ApiProperty({ ...ROOM, ...NULLABLE })
+  room!: string | null;
 
   @ApiProperty({ ...MAC_OUTPUT, ...NULLABLE, description: 'Given at creation' })
   macAddress!: string | null;

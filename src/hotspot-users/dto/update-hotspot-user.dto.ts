@@ -2,10 +2,27 @@ import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { USER_STATUSES, type JsonObject, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { IsMetadata, IsOptionalNotNull, IsRefused, IsVenueIdList } from '../../common/validation/validators.js';
-import { DATE_TIME_INPUT, EMAIL, NULLABLE, PHONE, USERNAME, VALID_FOR_INPUT, VENUE_IDS } from './field-schemas.js';
-import { EmailRules, ExpiresAtRules, NameRules, PhoneRules, UsernameRules, ValidForRules } from './user-field-rules.js';
+import {
+  DATE_TIME_INPUT,
+  EMAIL,
+  NULLABLE,
+  PHONE,
+  ROOM,
+  USERNAME,
+  VALID_FOR_INPUT,
+  VENUE_IDS,
+} from './field-schemas.js';
+import {
+  EmailRules,
+  ExpiresAtRules,
+  NameRules,
+  PhoneRules,
+  RoomRules,
+  UsernameRules,
+  ValidForRules,
+} from './user-field-rules.js';
 
-/** Every field is optional; send only what changes. `null` clears email, phone, expiresAt (and a guest's username). */
+/** Every field is optional; send only what changes. `null` clears email, phone, room, expiresAt (and a guest's username). */
 export class UpdateHotspotUserDto {
   @ApiPropertyOptional({
     example: 'Ayşe Yılmaz',
@@ -38,6 +55,11 @@ export class UpdateHotspotUserDto {
   @IsOptional()
   @PhoneRules()
   phone?: string | null;
+
+  @ApiPropertyOptional({ ...ROOM, ...NULLABLE, description: `${ROOM.description}; null clears it` })
+  @IsOptional()
+  @RoomRules()
+  room?: string | null;
 
   @ApiPropertyOptional({ ...VENUE_IDS, description: 'Replaces the venues; repeats are dropped, order kept' })
   @IsOptionalNotNull()

@@ -10,7 +10,7 @@ import {
   IsSafeText,
   USERNAME_PATTERN,
 } from '../../common/validation/validators.js';
-import { VALID_FOR_MAX_SECONDS, VALID_FOR_MIN_SECONDS } from './field-schemas.js';
+import { ROOM_MAX_LENGTH, VALID_FOR_MAX_SECONDS, VALID_FOR_MIN_SECONDS } from './field-schemas.js';
 
 /*
  * The validators of a user's fields, once each: the create and update DTOs put a field's rules under
@@ -46,6 +46,10 @@ export const PhoneRules = (): PropertyDecorator => stacked(IsString(), IsSafeTex
 export const MacAddressRules = (): PropertyDecorator => stacked(IsString(), IsSafeText(), IsMacAddress());
 
 export const ExpiresAtRules = (): PropertyDecorator => stacked(IsString(), IsIsoDateTimeWithZone());
+
+/** A room as a desk writes it: trimmed, 1-32 characters, no control characters. */
+export const RoomRules = (): PropertyDecorator =>
+  stacked(IsString(), IsSafeText(), Transform(trim), HasCharacters(1, ROOM_MAX_LENGTH));
 
 export const ValidForRules = (): PropertyDecorator =>
   stacked(

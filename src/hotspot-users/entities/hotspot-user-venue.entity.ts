@@ -24,6 +24,7 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Index('idx_user_venues_search_username', ['venueId', 'searchUsername', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_search_email', ['venueId', 'searchEmail', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_search_phone', ['venueId', 'searchPhone', 'userStatus', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_search_room', ['venueId', 'searchRoom', 'userStatus', 'userCreatedAt', 'userId'])
 export class HotspotUserVenueEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
   userId!: string;
@@ -62,6 +63,9 @@ export class HotspotUserVenueEntity {
 
   @Column({ name: 'search_phone', type: 'varchar', length: 16, nullable: true })
   searchPhone!: string | null;
+
+  @Column({ name: 'search_room', type: 'varchar', length: 32, nullable: true })
+  searchRoom!: string | null;
 
   @ManyToOne(() => HotspotUserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_user_venues_user' })

@@ -32,6 +32,10 @@ export class HotspotUserEntity {
   @Column({ type: 'varchar', length: 32, nullable: true })
   phone!: string | null;
 
+  /** Where the guest stays (a hotel's "1204", "A-12"): trimmed text of at most 32 characters; null when unset. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  room!: string | null;
+
   /** Normalised to upper case with colons. */
   @Index('idx_hotspot_users_mac_address')
   @Column({ name: 'mac_address', type: 'varchar', length: 17, nullable: true })
