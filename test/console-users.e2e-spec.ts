@@ -96,11 +96,17 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
       name: 'Guest of room 7',
       venueIds: A,
       phone: '0212 444 55 66',
+      room: ' 7 ',
     });
     expect(created.status).toBe(201);
     expect(created.text).not.toContain('generated-password');
     const [stored] = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Guest of room 7' });
-    expect([stored.loginMethod, stored.passwordHash, stored.username]).toEqual(['guest', null, null]);
+    expect([stored.loginMethod, stored.passwordHash, stored.username, stored.room]).toEqual(['guest', null, null, '7']);
+    // The room is a column of the list and a line of the user page.
+    const list = await staff.get(`/admin/users?venueId=${A}&q=7`);
+    expect(list.text).toMatch(/<td>Guest of room 7<\/td>\n<td>7<\/td>/);
+    const page = await staff.get(`/admin/users/${stored.id}?venueId=${A}`);
+    expect(page.text).toMatch(/<dt>Room<\/dt><dd>7<\/dd>/);
   });
 
   it('shows validation problems on the form, naming the field', async () => {

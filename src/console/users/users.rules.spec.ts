@@ -8,6 +8,7 @@ const user = {
   username: 'ayse',
   email: null,
   phone: '+90 532',
+  room: null,
   macAddress: null,
   loginMethod: 'username_password',
   venueIds: ['a', 'b'],
@@ -65,10 +66,11 @@ describe('users screen rules', () => {
 
   it('sends only what the edit changed, emptied fields as null', () => {
     expect(updateBody(formOf(user, 'Europe/Istanbul'), user, 'Europe/Istanbul')).toEqual({ body: {}, problems: [] });
-    const form = { ...formOf(user, null), phone: '', venueIds: 'a', name: 'Ayşe Y', expiresAt: '' };
+    const form = { ...formOf(user, null), phone: '', room: ' 1204 ', venueIds: 'a', name: 'Ayşe Y', expiresAt: '' };
     expect(updateBody(form, user, null).body).toEqual({
       name: 'Ayşe Y',
       phone: null,
+      room: '1204',
       venueIds: ['a'],
       expiresAt: null,
     });
@@ -85,6 +87,7 @@ describe('userFormInputs', () => {
       'password',
       'email',
       'phone',
+      'room',
       'macAddress',
       'venueIds',
       'expiresAt',
@@ -95,16 +98,17 @@ describe('userFormInputs', () => {
   });
 
   it('creating a guest: no username, password or expiry', () => {
-    expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'macAddress', 'venueIds', 'metadata']);
+    expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'room', 'macAddress', 'venueIds', 'metadata']);
   });
 
   it('editing: no password and no MAC address; a guest shows its username', () => {
-    expect(names('guest', true)).toEqual(['name', 'username', 'email', 'phone', 'venueIds', 'metadata']);
+    expect(names('guest', true)).toEqual(['name', 'username', 'email', 'phone', 'room', 'venueIds', 'metadata']);
     expect(names('username_password', true)).toEqual([
       'name',
       'username',
       'email',
       'phone',
+      'room',
       'venueIds',
       'expiresAt',
       'metadata',

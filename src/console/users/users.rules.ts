@@ -74,6 +74,7 @@ export const USER_FORM_FIELDS = [
   'password',
   'email',
   'phone',
+  'room',
   'macAddress',
   'venueIds',
   'expiresAt',
@@ -104,6 +105,7 @@ const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, '
   password: { type: 'password', autocomplete: 'new-password', help: true },
   email: { type: 'email', autocomplete: 'off', help: false },
   phone: { type: 'tel', autocomplete: 'off', help: true },
+  room: { type: 'text', autocomplete: 'off', help: false },
   macAddress: { type: 'text', autocomplete: 'off', help: true },
   venueIds: { type: 'text', autocomplete: 'off', help: true },
   expiresAt: { type: 'datetime-local', autocomplete: null, help: true },
@@ -157,12 +159,13 @@ export function createBody(
     loginMethod: form.loginMethod,
     venueIds: venueIdsOf(form.venueIds),
   };
-  const optional = (name: 'username' | 'email' | 'phone' | 'macAddress') => {
+  const optional = (name: 'username' | 'email' | 'phone' | 'room' | 'macAddress') => {
     if (form[name].trim() !== '') body[name] = form[name].trim();
   };
   optional('username');
   optional('email');
   optional('phone');
+  optional('room');
   optional('macAddress');
   if (!guest && form.password !== '') body.password = form.password;
   if (form.expiresAt.trim() !== '') {
@@ -185,7 +188,7 @@ export function updateBody(
   const problems: FormProblem[] = [];
   const body: Record<string, unknown> = {};
   if (form.name !== current.name) body.name = form.name;
-  for (const name of ['username', 'email', 'phone'] as const) {
+  for (const name of ['username', 'email', 'phone', 'room'] as const) {
     const typed = form[name].trim() === '' ? null : form[name].trim();
     if (typed !== current[name]) body[name] = typed;
   }
@@ -215,6 +218,7 @@ export function formOf(user: HotspotUserDto, zone: string | null): UserForm {
     password: '',
     email: user.email ?? '',
     phone: user.phone ?? '',
+    room: user.room ?? '',
     macAddress: user.macAddress ?? '',
     venueIds: user.venueIds.join(', '),
     expiresAt: instantAsWallDateTime(user.expiresAt, zone),
