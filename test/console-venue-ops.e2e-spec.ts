@@ -396,6 +396,7 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
         timeZone: 'Europe/Istanbul',
         ssid: 'Charlie Guest',
         portalUrl: 'https://wifi.example.com/login',
+        checkOutTime: '11:00',
       });
       expect(added.status).toBe(303);
       expect(added.headers.location).toBe('/admin/settings/venues?notice=notice.venues.added');
@@ -405,15 +406,23 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
       expect(list.text).toContain('https://wifi.example.com/login');
       const edit = await admin.get('/admin/settings/venues/venue-c/edit');
       expect(edit.text).toContain('<option value="Europe/Istanbul" selected>');
+      expect(edit.text).toMatch(/name="checkOutTime" type="time" step="60" value="11:00"/);
       const saved = await admin.post('/admin/settings/venues/venue-c/edit', {
         displayName: 'Hotel Charlie & Spa',
         timeZone: '',
         ssid: '',
         portalUrl: '',
+        checkOutTime: '',
       });
       expect(saved.headers.location).toBe('/admin/settings/venues?notice=notice.venues.saved');
       const venue = await testApp.dataSource.getRepository(VenueEntity).findOneByOrFail({ id: 'venue-c' });
-      expect(venue).toMatchObject({ displayName: 'Hotel Charlie & Spa', timeZone: null, ssid: null, portalUrl: null });
+      expect(venue).toMatchObject({
+        displayName: 'Hotel Charlie & Spa',
+        timeZone: null,
+        ssid: null,
+        portalUrl: null,
+        checkOutTime: null,
+      });
       expect((await admin.get('/admin/settings/venues')).text).toContain('Hotel Charlie &amp; Spa');
       expect((await admin.get('/admin?venueId=venue-c')).text).toContain('Figures of Hotel Charlie &amp; Spa.');
       const events = await testApp.dataSource.getRepository(AuditEventEntity).findBy({ targetId: 'venue-c' });
@@ -433,6 +442,7 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
         [{ id: 'venue-d', ssid: 'x'.repeat(40) }, 422, 'SSID:'],
         [{ id: 'venue-d', displayName: 'x'.repeat(101) }, 422, 'Display name:'],
         [{ id: 'venue-d', displayName: 'tab\there' }, 422, 'Display name:'],
+        [{ id: 'venue-d', checkOutTime: '25:00' }, 422, 'Check-out time:'],
       ];
       for (const [form, status, text] of cases) {
         const answer = await admin.post('/admin/settings/venues/new', form);

@@ -77,11 +77,13 @@ for (const kind of databaseKinds()) {
         '--portal-url',
         'https://portal.example/login',
         '--clear-ssid',
+        '--check-out',
+        '11:00',
       );
       expect(changed.code).toBe(0);
       expect(changed.stdout).toBe(
         'Changed venue lobby: name "Hotel Lobby", time zone Europe/Berlin, SSID -, ' +
-          'portal URL https://portal.example/login.\n',
+          'portal URL https://portal.example/login, check-out 11:00.\n',
       );
       expect(await rows()).toEqual([
         {
@@ -104,6 +106,7 @@ for (const kind of databaseKinds()) {
         ['bad-zone', '--time-zone', 'Mars/Olympus_Mons'],
         ['long-ssid', '--ssid', 'x'.repeat(33)],
         ['bad-url', '--portal-url', 'javascript:alert(1)'],
+        ['bad-check-out', '--check-out', '12 noon'],
       ]) {
         const refused = await cli('venue', 'set', ...argv);
         expect(refused.code).toBe(2);
@@ -119,7 +122,7 @@ for (const kind of databaseKinds()) {
       expect(listed.code).toBe(0);
       expect(JSON.parse(listed.stdout).map((venue: { id: string }) => venue.id)).toEqual(['annex', 'lobby']);
       const table = await cli('venue', 'list');
-      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TIME ZONE\s+SSID\s+PORTAL URL\s+UPDATED$/);
+      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TIME ZONE\s+SSID\s+PORTAL URL\s+CHECK-OUT\s+UPDATED$/);
     });
 
     it('nas add warns about an unregistered venue without failing, and not about a registered one', async () => {

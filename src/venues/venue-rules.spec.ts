@@ -1,6 +1,7 @@
 import {
   appliedVenueChanges,
   changedVenueFields,
+  checkOutTimeProblem,
   displayNameProblem,
   missingVenueIds,
   portalUrlProblem,
@@ -59,28 +60,42 @@ describe('venue rules', () => {
   });
 
   it('applies a change to the given fields only; empty and null clear', () => {
-    const current = { displayName: 'Lobby', timeZone: 'Europe/Berlin', ssid: 'Guest', portalUrl: null };
+    const current = {
+      displayName: 'Lobby',
+      timeZone: 'Europe/Berlin',
+      ssid: 'Guest',
+      portalUrl: null,
+      checkOutTime: '11:00',
+    };
     expect(appliedVenueChanges(current, { ssid: 'Guests', displayName: '', timeZone: null })).toEqual({
       displayName: null,
       timeZone: null,
       ssid: 'Guests',
       portalUrl: null,
+      checkOutTime: '11:00',
     });
-    expect(appliedVenueChanges(null, { ssid: 'Guest' })).toEqual({
+    expect(appliedVenueChanges(null, { ssid: 'Guest', checkOutTime: '12:30' })).toEqual({
       displayName: null,
       timeZone: null,
       ssid: 'Guest',
       portalUrl: null,
+      checkOutTime: '12:30',
     });
   });
 
   it('lists the fields a change moves', () => {
-    const current = { displayName: 'Lobby', timeZone: null, ssid: 'Guest', portalUrl: null };
+    const current = { displayName: 'Lobby', timeZone: null, ssid: 'Guest', portalUrl: null, checkOutTime: null };
     expect(changedVenueFields(current, { ...current, ssid: 'Guest' })).toEqual([]);
     expect(changedVenueFields(current, { ...current, displayName: null, portalUrl: 'https://p.example/' })).toEqual([
       'displayName',
       'portalUrl',
     ]);
+  });
+
+  it('takes a check-out time as HH:MM on a 24-hour clock', () => {
+    for (const time of ['00:00', '09:30', '12:00', '23:59']) expect(checkOutTimeProblem(time)).toBeNull();
+    for (const time of ['24:00', '9:30', '12:60', '12:00:00', 'noon', ' 12:00'])
+      expect(checkOutTimeProblem(time)).toBe('must be a time of day as HH:MM, e.g. 11:00');
   });
 
   it('lists the venue ids without an entry once each, in the order given', () => {

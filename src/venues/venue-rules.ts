@@ -14,6 +14,8 @@ export interface VenueFields {
   timeZone: string | null;
   ssid: string | null;
   portalUrl: string | null;
+  /** When guests check out, `HH:MM` on a 24-hour clock in the venue's time zone (a stay ends then). */
+  checkOutTime: string | null;
 }
 
 export type VenueField = keyof VenueFields;
@@ -65,14 +67,23 @@ export function portalUrlProblem(url: string): string | null {
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? null : 'must be an http or https URL';
 }
 
+/** The check-out time a venue has until it sets one: noon, as most hotels. */
+export const DEFAULT_CHECK_OUT_TIME = '12:00';
+
+/** A time of day on a 24-hour clock, `HH:MM` (00:00-23:59). */
+export function checkOutTimeProblem(time: string): string | null {
+  return /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(time) ? null : 'must be a time of day as HH:MM, e.g. 11:00';
+}
+
 const PROBLEMS: Record<VenueField, (value: string) => string | null> = {
   displayName: displayNameProblem,
   timeZone: timeZoneProblem,
   ssid: ssidProblem,
   portalUrl: portalUrlProblem,
+  checkOutTime: checkOutTimeProblem,
 };
 
-export const VENUE_FIELDS: readonly VenueField[] = ['displayName', 'timeZone', 'ssid', 'portalUrl'];
+export const VENUE_FIELDS: readonly VenueField[] = ['displayName', 'timeZone', 'ssid', 'portalUrl', 'checkOutTime'];
 
 /** The first problem of `changes` as [field, message], or null; an empty value clears and is no problem. */
 export function venueChangesProblem(changes: VenueChanges): [VenueField, string] | null {
@@ -88,7 +99,9 @@ export function venueChangesProblem(changes: VenueChanges): [VenueField, string]
 /** The fields after `changes` (an empty value reads as null); `current` null: a new venue. */
 export function appliedVenueChanges(current: VenueFields | null, changes: VenueChanges): VenueFields {
   const result: VenueFields =
-    current === null ? { displayName: null, timeZone: null, ssid: null, portalUrl: null } : { ...current };
+    current === null
+      ? { displayName: null, timeZone: null, ssid: null, portalUrl: null, checkOutTime: null }
+      : { ...current };
   for (const field of VENUE_FIELDS) {
     const value = changes[field];
     if (value !== undefined) result[field] = value === '' ? null : value;

@@ -38,6 +38,7 @@ describe('VenuesService', () => {
         timeZone: 'Europe/Berlin',
         ssid: null,
         portalUrl: null,
+        checkOutTime: null,
         createdAt: new Date('2026-11-22T10:00:00.000Z'),
         updatedAt: new Date('2026-11-22T10:00:01.000Z'),
       },

@@ -128,6 +128,7 @@ function view(record: VenueEntity): Venue {
     timeZone: record.timeZone,
     ssid: record.ssid,
     portalUrl: record.portalUrl,
+    checkOutTime: record.checkOutTime,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

@@ -10,6 +10,7 @@ function venue(overrides: Partial<Venue> = {}): Venue {
     timeZone: null,
     ssid: null,
     portalUrl: null,
+    checkOutTime: null,
     createdAt: new Date('2030-01-01T00:00:00.000Z'),
     updatedAt: new Date('2030-01-02T00:00:00.000Z'),
     ...overrides,
@@ -72,7 +73,7 @@ describe('hotspot venue', () => {
       ]);
       expect(result.stdout).toBe(
         'Registered venue lobby: name "Hotel Lobby", time zone Europe/Berlin, SSID "Hotel Guest", ' +
-          'portal URL https://portal.example/login.\n',
+          'portal URL https://portal.example/login, check-out 12:00 (default).\n',
       );
     });
 
@@ -87,6 +88,7 @@ describe('hotspot venue', () => {
         timeZone: null,
         ssid: null,
         portalUrl: null,
+        checkOutTime: null,
         createdAt: '2030-01-01T00:00:00.000Z',
         updatedAt: '2030-01-02T00:00:00.000Z',
       });
@@ -97,6 +99,7 @@ describe('hotspot venue', () => {
       [['lobby', '--time-zone', 'Mars/Olympus'], "option '--time-zone' must be an IANA time zone"],
       [['lobby', '--ssid', 'x'.repeat(33)], "option '--ssid' must be at most 32 octets"],
       [['lobby', '--portal-url', 'ftp://portal.example/'], "option '--portal-url' must be an http or https URL"],
+      [['lobby', '--check-out', '12'], "option '--check-out' must be a time of day as HH:MM"],
       [['lobby', '--name', 'a', '--name', 'b'], 'may be given only once'],
       [['lobby', '--ssid', 'G', '--clear-ssid'], "option '--ssid' cannot be used with option '--clear-ssid'"],
     ])('refuses %j with exit code 2 and calls no service', async (argv, message) => {
@@ -121,7 +124,7 @@ describe('hotspot venue', () => {
       expect(empty.stderr).toContain('No venues registered');
       registry.venues = [venue({ displayName: 'Hotel Lobby', timeZone: 'Europe/Berlin' })];
       const result = await run('list');
-      expect(result.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TIME ZONE\s+SSID\s+PORTAL URL\s+UPDATED$/);
+      expect(result.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TIME ZONE\s+SSID\s+PORTAL URL\s+CHECK-OUT\s+UPDATED$/);
       expect(result.stdout).toContain('Hotel Lobby');
     });
 

@@ -1,8 +1,10 @@
 import { Argument } from 'commander';
 import {
+  checkOutTimeProblem,
   displayNameProblem,
   portalUrlProblem,
   ssidProblem,
+  DEFAULT_CHECK_OUT_TIME,
   timeZoneProblem,
   venueIdProblem,
   type VenueChanges,
@@ -30,6 +32,7 @@ export interface VenueJson {
   timeZone: string | null;
   ssid: string | null;
   portalUrl: string | null;
+  checkOutTime: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +44,7 @@ function toVenueJson(venue: Venue): VenueJson {
     timeZone: venue.timeZone,
     ssid: venue.ssid,
     portalUrl: venue.portalUrl,
+    checkOutTime: venue.checkOutTime,
     createdAt: venue.createdAt.toISOString(),
     updatedAt: venue.updatedAt.toISOString(),
   };
@@ -92,6 +96,15 @@ const FIELD_OPTIONS: ReadonlyArray<{
     help: 'the login page of its captive portal, an http or https URL of at most 2048 characters',
     problem: portalUrlProblem,
   },
+  {
+    field: 'checkOutTime',
+    flags: '--check-out <HH:MM>',
+    clear: '--clear-check-out',
+    key: 'checkOut',
+    clearKey: 'clearCheckOut',
+    help: 'when its guests check out, HH:MM in its time zone (12:00 until set), where a stay ends',
+    problem: checkOutTimeProblem,
+  },
 ];
 
 interface SetOptions {
@@ -99,10 +112,12 @@ interface SetOptions {
   timeZone?: string;
   ssid?: string;
   portalUrl?: string;
+  checkOut?: string;
   clearName?: true;
   clearTimeZone?: true;
   clearSsid?: true;
   clearPortalUrl?: true;
+  clearCheckOut?: true;
   json?: true;
 }
 
@@ -132,6 +147,7 @@ export const venueCommand: CliCommand = {
         '\nExamples:\n' +
           '  hotspot venue set lobby --name "Hotel Lobby" --time-zone Europe/Berlin --ssid "Hotel Guest"\n' +
           '  hotspot venue set lobby --portal-url https://portal.example/login --clear-ssid\n' +
+          '  hotspot venue set lobby --check-out 11:00\n' +
           '  hotspot venue list --json\n',
       );
 
@@ -150,7 +166,7 @@ export const venueCommand: CliCommand = {
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {id, displayName, timeZone, ssid, portalUrl, createdAt, updatedAt}',
+          'print one JSON object {id, displayName, timeZone, ssid, portalUrl, checkOutTime, createdAt, updatedAt}',
         ),
       )
       .action((id: string, options: SetOptions) =>
@@ -199,11 +215,11 @@ function shown(value: string | null): string {
 function describe(venue: VenueJson): string {
   return (
     `name ${shown(venue.displayName)}, time zone ${venue.timeZone ?? '-'}, SSID ${shown(venue.ssid)}, ` +
-    `portal URL ${venue.portalUrl ?? '-'}`
+    `portal URL ${venue.portalUrl ?? '-'}, check-out ${venue.checkOutTime ?? `${DEFAULT_CHECK_OUT_TIME} (default)`}`
   );
 }
 
-const VENUE_TABLE_HEADER = ['ID', 'NAME', 'TIME ZONE', 'SSID', 'PORTAL URL', 'UPDATED'];
+const VENUE_TABLE_HEADER = ['ID', 'NAME', 'TIME ZONE', 'SSID', 'PORTAL URL', 'CHECK-OUT', 'UPDATED'];
 
 async function list(registry: VenueRegistry, options: { json?: true }, io: CliIo): Promise<void> {
   const rows = (await registry.list()).map(toVenueJson);
@@ -221,6 +237,7 @@ async function list(registry: VenueRegistry, options: { json?: true }, io: CliIo
     venue.timeZone ?? '-',
     venue.ssid ?? '-',
     venue.portalUrl ?? '-',
+    venue.checkOutTime ?? '-',
     venue.updatedAt,
   ]);
   for (const line of textTable(VENUE_TABLE_HEADER, cells)) io.stdout.write(`${line}\n`);

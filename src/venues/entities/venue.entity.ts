@@ -23,6 +23,10 @@ export class VenueEntity {
   @Column({ name: 'portal_url', type: 'varchar', length: 2048, nullable: true })
   portalUrl!: string | null;
 
+  /** `HH:MM` in the venue's zone; null: the default, 12:00. */
+  @Column({ name: 'check_out_time', type: 'varchar', length: 5, nullable: true })
+  checkOutTime!: string | null;
+
   @DateTimeColumn('created_at')
   createdAt!: Date;
 

@@ -18,9 +18,10 @@ interface VenueForm {
   timeZone: string;
   ssid: string;
   portalUrl: string;
+  checkOutTime: string;
 }
 
-/** Settings → Venues at /admin/settings/venues (administrators): display names, time zones, SSIDs, portal URLs. */
+/** Settings → Venues at /admin/settings/venues (administrators): display names, time zones, SSIDs, portal URLs, check-out times. */
 @ConsoleScreen('admin/settings/venues')
 export class VenueSettingsController {
   private readonly registeredOnly: boolean;
@@ -45,7 +46,7 @@ export class VenueSettingsController {
   @Get('new')
   async addForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     requireAdmin(request);
-    const form = { id: '', displayName: '', timeZone: '', ssid: '', portalUrl: '' };
+    const form = { id: '', displayName: '', timeZone: '', ssid: '', portalUrl: '', checkOutTime: '' };
     await this.showForm(request, response, 200, form, true, null);
   }
 
@@ -71,6 +72,7 @@ export class VenueSettingsController {
       timeZone: venue.timeZone ?? '',
       ssid: venue.ssid ?? '',
       portalUrl: venue.portalUrl ?? '',
+      checkOutTime: venue.checkOutTime ?? '',
     };
     await this.showForm(request, response, 200, form, false, null);
   }
@@ -101,6 +103,7 @@ export class VenueSettingsController {
       timeZone: form.timeZone,
       ssid: form.ssid,
       portalUrl: form.portalUrl,
+      checkOutTime: form.checkOutTime,
     };
     try {
       await this.venues.set(form.id, changes, actor);
@@ -145,5 +148,6 @@ function formOf(request: ConsoleRequest, id: string): VenueForm {
     timeZone: field(request, 'timeZone').trim(),
     ssid: field(request, 'ssid'),
     portalUrl: field(request, 'portalUrl').trim(),
+    checkOutTime: field(request, 'checkOutTime').trim(),
   };
 }
