@@ -8,7 +8,8 @@ import type { ApiRequest } from '../common/request-context.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import { parseIfMatch } from '../hotspot-users/hotspot-user.etag.js';
 import type { Precondition } from '../hotspot-users/user-access.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { DEFAULT_CHECK_OUT_TIME } from '../venues/venue-rules.js';
+import { VenuesService, type Venue } from '../venues/venues.service.js';
 import { bytesText, timeHtml } from '../web/format.js';
 import { PageRedirect, PageRefusal } from '../web/errors.js';
 import type { ConsoleRequest } from './console-request.js';
@@ -18,10 +19,18 @@ import { DEFAULT_LANGUAGE } from '../web/language.js';
 import { field, queryValue } from '../web/forms.js';
 import type { SessionWithOperator } from '../operators/session-with-operator.js';
 
-/** How long the venue names the pages show are reused before they are read again. */
-const VENUE_NAMES_TTL_MS = 5_000;
+/** How long the registered venues (names, zones, check-out times) the pages use are reused before they are read again. */
+const VENUES_TTL_MS = 5_000;
 
 export type SignedInOperator = SessionWithOperator['operator'];
+
+/** A venue's times as a page uses them: the zone dates are typed and shown in, and its check-out time. */
+export interface VenueTimes {
+  /** The venue's zone, else the operator's, else UTC: always a name to show next to a time. */
+  zone: string;
+  checkOutTime: string;
+  now: Date;
+}
 
 /** A link of the console's navigation; `admin` ones are shown to administrators only. */
 interface NavItem {
@@ -94,11 +103,11 @@ export function requireAdmin(request: ConsoleRequest): SignedInOperator {
  */
 @Injectable()
 export class ConsolePages {
-  private venueNames: { at: number; names: Map<string, string> } | null = null;
+  private registry: { at: number; venues: Map<string, Venue> } | null = null;
 
   constructor(
     private readonly views: ConsoleViews,
-    private readonly venues: VenuesService,
+    private readonly venuesService: VenuesService,
     private readonly clock: Clock,
   ) {}
 
@@ -112,9 +121,13 @@ export class ConsolePages {
   ): Promise<void> {
     const language = request.consoleLanguage ?? DEFAULT_LANGUAGE;
     const operator = request.consoleSession?.operator;
-    const names = operator === undefined ? new Map<string, string>() : await this.names();
+    const venues = operator === undefined ? new Map<string, Venue>() : await this.venues();
     const notice = request.method === 'GET' ? queryValue(request, 'notice') : '';
-    const zone = operator?.timeZone ?? null;
+    // A page about one venue (`venueId`, or `zoneVenueId` when it names none) shows its times in the
+    // venue's zone; any other in the operator's.
+    const about = typeof data.zoneVenueId === 'string' ? data.zoneVenueId : data.venueId;
+    const venue = typeof about === 'string' ? venues.get(about) : undefined;
+    const zone = venue?.timeZone ?? operator?.timeZone ?? 'UTC';
     const html = this.views.render(view, language, {
       operator,
       admin: operator?.admin === true,
@@ -124,34 +137,43 @@ export class ConsolePages {
       here: request.path,
       time: (value: Date | string | null | undefined) => timeHtml(value, zone, language),
       bytes: (value: number | string | null | undefined) => bytesText(value, language),
-      venueName: (id: string) => names.get(id) ?? id,
+      venueName: (id: string) => venues.get(id)?.displayName ?? id,
+      zoneName: operator === undefined ? null : zone,
       notice: notice.startsWith('notice.') && this.views.has(notice) ? notice : null,
       ...data,
     });
     response.status(status).type('html').send(html);
   }
 
-  /** Reads the venue names again at the next page (after a change of the registry here). */
+  /** Reads the venues again at the next page (after a change of the registry here). */
   forgetVenueNames(): void {
-    this.venueNames = null;
+    this.registry = null;
+  }
+
+  /** The zone and check-out time of `venueId` (none, or unregistered: the operator's zone and 12:00). */
+  async venueTimes(venueId: string | null, operator: SignedInOperator): Promise<VenueTimes> {
+    const venue = venueId === null ? undefined : (await this.venues()).get(venueId);
+    return {
+      zone: venue?.timeZone ?? operator.timeZone ?? 'UTC',
+      checkOutTime: venue?.checkOutTime ?? DEFAULT_CHECK_OUT_TIME,
+      now: this.clock.now(),
+    };
   }
 
   /** The venues a venue picker offers: the operator's own, or every registered venue for an unrestricted operator. */
   async venueChoices(operator: SignedInOperator): Promise<string[]> {
     if (operator.venueIds !== null) return operator.venueIds;
-    return (await this.venues.list()).map((venue) => venue.id);
+    return (await this.venuesService.list()).map((venue) => venue.id);
   }
 
-  /** The registered venues' display names by id, read at most every few seconds. */
-  private async names(): Promise<Map<string, string>> {
+  /** The registered venues by id, read at most every few seconds. */
+  private async venues(): Promise<Map<string, Venue>> {
     const now = this.clock.now().getTime();
-    if (this.venueNames === null || now - this.venueNames.at > VENUE_NAMES_TTL_MS) {
-      const venues = await this.venues.list();
-      const names = new Map<string, string>();
-      for (const venue of venues) if (venue.displayName !== null) names.set(venue.id, venue.displayName);
-      this.venueNames = { at: now, names };
+    if (this.registry === null || now - this.registry.at > VENUES_TTL_MS) {
+      const venues = await this.venuesService.list();
+      this.registry = { at: now, venues: new Map(venues.map((venue) => [venue.id, venue])) };
     }
-    return this.venueNames.names;
+    return this.registry.venues;
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_ACTIONS, BATCH_FORM_INPUTS } from './batches/batches.rules.js';
 import { consoleAssetsDir } from './console-assets.js';
-import { USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
+import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
@@ -120,6 +120,7 @@ describe('console keys built at run time', () => {
     'users.status': USER_STATUSES,
     'users.loginMethod': LOGIN_METHODS,
     'users.new.kind': ['guest', 'username_password'],
+    'users.stay': STAY_CHOICES,
     'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.status': USER_STATUSES,

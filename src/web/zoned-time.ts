@@ -84,3 +84,22 @@ export function instantAsWallDateTime(iso: string | null, zone: string | null): 
   const timeZone = zone !== null && isTimeZone(zone) ? zone : 'UTC';
   return new Date(instant + offsetMs(instant, timeZone)).toISOString().slice(0, 16);
 }
+
+/** The instant of the wall time `HH:MM` in `zone` on the date `days` after `from`'s own date there. */
+export function wallTimeOnDay(from: Date, days: number, time: string, zone: string | null): Date | null {
+  const clock = /^(\d{2}):(\d{2})$/.exec(time);
+  const date = instantAsWallDateTime(from.toISOString(), zone).slice(0, 10);
+  if (clock === null || date === '') return null;
+  const [year, month, day] = date.split('-').map(Number);
+  const target = new Date(Date.UTC(year, month - 1, day + days));
+  return wallTimeToInstant(
+    [target.getUTCFullYear(), target.getUTCMonth() + 1, target.getUTCDate(), Number(clock[1]), Number(clock[2])],
+    zone,
+  );
+}
+
+/** The first `HH:MM` in `zone` after `now`: today's while it is ahead, else tomorrow's. */
+export function nextWallTime(now: Date, time: string, zone: string | null): Date | null {
+  const today = wallTimeOnDay(now, 0, time, zone);
+  return today !== null && today.getTime() > now.getTime() ? today : wallTimeOnDay(now, 1, time, zone);
+}

@@ -69,6 +69,7 @@ export class UserPageController {
       attempts,
       jobs: await this.jobsOf(request, userId, venueId),
       context: queryString({ venueId }),
+      zoneVenueId: venueId ?? user.venueIds[0],
     });
   }
 

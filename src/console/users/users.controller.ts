@@ -22,7 +22,9 @@ import {
   requirePermission,
   session,
   venueOf,
+  type VenueTimes,
 } from '../console-page.js';
+import { instantAsWallDateTime } from '../../web/zoned-time.js';
 import { field, queryValue, textFields } from '../../web/forms.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
 import type { ConsoleRequest } from '../console-request.js';
@@ -32,10 +34,15 @@ import {
   listFilters,
   listUrl,
   updateBody,
+  STAY_CHOICES,
+  stayChoiceOf,
+  stayEnd,
   USER_ACTIONS,
   USER_FORM_FIELDS,
   userFormInputs,
+  type StayChoice,
   type UserAction,
+  venueIdsOf,
   userUrl,
   type FormProblem,
   type UserForm,
@@ -111,7 +118,15 @@ export class ConsoleUsersController {
     const form = emptyForm();
     form.loginMethod = queryValue(request, 'loginMethod') === 'guest' ? 'guest' : 'username_password';
     form.venueIds = venueId ?? (session(request).operator.venueIds ?? []).join(', ');
-    await this.pages.render(request, response, 200, 'users/new', { ...formView(form, false), problems: [], venueId });
+    const times = await this.pages.venueTimes(
+      venueId ?? venueIdsOf(form.venueIds)[0] ?? null,
+      session(request).operator,
+    );
+    await this.pages.render(request, response, 200, 'users/new', {
+      ...formView(form, false, times, null),
+      problems: [],
+      venueId,
+    });
   }
 
   @Post('users/new')
@@ -119,13 +134,16 @@ export class ConsoleUsersController {
     const operator = requirePermission(request, 'write');
     const form = formFields(request);
     const venueId = venueOf(field(request, 'context'));
+    const times = await this.pages.venueTimes(venueId ?? venueIdsOf(form.venueIds)[0] ?? null, operator);
+    const stay = stayChoiceOf(field(request, 'stay'));
+    if (stay !== null) form.expiresAt = stayWallTime(stay, times, null);
     const again = (status: number, problems: ShownProblem[]) =>
       this.pages.render(request, response, status, 'users/new', {
-        ...formView({ ...form, password: '' }, false),
+        ...formView({ ...form, password: '' }, false, times, null),
         problems,
         venueId,
       });
-    const { body, problems } = createBody(form, operator.timeZone);
+    const { body, problems } = createBody(form, times.zone);
     if (problems.length > 0) return again(422, problems.map(own));
     let generated: string | null = null;
     if (form.loginMethod === 'username_password' && form.password === '') {
@@ -172,9 +190,12 @@ export class ConsoleUsersController {
     const form = formFields(request);
     const current = await this.users.get(actor, id, context(venueId));
     if (current.data.status === 'expired') throw new PageRefusal(409, 'users.edit.expired');
+    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, operator);
+    const stay = stayChoiceOf(field(request, 'stay'));
+    if (stay !== null) form.expiresAt = stayWallTime(stay, times, current.data.expiresAt);
     const again = (status: number, problems: ShownProblem[]) =>
       this.renderEdit(request, response, status, current, venueId, form, problems, field(request, 'etag'));
-    const { body, problems } = updateBody(form, current.data, operator.timeZone);
+    const { body, problems } = updateBody(form, current.data, times.zone);
     if (problems.length > 0) return again(422, problems.map(own));
     try {
       const dto = (await pipe.transform(body, {
@@ -302,9 +323,9 @@ export class ConsoleUsersController {
     etag?: string,
     changed = false,
   ): Promise<void> {
-    const zone = session(request).operator.timeZone;
+    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, session(request).operator);
     await this.pages.render(request, response, status, 'users/edit', {
-      ...formView(typed ?? formOf(current.data, zone), true),
+      ...formView(typed ?? formOf(current.data, times.zone), true, times, current.data.expiresAt),
       user: current.data,
       etag: etag ?? etagOf(current.version),
       venueId,
@@ -328,8 +349,25 @@ function own(problem: FormProblem): ShownProblem {
 }
 
 /** What the user form's templates need besides the page's own data: the values, the inputs shown, the field names. */
-function formView(form: UserForm, editing: boolean) {
-  return { key, form, inputs: userFormInputs(form.loginMethod, editing), fields: USER_FORM_FIELDS };
+function formView(form: UserForm, editing: boolean, times: VenueTimes, currentExpiry: string | null) {
+  return {
+    key,
+    form,
+    inputs: userFormInputs(form.loginMethod, editing),
+    fields: USER_FORM_FIELDS,
+    formZone: times.zone,
+    stays: STAY_CHOICES.map((choice) => ({
+      value: choice,
+      at: stayWallTime(choice, times, currentExpiry).replace('T', ' '),
+    })),
+  };
+}
+
+/** The end of a stay as the form's expiry field holds it: a wall time in the venue's zone. */
+function stayWallTime(choice: StayChoice, times: VenueTimes, currentExpiry: string | null): string {
+  const expiry = currentExpiry === null ? null : new Date(currentExpiry);
+  const end = stayEnd(choice, times.now, times.zone, times.checkOutTime, expiry);
+  return end === null ? '' : instantAsWallDateTime(end.toISOString(), times.zone);
 }
 
 /** The v1 refusal as problems to show on the form, if it is one of `statuses`; null for anything else. */

@@ -1,5 +1,14 @@
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
-import { createBody, formOf, listFilters, listUrl, updateBody, userFormInputs } from './users.rules.js';
+import {
+  createBody,
+  formOf,
+  listFilters,
+  listUrl,
+  stayChoiceOf,
+  stayEnd,
+  updateBody,
+  userFormInputs,
+} from './users.rules.js';
 import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
 
 const user = {
@@ -113,5 +122,30 @@ describe('userFormInputs', () => {
       'expiresAt',
       'metadata',
     ]);
+  });
+});
+
+describe('stayEnd', () => {
+  const zone = 'Europe/Istanbul';
+  const morning = new Date('2026-11-28T04:00:00.000Z'); // 07:00 in Istanbul
+  const afternoon = new Date('2026-11-28T12:00:00.000Z'); // 15:00
+
+  it('until check-out: today at the check-out time while it is ahead, else tomorrow', () => {
+    expect(stayEnd('checkOut', morning, zone, '12:00', null)).toEqual(new Date('2026-11-28T09:00:00.000Z'));
+    expect(stayEnd('checkOut', afternoon, zone, '11:00', null)).toEqual(new Date('2026-11-29T08:00:00.000Z'));
+  });
+
+  it('one more night: the check-out of the day after the expiry still ahead, else after today', () => {
+    const expiry = new Date('2026-11-30T09:00:00.000Z');
+    expect(stayEnd('extraNight', morning, zone, '12:00', expiry)).toEqual(new Date('2026-12-01T09:00:00.000Z'));
+    expect(stayEnd('extraNight', morning, zone, '12:00', null)).toEqual(new Date('2026-11-29T09:00:00.000Z'));
+    const past = new Date('2026-11-20T09:00:00.000Z');
+    expect(stayEnd('extraNight', afternoon, zone, '12:00', past)).toEqual(new Date('2026-11-29T09:00:00.000Z'));
+  });
+
+  it('reads only the choices it offers', () => {
+    expect(stayChoiceOf('checkOut')).toBe('checkOut');
+    expect(stayChoiceOf('extraNight')).toBe('extraNight');
+    expect(stayChoiceOf('forever')).toBeNull();
   });
 });

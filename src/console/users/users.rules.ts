@@ -3,7 +3,7 @@ import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.respon
 import { MAX_PAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
 import { VENUE_ID_PATTERN } from '../../common/validation/validators.js';
-import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
+import { instantAsWallDateTime, nextWallTime, wallDateTime, wallTimeOnDay } from '../../web/zoned-time.js';
 
 /**
  * The users screen's pure parts: the list's query string read into the v1 list's terms, and the
@@ -131,6 +131,31 @@ export function userFormInputs(loginMethod: string, editing: boolean): UserFormI
     ...USER_FORM_INPUTS[name],
     required: name === 'name' || name === 'venueIds' || (name === 'username' && loginMethod === 'username_password'),
   }));
+}
+
+/** The stays the form offers instead of typing an expiry: until the next check-out, or one more night. */
+export const STAY_CHOICES = ['checkOut', 'extraNight'] as const;
+export type StayChoice = (typeof STAY_CHOICES)[number];
+
+export function stayChoiceOf(raw: string): StayChoice | null {
+  return (STAY_CHOICES as readonly string[]).includes(raw) ? (raw as StayChoice) : null;
+}
+
+/**
+ * When a stay ends, in the venue's `zone` with its check-out time: `checkOut` at the next check-out
+ * (today's while it is ahead, else tomorrow's); `extraNight` at the check-out of the day after the
+ * current expiry when that is still ahead, else of the day after today.
+ */
+export function stayEnd(
+  choice: StayChoice,
+  now: Date,
+  zone: string,
+  checkOutTime: string,
+  currentExpiry: Date | null,
+): Date | null {
+  if (choice === 'checkOut') return nextWallTime(now, checkOutTime, zone);
+  const base = currentExpiry !== null && currentExpiry.getTime() > now.getTime() ? currentExpiry : now;
+  return wallTimeOnDay(base, 1, checkOutTime, zone);
 }
 
 /** Venue ids typed in one field, separated by commas or spaces. */

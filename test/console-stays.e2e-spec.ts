@@ -1,0 +1,96 @@
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { VenuesService } from '../src/venues/venues.service.js';
+import { nextWallTime, wallTimeOnDay } from '../src/web/zoned-time.js';
+import { signInConsole, type ConsoleBrowser } from './support/console.js';
+import { databaseKinds } from './support/databases.js';
+import { givenUser } from './support/factories.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const etagOf = (html: string) => (/name="etag" value="([^"]+)"/.exec(html)?.[1] ?? '').replace(/&quot;/g, '"');
+
+/** The users form's times: typed and shown in the venue's zone, named, and stays ending at its check-out time. */
+describe.each(databaseKinds())('console stays and venue time zones [%s]', (kind) => {
+  const HOTEL = 'stay-hotel';
+  const PLAIN = 'stay-plain';
+  const ZONE = 'Europe/Istanbul';
+  let testApp: TestApp;
+  let desk: ConsoleBrowser;
+
+  const stored = (username: string) =>
+    testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ username });
+  const newUserForm = (venueId: string, extra: Record<string, string>) => ({
+    context: venueId,
+    loginMethod: 'username_password',
+    name: 'Stay Guest',
+    password: 'sunrise-42-x',
+    venueIds: venueId,
+    expiresAt: '',
+    metadata: '',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    testApp = await startTestApp(kind);
+    await testApp.app.get(VenuesService).set(HOTEL, { timeZone: ZONE, checkOutTime: '11:00' });
+    await testApp.app.get(VenuesService).set(PLAIN, { displayName: 'No zone' });
+    ({ console: desk } = await signInConsole(testApp, { permissions: ['read', 'write'] }));
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it("names the venue's zone next to the expiry and on the page, and offers the stays with their times", async () => {
+    const page = await desk.get(`/admin/users/new?venueId=${HOTEL}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<span class="zone-name">(${ZONE})</span>`);
+    expect(page.text).toContain(`Times in ${ZONE}`);
+    const checkOut = /<option value="checkOut">Until check-out: (\d{4}-\d{2}-\d{2} \d{2}:\d{2})<\/option>/.exec(
+      page.text,
+    );
+    expect(checkOut?.[1]).toMatch(/ 11:00$/);
+    expect(page.text).toMatch(/<option value="extraNight">One more night: until \d{4}-\d{2}-\d{2} 11:00<\/option>/);
+    // Without a venue zone the operator's own (UTC until chosen), named too.
+    const plain = await desk.get(`/admin/users/new?venueId=${PLAIN}`);
+    expect(plain.text).toContain('<span class="zone-name">(UTC)</span>');
+    expect(plain.text).toMatch(/Until check-out: \d{4}-\d{2}-\d{2} 12:00/);
+  });
+
+  it("reads a typed expiry in the venue's zone, not the operator's", async () => {
+    await desk.post('/admin/users/new', newUserForm(HOTEL, { username: 'stay-typed', expiresAt: '2031-06-01T12:00' }));
+    expect((await stored('stay-typed')).expiresAt).toEqual(new Date('2031-06-01T09:00:00.000Z'));
+  });
+
+  it('ends a stay at the next check-out, and one more night after the expiry', async () => {
+    const before = new Date();
+    await desk.post('/admin/users/new', newUserForm(HOTEL, { username: 'stay-checkout', stay: 'checkOut' }));
+    const user = await stored('stay-checkout');
+    const expected = [nextWallTime(before, '11:00', ZONE), nextWallTime(new Date(), '11:00', ZONE)];
+    expect(expected.map((date) => date?.getTime())).toContain(user.expiresAt?.getTime());
+
+    const edit = await desk.get(`/admin/users/${user.id}/edit?venueId=${HOTEL}`);
+    expect(edit.status).toBe(200);
+    const saved = await desk.post(`/admin/users/${user.id}/edit`, {
+      context: HOTEL,
+      etag: etagOf(edit.text),
+      loginMethod: 'username_password',
+      name: 'Stay Guest',
+      username: 'stay-checkout',
+      venueIds: HOTEL,
+      expiresAt: '',
+      metadata: '',
+      stay: 'extraNight',
+    });
+    expect(saved.status).toBe(303);
+    expect((await stored('stay-checkout')).expiresAt).toEqual(wallTimeOnDay(user.expiresAt!, 1, '11:00', ZONE));
+  });
+
+  it('shows the times of a venue-scoped page in the venue zone', async () => {
+    const guest = await givenUser(testApp, { venueIds: [HOTEL], expiresAt: '2031-06-01T09:00:00.000Z' });
+    const page = await desk.get(`/admin/users/${guest._id}?venueId=${HOTEL}`);
+    expect(page.text).toContain(`Times in ${ZONE}`);
+    expect(page.text).toMatch(
+      /<time datetime="2031-06-01T09:00:00.000Z" title="2031-06-01 09:00:00 UTC">[^<]*12:00:00<\/time>/,
+    );
+  });
+});
