@@ -42,6 +42,8 @@ const characters = (text: string) => [...text].length;
 const wellFormed = (text: string) => Buffer.from(text, 'utf8').toString('utf8') === text;
 // eslint-disable-next-line no-control-regex
 const safe = (text: string) => wellFormed(text) && !/[\u0000-\u001f\u007f]/.test(text);
+/** Names and rooms also refuse the bidirectional controls that reorder what a page shows. */
+const shown = (text: string) => safe(text) && !/[\u202a-\u202e\u2066-\u2069]/.test(text);
 const VENUE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const USERNAME = /^[A-Za-z0-9._@+-]{1,64}$/;
 const MAC_FORMS = [
@@ -113,12 +115,13 @@ const name: FieldSpec = {
     text(12),
     aroundLimit(255, NAME_FILLERS, [-1, 1], text(3)),
     insertUnsafe('Ayşe Yılmaz'),
+    fc.constantFrom('Guest \u202Egnp.exe', 'Ayşe \u2067Yılmaz\u2069'),
     fc.constantFrom<unknown>(5, '   ', null),
   ),
   judge: (value) => {
     if (typeof value !== 'string') return { value, verdict: 'invalid' };
     const trimmed = value.trim();
-    const ok = safe(trimmed) && characters(trimmed) >= 1 && characters(trimmed) <= 255;
+    const ok = shown(trimmed) && characters(trimmed) >= 1 && characters(trimmed) <= 255;
     return { value, verdict: ok ? 'valid' : 'invalid', expected: trimmed };
   },
 };
@@ -140,7 +143,7 @@ const room: FieldSpec = {
     if (value === null) return { value, verdict: 'valid', expected: null };
     if (typeof value !== 'string') return { value, verdict: 'invalid' };
     const trimmed = value.trim();
-    const ok = safe(trimmed) && characters(trimmed) >= 1 && characters(trimmed) <= 32;
+    const ok = shown(trimmed) && characters(trimmed) >= 1 && characters(trimmed) <= 32;
     return { value, verdict: ok ? 'valid' : 'invalid', expected: trimmed };
   },
 };

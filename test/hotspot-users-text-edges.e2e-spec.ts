@@ -89,6 +89,20 @@ describeEachDatabase('hotspot users: values at the edges of storage', (current) 
     });
 
     it.each([
+      ['a right-to-left override', 'Guest \u202Egnp.exe'],
+      ['a left-to-right embedding', '\u202AAyşe'],
+      ['a first-strong isolate', 'Ayşe \u2068Yılmaz\u2069'],
+    ])('name and room with %s are refused on POST and PUT, naming the rule', async (_case, bad) => {
+      const message = 'must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)';
+      for (const field of ['name', 'room']) {
+        const created = await post(userBody({ [field]: bad }));
+        expectRefused(created, field);
+        expect(created.body.errors).toContainEqual({ field, message: `${field} ${message}` });
+        expectRefused(await put(userId, { [field]: bad }), field);
+      }
+    });
+
+    it.each([
       ['venueId', 'edge\u0000venue'],
       ['venueId', 'edge\u007f'],
       ['macAddress', 'AA:BB:CC:DD:EE:F\u0000'],

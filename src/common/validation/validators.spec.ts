@@ -3,6 +3,7 @@ import { emailKey } from './normalise.js';
 import {
   characterCount,
   HasCharacters,
+  hasBidiControls,
   IsEmailAddress,
   IsIntegerString,
   IsIsoDateTimeWithZone,
@@ -167,5 +168,16 @@ describe('metadataProblem: numbers', () => {
     expect(metadataProblem(JSON.parse('{"id":9007199254740993}'))).toBe(refusal);
     expect(metadataProblem(JSON.parse('{"a":{"b":[-18446744073709551615]}}'))).toBe(refusal);
     expect(metadataProblem({ a: Number.MAX_SAFE_INTEGER, b: -Number.MAX_SAFE_INTEGER, c: 2 ** 65, d: 0.5 })).toBeNull();
+  });
+});
+
+describe('hasBidiControls', () => {
+  it('finds the embedding, override and isolate controls, and nothing else', () => {
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069']) {
+      expect(hasBidiControls(`Guest ${control}gnp.exe`)).toBe(true);
+    }
+    for (const text of ['Ayşe Yılmaz', 'مرحبا Ali', 'שלום', '\u200B zero width', '\u200E mark']) {
+      expect(hasBidiControls(text)).toBe(false);
+    }
   });
 });

@@ -19,7 +19,7 @@ import { LATEST_STORABLE_INSTANT, parseIsoDateTimeWithZone } from './iso-date-ti
 export const VENUE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@+-]{1,64}$/;
 
-const METADATA_MAX_BYTES = 16 * 1024;
+export const METADATA_MAX_BYTES = 16 * 1024;
 const METADATA_MAX_DEPTH = 8;
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -54,6 +54,26 @@ export function isSafeText(value: string): boolean {
 
 function safeTextMessage(property: string): string {
   return `${property} must not contain control characters or lone surrogates`;
+}
+
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069): invisible,
+ * they reorder what a page shows around them ("Guest ‮gnp.exe" reads as "Guest exe.png").
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+export function hasBidiControls(value: string): boolean {
+  return BIDI_CONTROLS.test(value);
+}
+
+/** Text shown to people as typed (a name, a room): no bidirectional controls; a non-string passes. */
+export function HasNoBidiControls(options?: ValidationOptions): PropertyDecorator {
+  return define(
+    'hasNoBidiControls',
+    (value) => typeof value !== 'string' || !hasBidiControls(value),
+    (args) => `${args.property} must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)`,
+    options,
+  );
 }
 
 /** Characters as MySQL's utf8mb4 columns count them: code points, not UTF-16 units. */

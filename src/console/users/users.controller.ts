@@ -34,6 +34,7 @@ import {
   listFilters,
   listUrl,
   updateBody,
+  formFieldLength,
   STAY_CHOICES,
   stayChoiceOf,
   stayEnd,
@@ -341,7 +342,7 @@ function emptyForm(): UserForm {
 }
 
 function formFields(request: ConsoleRequest): UserForm {
-  return textFields(USER_FORM_FIELDS, (name) => field(request, name));
+  return textFields(USER_FORM_FIELDS, (name) => field(request, name, formFieldLength(name)));
 }
 
 function own(problem: FormProblem): ShownProblem {

@@ -2,7 +2,9 @@ import { USER_STATUSES, type UserStatus } from '../../hotspot-users/entities/hot
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
 import { MAX_PAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
-import { VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../../common/validation/normalise.js';
+import { METADATA_MAX_BYTES, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
+import { ROOM_MAX_LENGTH } from '../../hotspot-users/dto/field-schemas.js';
 import { instantAsWallDateTime, nextWallTime, wallDateTime, wallTimeOnDay } from '../../web/zoned-time.js';
 
 /**
@@ -81,6 +83,15 @@ export const USER_FORM_FIELDS = [
   'metadata',
 ] as const;
 
+/**
+ * How much of each field the form reads: one character more than the API takes (the metadata's 16 KiB
+ * too), so a longer value is refused with the API's message instead of cut to fit.
+ */
+export function formFieldLength(name: UserFormField): number | undefined {
+  const limit = name === 'loginMethod' ? null : USER_FORM_INPUTS[name].maxLength;
+  return limit === null ? undefined : limit + 1;
+}
+
 /** The create and edit forms' values, as typed. */
 export type UserForm = Record<(typeof USER_FORM_FIELDS)[number], string>;
 
@@ -91,6 +102,8 @@ export interface UserFormInput {
   name: Exclude<UserFormField, 'loginMethod'>;
   type: 'text' | 'password' | 'email' | 'tel' | 'datetime-local' | 'textarea';
   autocomplete: 'off' | 'new-password' | null;
+  /** The API's limit in characters (the browser stops there, and the form reads that much); null: none. */
+  maxLength: number | null;
   help: boolean;
   required: boolean;
 }
@@ -100,16 +113,16 @@ export interface UserFormInput {
  * a field missing here does not compile, so the form cannot leave one out.
  */
 const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, 'name' | 'required'> } = {
-  name: { type: 'text', autocomplete: 'off', help: false },
-  username: { type: 'text', autocomplete: 'off', help: false },
-  password: { type: 'password', autocomplete: 'new-password', help: true },
-  email: { type: 'email', autocomplete: 'off', help: false },
-  phone: { type: 'tel', autocomplete: 'off', help: true },
-  room: { type: 'text', autocomplete: 'off', help: false },
-  macAddress: { type: 'text', autocomplete: 'off', help: true },
-  venueIds: { type: 'text', autocomplete: 'off', help: true },
-  expiresAt: { type: 'datetime-local', autocomplete: null, help: true },
-  metadata: { type: 'textarea', autocomplete: null, help: true },
+  name: { type: 'text', autocomplete: 'off', maxLength: 255, help: false },
+  username: { type: 'text', autocomplete: 'off', maxLength: USERNAME_MAX_LENGTH, help: false },
+  password: { type: 'password', autocomplete: 'new-password', maxLength: 128, help: true },
+  email: { type: 'email', autocomplete: 'off', maxLength: EMAIL_MAX_LENGTH, help: false },
+  phone: { type: 'tel', autocomplete: 'off', maxLength: PHONE_MAX_LENGTH, help: true },
+  room: { type: 'text', autocomplete: 'off', maxLength: ROOM_MAX_LENGTH, help: false },
+  macAddress: { type: 'text', autocomplete: 'off', maxLength: 17, help: true },
+  venueIds: { type: 'text', autocomplete: 'off', maxLength: null, help: true },
+  expiresAt: { type: 'datetime-local', autocomplete: null, maxLength: null, help: true },
+  metadata: { type: 'textarea', autocomplete: null, maxLength: METADATA_MAX_BYTES, help: true },
 };
 
 /**

@@ -3,6 +3,7 @@ import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { EMAIL_MAX_LENGTH, emailKey } from '../../common/validation/normalise.js';
 import {
   HasCharacters,
+  HasNoBidiControls,
   IsEmailAddress,
   IsIsoDateTimeWithZone,
   IsMacAddress,
@@ -29,7 +30,7 @@ const EMAIL_KEY = { of: emailKey, described: 'lower-cased' };
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 
 export const NameRules = (): PropertyDecorator =>
-  stacked(IsString(), IsSafeText(), Transform(trim), HasCharacters(1, 255));
+  stacked(IsString(), IsSafeText(), HasNoBidiControls(), Transform(trim), HasCharacters(1, 255));
 
 export const UsernameRules = (): PropertyDecorator =>
   stacked(
@@ -49,7 +50,7 @@ export const ExpiresAtRules = (): PropertyDecorator => stacked(IsString(), IsIso
 
 /** A room as a desk writes it: trimmed, 1-32 characters, no control characters. */
 export const RoomRules = (): PropertyDecorator =>
-  stacked(IsString(), IsSafeText(), Transform(trim), HasCharacters(1, ROOM_MAX_LENGTH));
+  stacked(IsString(), IsSafeText(), HasNoBidiControls(), Transform(trim), HasCharacters(1, ROOM_MAX_LENGTH));
 
 export const ValidForRules = (): PropertyDecorator =>
   stacked(

@@ -8,8 +8,11 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 const etagOf = (html: string) => (/name="etag" value="([^"]+)"/.exec(html)?.[1] ?? '').replace(/&quot;/g, '"');
 
-/** The users form's times: typed and shown in the venue's zone, named, and stays ending at its check-out time. */
-describe.each(databaseKinds())('console stays and venue time zones [%s]', (kind) => {
+/**
+ * The users form: times typed and shown in the venue's zone, named, stays ending at its check-out
+ * time, and each field as long as the API takes it, never cut to fit.
+ */
+describe.each(databaseKinds())('console user form: venue time zones, stays and limits [%s]', (kind) => {
   const HOTEL = 'stay-hotel';
   const PLAIN = 'stay-plain';
   const ZONE = 'Europe/Istanbul';
@@ -83,6 +86,27 @@ describe.each(databaseKinds())('console stays and venue time zones [%s]', (kind)
     });
     expect(saved.status).toBe(303);
     expect((await stored('stay-checkout')).expiresAt).toEqual(wallTimeOnDay(user.expiresAt!, 1, '11:00', ZONE));
+  });
+
+  it("stops each field at the API's limit, and refuses a longer one instead of cutting it", async () => {
+    const page = await desk.get(`/admin/users/new?venueId=${HOTEL}`);
+    expect(page.text).toMatch(/id="user-name" name="name" value="" type="text" maxlength="255"/);
+    expect(page.text).toMatch(/id="user-room" name="room" value="" type="text" maxlength="32"/);
+    expect(page.text).toMatch(/<textarea id="user-metadata" name="metadata" rows="3" maxlength="16384"/);
+    const long = await desk.post(
+      '/admin/users/new',
+      newUserForm(HOTEL, { username: 'stay-long', name: 'x'.repeat(5000) }),
+    );
+    expect(long.status).toBe(422);
+    expect(long.text).toContain('<li>Name: name must be 1-255 characters</li>');
+    expect(await testApp.dataSource.getRepository(HotspotUserEntity).findOneBy({ username: 'stay-long' })).toBeNull();
+    // Metadata past the old 1,024-character cut arrives whole.
+    const notes = 'n'.repeat(5000);
+    await desk.post(
+      '/admin/users/new',
+      newUserForm(HOTEL, { username: 'stay-notes', metadata: JSON.stringify({ notes }) }),
+    );
+    expect((await stored('stay-notes')).metadata).toEqual({ notes });
   });
 
   it('shows the times of a venue-scoped page in the venue zone', async () => {
