@@ -139,6 +139,8 @@ export class ConsolePages {
       bytes: (value: number | string | null | undefined) => bytesText(value, language),
       venueName: (id: string) => venues.get(id)?.displayName ?? id,
       zoneName: operator === undefined ? null : zone,
+      // A message key built at run time (`it.key('audit.actionName', row.action)`); messages.spec lists each stem.
+      key: (...parts: string[]) => parts.join('.'),
       notice: notice.startsWith('notice.') && this.views.has(notice) ? notice : null,
       ...data,
     });

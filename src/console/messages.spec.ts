@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BATCH_ACTIONS, BATCH_FORM_INPUTS } from './batches/batches.rules.js';
 import { consoleAssetsDir } from './console-assets.js';
 import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/audit.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
@@ -124,6 +125,9 @@ describe('console keys built at run time', () => {
     'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.status': USER_STATUSES,
+    'audit.actionName': AUDIT_ACTIONS,
+    'audit.targetName': AUDIT_TARGET_TYPES,
+    'audit.actorName': AUDIT_ACTOR_TYPES,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {
