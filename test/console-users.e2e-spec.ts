@@ -104,9 +104,9 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect([stored.loginMethod, stored.passwordHash, stored.username, stored.room]).toEqual(['guest', null, null, '7']);
     // The room is a column of the list and a line of the user page.
     const list = await staff.get(`/admin/users?venueId=${A}&q=7`);
-    expect(list.text).toMatch(/<td>Guest of room 7<\/td>\n<td>7<\/td>/);
+    expect(list.text).toMatch(/<td><bdi>Guest of room 7<\/bdi><\/td>\n<td><bdi>7<\/bdi><\/td>/);
     const page = await staff.get(`/admin/users/${stored.id}?venueId=${A}`);
-    expect(page.text).toMatch(/<dt>Room<\/dt><dd>7<\/dd>/);
+    expect(page.text).toMatch(/<dt>Room<\/dt><dd><bdi>7<\/bdi><\/dd>/);
   });
 
   it('shows validation problems on the form, naming the field', async () => {
