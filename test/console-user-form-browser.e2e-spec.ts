@@ -50,6 +50,9 @@ describe('console user form in a browser', () => {
       await check('user page with a long name', viewport);
       await page.goto(`${base}/admin/users?venueId=${VENUE}`);
       await check('list with a long name', viewport);
+      // The row's actions are on screen, not past the wide row's right edge.
+      const action = await page.locator('.row-actions a').first().boundingBox();
+      expect(action !== null && action.x >= 0 && action.x + action.width <= viewport.width).toBe(true);
       await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
       await check('create form with the stays', viewport);
     }, 60_000);
