@@ -19,6 +19,7 @@ import {
   type UnauthJobRequest,
 } from './unauth-job-rules.js';
 import { UnauthJobsRepository } from './unauth-jobs.repository.js';
+import { notSentOf } from './job-report.js';
 import { NAS_DIRECTORY, type NasDirectory } from './dispatchers/radius/nas-directory.js';
 
 @Injectable()
@@ -98,7 +99,8 @@ export class UnauthJobsService {
     retry: RetryPolicy,
   ): Promise<UnauthJobStatus> {
     if (verdict === 'done') {
-      await this.whileLeased(job, { ...deliveredChanges(now), deliveries });
+      const notSent = notSentOf({ sessions: job.sessions, status: 'done', deliveries });
+      await this.whileLeased(job, deliveredChanges(deliveries, notSent, now));
       return 'done';
     }
     const error = errorOf(deliveries) ?? 'delivery failed';
