@@ -26,6 +26,7 @@ import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
 import { OneTimePasswordExpiry1797667200000 } from './1797667200000-OneTimePasswordExpiry.js';
 import { OperatorPasskeys1797753600000 } from './1797753600000-OperatorPasskeys.js';
 import { UnauthJobNotSent1797753601000 } from './1797753601000-UnauthJobNotSent.js';
+import { SessionDisconnectJob1797753602000 } from './1797753602000-SessionDisconnectJob.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -56,4 +57,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   OneTimePasswordExpiry1797667200000,
   OperatorPasskeys1797753600000,
   UnauthJobNotSent1797753601000,
+  SessionDisconnectJob1797753602000,
 ];
