@@ -101,6 +101,8 @@ export function jobViewOf(job: UnauthJobEntity, venueIds: readonly string[] | nu
 /** How an unconfirmed Disconnect of a session Online now lists stands. */
 export interface DisconnectView {
   jobId: string;
+  /** Whether the job will still send it (or has not yet): "disconnecting"; else nothing more will be tried. */
+  pending: boolean;
   /** `warn` while the job will still send it; then the colour of the session's outcome (`bad` if none). */
   badge: string;
   /** The session's outcome in its job (no answer, refused, not sent…); null while not tried yet or unknown. */
@@ -109,9 +111,11 @@ export interface DisconnectView {
 
 /** The Disconnect a session waits on: `outcome` is the session in that job as the reader sees it, if at all. */
 export function disconnectView(jobId: string, outcome: JobSessionView | null): DisconnectView {
+  const pending = outcome === null || outcome.state === 'pending';
   return {
     jobId,
-    badge: outcome === null || outcome.state === 'pending' ? 'warn' : outcome.badge || 'bad',
+    pending,
+    badge: pending ? 'warn' : outcome.badge || 'bad',
     words: outcome === null || outcome.outcome === 'waiting' ? null : outcome.words,
   };
 }
