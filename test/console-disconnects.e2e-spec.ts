@@ -131,7 +131,7 @@ describe.each(databaseKinds())('honest disconnects [%s]', (kind: DatabaseKind) =
       type: 'Stop' | 'Accounting-On',
       session?: { username: string; acctSessionId: string },
     ): Promise<void> {
-      const ids =
+      const ids: Record<string, string> =
         session === undefined
           ? {}
           : {
