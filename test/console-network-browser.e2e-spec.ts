@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
+import { NasService } from '../src/nas/nas.service.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { UnauthJobWorker } from '../src/unauth-jobs/unauth-job-worker.service.js';
 import { api } from './support/api-client.js';
@@ -16,7 +17,9 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * Online now, the jobs list and a job's page, in English and Turkish at 1280 and 360 px, with no axe
  * violation, no sideways scroll on the phone and no CSP or script error; a block's job turns from
  * waiting to ACK on the user's page without a reload (htmx polling), and a Disconnect done by
- * keyboard alone. SQLite only: what the browser sees does not depend on the database.
+ * keyboard alone; a Disconnect the NAS does not answer stays on Online now as "disconnecting, not
+ * confirmed", a job sent to no NAS is Not sent, and the banner shows while no NAS has a CoA port.
+ * SQLite only: what the browser sees does not depend on the database.
  */
 
 const NAS_SECRET = 'nas-shared-secret-browser-e2e';
@@ -148,6 +151,80 @@ describe('console network screens in a browser', () => {
     }
     await page.goto(`${base}/admin/jobs/${job.id}`);
     expect(await page.locator('main').textContent()).toContain('Error-Cause 404 (Invalid-Request)');
+  }, 60_000);
+
+  it('a Disconnect the NAS does not answer stays on Online now as disconnecting, not confirmed; a job sent to no NAS is Not sent; the banner while no NAS has a CoA port: axe-clean in English and Turkish at 1280 and 360 px', async () => {
+    await browser.context.addCookies([{ name: 'lang', value: 'en', url: base }]);
+    await page.setViewportSize(DESKTOP);
+    const { session } = await onlineUser('AA-BB-CC-00-10-05');
+    nas.answer = () => 'silent';
+    const nases = testApp.app.get(NasService);
+    try {
+      await page.goto(`${base}/admin/online/${session.id}/disconnect`);
+      await page.locator('#confirm-disconnect').click();
+      await page.waitForURL((url) => url.pathname === '/admin/online' && url.searchParams.has('job'));
+      expect(await worker.processBatch()).toBe(1);
+      await page.goto(`${base}/admin/online?venueId=venue-a`);
+      const row = page.locator(`tr[data-session="${session.id}"]`);
+      await expect(row.locator('.net-disconnect-state').textContent()).resolves.toBe('Disconnecting — not confirmed');
+      await expect(row.locator('.net-disconnect-outcome').textContent()).resolves.toBe('No answer from the NAS');
+      expect(await row.locator('a[href$="/disconnect"]').count()).toBe(0);
+      expect(await page.locator('[data-banner="disconnects"]').count()).toBe(0);
+
+      // A guest online through a NAS without a CoA port, blocked: its job reaches no NAS.
+      const portless = unique('portless');
+      await nases.add({
+        venueId: 'venue-a',
+        name: portless,
+        ipAddress: '127.0.0.3',
+        secret: 'a-shared-secret-of-some-length',
+        coaPort: 0,
+      });
+      const user = await givenUser(testApp);
+      await accountingStart(
+        testApp,
+        radiusToken,
+        { name: portless, ip: '127.0.0.3' },
+        {
+          username: user.username!,
+          mac: 'AA-BB-CC-00-10-06',
+        },
+      );
+      await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+      await worker.processBatch();
+      const [job] = await testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId: user._id });
+      expect(job).toMatchObject({ status: 'done', notSentReason: 'no-coa-port' });
+      await page.goto(`${base}/admin/jobs/${job.id}`);
+      await expect(page.locator('.net-job-status').textContent()).resolves.toBe('Not sent: the NAS has no CoA port');
+      expect(await page.locator('.net-job-status').getAttribute('class')).toContain('bad');
+
+      // No NAS with a CoA port left: the banner, on Online now and the jobs pages.
+      await nases.update(nasName, { coaPort: 0 });
+      await page.goto(`${base}/admin/online?venueId=venue-a`);
+      await expect(page.locator('[data-banner="disconnects"] p').textContent()).resolves.toContain(
+        'No registered NAS has a Disconnect/CoA port',
+      );
+      const screens = ['/admin/online?venueId=venue-a', '/admin/jobs', `/admin/jobs/${job.id}`];
+      for (const language of ['en', 'tr'] as const) {
+        await browser.context.addCookies([{ name: 'lang', value: language, url: base }]);
+        for (const viewport of [DESKTOP, PHONE]) {
+          await page.setViewportSize(viewport);
+          for (const screen of screens) {
+            await page.goto(`${base}${screen}`);
+            expect(await page.locator('[data-banner="disconnects"]').isVisible()).toBe(true);
+            await check(`${screen} ${language} ${viewport.width}`);
+          }
+        }
+      }
+      await page.goto(`${base}/admin/online?venueId=venue-a`);
+      expect(await page.locator(`tr[data-session="${session.id}"] .net-disconnect-state`).textContent()).toBe(
+        'Bağlantı kesiliyor — onaylanmadı',
+      );
+    } finally {
+      nas.answer = () => 'ack';
+      await nases.update(nasName, { coaPort: nas.port });
+      await browser.context.addCookies([{ name: 'lang', value: 'en', url: base }]);
+    }
   }, 60_000);
 
   /** Presses Tab until the focused element matches (at most 80 times); fails otherwise. */

@@ -10,7 +10,7 @@ import { api } from './support/api-client.js';
 import { radclient, radtest, startFreeRadius, type StartedFreeRadius } from './support/freeradius.js';
 import { NasSimulator, type NasAnswer } from './support/nas-simulator.js';
 import { databaseKinds } from './support/databases.js';
-import { givenUser, uniqueDevice, userBody } from './support/factories.js';
+import { givenUser, startSession, uniqueDevice, userBody } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 import { ensureBuilt } from './support/build.js';
 import { freePort, startService, type Service } from './support/service-process.js';
@@ -125,6 +125,21 @@ describe.each(databaseKinds())('Prometheus metrics [%s]', (kind) => {
     expect(body).toContain('nodejs_eventloop_lag_seconds');
     expect(body).not.toContain(testApp.adminToken);
     expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+  });
+
+  it('counts a done job that reached no NAS as not-sent, apart from done', async () => {
+    // A session the command line started: no NAS reported it, so the block's Disconnect goes nowhere.
+    const user = await givenUser(testApp, { venueIds: [VENUE] });
+    await startSession(testApp, { userId: user._id, venueId: VENUE, macAddress: uniqueDevice().macAddress });
+    await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+    const line = /^hotspot_unauth_jobs\{[^}]*status="not-sent"[^}]*\} (\d+)$/m;
+    let body = '';
+    for (let tries = 0; tries < 50 && Number(line.exec(body)?.[1] ?? 0) < 1; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      body = await (await fetch(metricsUrl)).text();
+    }
+    expect(line.exec(body)?.[1]).toBe('1');
+    expect(body).toMatch(/^hotspot_unauth_jobs\{[^}]*status="done"[^}]*\} \d+$/m);
   });
 
   runs('against a real Prometheus', () => {

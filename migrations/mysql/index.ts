@@ -27,6 +27,8 @@ import { OneTimePasswordExpiry1797667200000 } from './1797667200000-OneTimePassw
 import { OperatorPasskeys1797753600000 } from './1797753600000-OperatorPasskeys.js';
 import { UserRoom1797753601000 } from './1797753601000-UserRoom.js';
 import { VenueCheckOutTime1797753602000 } from './1797753602000-VenueCheckOutTime.js';
+import { UnauthJobNotSent1797753603000 } from './1797753603000-UnauthJobNotSent.js';
+import { SessionDisconnectJob1797753604000 } from './1797753604000-SessionDisconnectJob.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -58,4 +60,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   OperatorPasskeys1797753600000,
   UserRoom1797753601000,
   VenueCheckOutTime1797753602000,
+  UnauthJobNotSent1797753603000,
+  SessionDisconnectJob1797753604000,
 ];

@@ -68,7 +68,7 @@ describe('loadConfig', () => {
       tokenCacheTtlMs: 10_000,
       unauthJobs: {
         workerEnabled: true,
-        dispatchers: [{ type: 'log' }],
+        dispatchers: [{ type: 'log' }, { type: 'radius', timeoutMs: 1000, retries: 2 }],
         maxAttempts: 8,
         pollIntervalMs: 1000,
         batchSize: 20,
@@ -581,13 +581,13 @@ describe('loadConfig', () => {
     expect(problemsOf(env)).toEqual([{ variable, message }]);
   });
 
-  it('leaves the webhook variables alone while the dispatcher is log', () => {
+  it('leaves the webhook variables alone while the dispatchers are log and radius (the default) or log', () => {
     const config = loadConfig({
       UNAUTH_WEBHOOK_URL: 'ftp://x',
       UNAUTH_WEBHOOK_SECRET: 'short',
       UNAUTH_WEBHOOK_TIMEOUT_MS: 'x',
     });
-    expect(config.unauthJobs.dispatchers).toEqual([{ type: 'log' }]);
+    expect(config.unauthJobs.dispatchers.map((dispatcher) => dispatcher.type)).toEqual(['log', 'radius']);
     expect(loadConfig({ UNAUTH_DISPATCHER: 'log', UNAUTH_WEBHOOK_URL: 'ftp://x' }).unauthJobs.dispatchers).toEqual([
       { type: 'log' },
     ]);

@@ -163,7 +163,8 @@ const service = z.object({
 });
 
 const dispatcherVariables = z.object({
-  UNAUTH_DISPATCHER: dispatcherList.default(['log']),
+  // Both by default: a log line per job, and the Disconnect-Request each registered NAS with a CoA port needs.
+  UNAUTH_DISPATCHER: dispatcherList.default(['log', 'radius']),
   UNAUTH_WEBHOOK_URL: z.string().optional(),
   UNAUTH_WEBHOOK_SECRET: z.string().optional(),
   UNAUTH_WEBHOOK_TIMEOUT_MS: z.string().optional(),

@@ -29,6 +29,7 @@ import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleViews } from './console-views.js';
 import { DeniedAccessAudit } from './denied-access-audit.js';
+import { DisconnectBanner } from './network/disconnect-banner.js';
 
 /** The operator console under /admin: its pages, which call the features' services (sign-in: OperatorsModule). */
 @Module({
@@ -62,6 +63,14 @@ import { DeniedAccessAudit } from './denied-access-audit.js';
     BatchesConsoleController,
     ConsoleNotFoundController,
   ],
-  providers: [ConsoleViews, ConsolePages, ConsoleGuard, ConsoleExceptionFilter, DeniedAccessAudit, DashboardService],
+  providers: [
+    ConsoleViews,
+    ConsolePages,
+    ConsoleGuard,
+    ConsoleExceptionFilter,
+    DeniedAccessAudit,
+    DashboardService,
+    DisconnectBanner,
+  ],
 })
 export class ConsoleModule {}

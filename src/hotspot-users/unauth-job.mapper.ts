@@ -1,5 +1,5 @@
 import type { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
-import { deliveryReports, sessionReports, type SessionReport } from '../unauth-jobs/job-report.js';
+import { deliveryReports, notSentOf, sessionReports, type SessionReport } from '../unauth-jobs/job-report.js';
 import { isOpenJob } from '../unauth-jobs/unauth-job-rules.js';
 import type { UnauthJobDto, UnauthJobSessionDto } from './dto/unauth-job.response.js';
 
@@ -14,6 +14,7 @@ export function toUnauthJobDto(job: UnauthJobEntity): UnauthJobDto {
     username: job.username,
     reason: job.reason,
     status: job.status,
+    notSent: notSentOf(job),
     expiresAt: job.expiresAt?.toISOString() ?? null,
     attempts: job.attempts,
     nextAttemptAt: isOpenJob(job.status) ? job.nextAttemptAt.toISOString() : null,

@@ -52,11 +52,11 @@ export class UserUnauthJobsService {
 
   /**
    * One page of the jobs the actor may read (get's venue rules), newest first, of one status and
-   * reason when given.
+   * reason when given (`not-sent`: the done jobs that left sessions unsent; `done`: the others).
    */
   async pageInScope(
     token: Actor,
-    filter: { status?: UnauthJobStatus; reason?: UnauthReason },
+    filter: { status?: UnauthJobStatus | 'not-sent'; reason?: UnauthReason },
     page: PageRequest,
   ): Promise<{ jobs: UnauthJobEntity[]; pagination: PaginationDto }> {
     const { total, jobs } = await this.database.run((em) =>

@@ -8,10 +8,13 @@ export interface OpenJobCounts {
   failed: number;
 }
 
-/** Which jobs a list shows: `venueIds` null for an unrestricted reader. */
+/**
+ * Which jobs a list shows: `venueIds` null for an unrestricted reader. `status` `not-sent`: the done
+ * jobs that left sessions unsent (not_sent_reason set); `done` then means the others.
+ */
 export interface JobListFilter {
   venueIds: readonly string[] | null;
-  status?: UnauthJobStatus;
+  status?: UnauthJobStatus | 'not-sent';
   reason?: UnauthReason;
 }
 
@@ -67,7 +70,12 @@ export class VenueJobsRepository {
   ): Promise<{ total: number; jobs: UnauthJobEntity[] }> {
     if (filter.venueIds !== null && filter.venueIds.length === 0) return { total: 0, jobs: [] };
     const query = em.createQueryBuilder(UnauthJobEntity, 'job');
-    if (filter.status !== undefined) query.andWhere('job.status = :status', { status: filter.status });
+    if (filter.status === 'not-sent') {
+      query.andWhere("job.status = 'done' AND job.notSentReason IS NOT NULL");
+    } else if (filter.status !== undefined) {
+      query.andWhere('job.status = :status', { status: filter.status });
+      if (filter.status === 'done') query.andWhere('job.notSentReason IS NULL');
+    }
     if (filter.reason !== undefined) query.andWhere('job.reason = :reason', { reason: filter.reason });
     if (filter.venueIds !== null) {
       const venueIds = [...filter.venueIds];

@@ -14,6 +14,9 @@ import { toVenueSessionDto } from './hotspot-user.mapper.js';
 import type { SessionsQuery } from './hotspot-user.inputs.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
 
+/** A session Online now lists: as GET /sessions answers it, with its user's name and, while its Disconnect is unconfirmed, the job. */
+export type OnlineSession = VenueSessionDto & { userName: string | null; disconnectJobId: string | null };
+
 /** The sessions of a venue (GET /sessions), with the venue rules of the users list. */
 @Injectable()
 export class VenueSessionsService {
@@ -31,21 +34,41 @@ export class VenueSessionsService {
   }
 
   /**
-   * list's page, each session with the username (or name) of its user, for a page that names them
-   * (the console's Online now).
+   * What the console's Online now lists in a venue (the venue rules of list): its active sessions and
+   * those ended here whose Disconnect the NAS has not confirmed yet, newest first, each with the
+   * username (or name) of its user and, for the latter, the unauth job it waits on; and how many of
+   * each there are. The v1 API's sessions are unchanged by it: those sessions are ended there.
    */
-  async listNamed(
+  async listOnline(
     actor: Actor,
-    query: SessionsQuery,
-  ): Promise<{ data: Array<VenueSessionDto & { userName: string | null }>; pagination: PaginationDto }> {
-    const { data, pagination } = await this.list(actor, query);
+    query: { venueId?: string; page: number; limit: number },
+  ): Promise<{
+    data: Array<OnlineSession>;
+    pagination: PaginationDto;
+    active: number;
+    disconnecting: number;
+  }> {
+    const venueId = this.venueScope.resolveListVenue(actor, query.venueId);
+    const now = this.clock.now();
+    const { active, disconnecting, sessions } = await this.database.run((em) =>
+      this.sessions.onlinePageOfVenue(em, venueId, pageWindow(query)),
+    );
     const names = await this.database.run((em) =>
       this.users.findUserNames(
         em,
-        data.map((session) => session.userId),
+        sessions.map((session) => session.userId),
       ),
     );
-    return { data: data.map((session) => ({ ...session, userName: names.get(session.userId) ?? null })), pagination };
+    return {
+      data: sessions.map((session) => ({
+        ...toVenueSessionDto(session, isStale(session, now, this.staleAfterMs)),
+        userName: names.get(session.userId) ?? null,
+        disconnectJobId: session.status === 'active' ? null : session.disconnectJobId,
+      })),
+      pagination: paginationOf(query, active + disconnecting),
+      active,
+      disconnecting,
+    };
   }
 
   /** One page of the venue's sessions, newest first; stale is judged at the time of the request. */

@@ -75,7 +75,7 @@ export class DatabaseMetricsCollector {
     for (const { status, users } of reading.usersByStatus) metrics.users.set({ status }, users);
     metrics.jobsWritten.reset();
     metrics.jobs.reset();
-    for (const status of ['pending', 'processing', 'done', 'failed']) metrics.jobs.set({ status }, 0);
+    for (const status of ['pending', 'processing', 'done', 'not-sent', 'failed']) metrics.jobs.set({ status }, 0);
     const written = new Map<string, number>();
     const byStatus = new Map<string, number>();
     for (const { reason, status, jobs } of reading.jobs) {

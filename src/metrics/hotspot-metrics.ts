@@ -97,7 +97,7 @@ export class HotspotMetrics {
   });
   readonly jobs = new Gauge({
     name: 'hotspot_unauth_jobs',
-    help: 'Unauth jobs now, by status (pending, processing, done, failed)',
+    help: 'Unauth jobs now, by status (pending, processing, done, not-sent: done without reaching every NAS, failed)',
     labelNames: ['status'] as const,
     registers: [this.registry],
   });

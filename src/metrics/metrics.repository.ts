@@ -27,11 +27,13 @@ export class MetricsRepository {
     return rows.map((row) => ({ status: row.user_status, users: Number(row.n ?? 0) }));
   }
 
+  /** Jobs by reason and status, a done job that left sessions unsent counted as `not-sent`. */
   async jobs(em: EntityManager): Promise<DatabaseReading['jobs']> {
-    const rows: Array<{ reason: string; status: string; n: number | string }> = await em.query(
-      'SELECT reason, status, COUNT(*) AS n FROM unauth_jobs GROUP BY reason, status',
+    const rows: Array<{ reason: string; state: string; n: number | string }> = await em.query(
+      "SELECT reason, CASE WHEN status = 'done' AND not_sent_reason IS NOT NULL THEN 'not-sent' ELSE status END AS state," +
+        ' COUNT(*) AS n FROM unauth_jobs GROUP BY reason, state',
     );
-    return rows.map((row) => ({ reason: row.reason, status: row.status, jobs: Number(row.n) }));
+    return rows.map((row) => ({ reason: row.reason, status: row.state, jobs: Number(row.n) }));
   }
 
   /** When the oldest job not yet done or failed was written (by the due index's status column). */

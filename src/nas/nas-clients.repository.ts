@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
+import { In, MoreThan, type EntityManager } from 'typeorm';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 
 /** The SQL of the NAS registry; every method runs on the caller's EntityManager. */
@@ -16,6 +16,11 @@ export class NasClientsRepository {
   /** The NAS registered on `ipAddress` (an address or network in the registry's spelling). */
   findByAddress(em: EntityManager, ipAddress: string): Promise<NasClientEntity | null> {
     return em.findOneBy(NasClientEntity, { ipAddress });
+  }
+
+  /** How many NASes have a Disconnect/CoA port (not 0): those a Disconnect-Request can reach. */
+  countWithCoaPort(em: EntityManager): Promise<number> {
+    return em.countBy(NasClientEntity, { coaPort: MoreThan(0) });
   }
 
   listOldestFirst(em: EntityManager): Promise<NasClientEntity[]> {

@@ -210,6 +210,11 @@ export class NasService implements NasDirectory {
     return (await this.venues.unregisteredNow([venueId])).length === 0;
   }
 
+  /** How many registered NASes have a Disconnect/CoA port: none, and no Disconnect-Request reaches a NAS. */
+  countWithCoaPort(): Promise<number> {
+    return this.database.run((em) => this.nasClients.countWithCoaPort(em));
+  }
+
   /** Every NAS, oldest first. */
   async list(): Promise<NasClient[]> {
     return (await this.records()).map(view);

@@ -223,9 +223,11 @@ export class AccountingService {
         const ends = step.ends ? { status: 'stopped' as const, endedAt: now } : {};
         const cause =
           report.type === 'Stop' && current.terminateCause === null ? { terminateCause: report.terminateCause } : {};
-        // The NAS says the session is over: a Disconnect still owed for it is settled, and soon.
+        // The NAS says the session is over: a Disconnect still owed for it is settled, and soon; one
+        // waiting for its confirmation needs none any more.
         const stopped = report.type === 'Stop' && current.nasStoppedAt === null ? { nasStoppedAt: now } : {};
-        await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause, ...stopped });
+        const confirmed = report.type === 'Stop' && current.disconnectJobId !== null ? { disconnectJobId: null } : {};
+        await this.sessions.update(em, current.id, { ...counters, ...ends, ...cause, ...stopped, ...confirmed });
         if (report.type === 'Stop') await this.unauthJobs.hurryJobsOfSessions(em, userId, [current.id], now);
         if (current.status === 'active') await this.recordDevice(em, userId, report, now);
         return;
@@ -239,6 +241,7 @@ export class AccountingService {
           endedAt: null,
           terminateCause: null,
           nasStoppedAt: null,
+          disconnectJobId: null,
         });
         await this.recordDevice(em, userId, report, now);
         this.logger.warn(
@@ -347,6 +350,7 @@ export class AccountingService {
       nasIpAddress: report.nasIpAddress,
       nasSourceIp: recordedSource(nas),
       nasStoppedAt: null,
+      disconnectJobId: null,
     } satisfies SessionEntity);
   }
 

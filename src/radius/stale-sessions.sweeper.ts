@@ -18,8 +18,9 @@ import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
 
 /**
  * Every RADIUS_STALE_SWEEP_INTERVAL seconds: ends the accounting sessions no NAS reported on within
- * the stale window (a NAS rebooted without Accounting-On, or lost its link), and deletes login
- * attempts past their retention. Sessions the CLI started have no accounting time and are left alone.
+ * the stale window (a NAS rebooted without Accounting-On, or lost its link), stops waiting for the
+ * NAS to confirm the Disconnect of sessions ended here and silent as long (Online now lets them go),
+ * and deletes login attempts past their retention. Sessions the CLI started have no accounting time and are left alone.
  */
 @Injectable()
 export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,9 +59,11 @@ export class StaleSessionsSweeper implements OnApplicationBootstrap, BeforeAppli
   async sweep(): Promise<number> {
     const now = this.clock.now();
     const before = new Date(now.getTime() - this.config.staleAfterMs);
-    const ended = await this.database.transaction((em) =>
-      this.sessions.endStale(em, before, SERVICE_TERMINATE_CAUSES.stale, now),
-    );
+    const ended = await this.database.transaction(async (em) => {
+      // A Disconnect never confirmed, of a session its NAS has said nothing of since: over, as an active one is.
+      await this.sessions.clearStaleDisconnecting(em, before);
+      return this.sessions.endStale(em, before, SERVICE_TERMINATE_CAUSES.stale, now);
+    });
     this.observer?.staleSessionsEnded(ended);
     await this.loginAttempts.deleteOlderThan(new Date(now.getTime() - this.config.loginAttemptsRetentionMs));
     return ended;

@@ -19,6 +19,7 @@ describe('session rules', () => {
         status: 'active',
         startedAt: now,
         endedAt: null,
+        disconnectJobId: null,
         ...NO_ACCOUNTING,
       }),
     );

@@ -39,6 +39,7 @@ export function newSession(opening: SessionOpening, id: string, now: Date): Sess
     status: 'active',
     startedAt: now,
     endedAt: null,
+    disconnectJobId: null,
     ...NO_ACCOUNTING,
   } satisfies Partial<SessionEntity>);
 }

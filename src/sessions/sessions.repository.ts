@@ -87,6 +87,49 @@ export class SessionsRepository {
   async endConfirmed(em: EntityManager, id: string, terminateCause: string, now: Date): Promise<void> {
     await em.update(SessionEntity, { id, status: 'active' }, { status: 'expired', endedAt: now });
     await em.update(SessionEntity, { id, terminateCause: IsNull() }, { terminateCause });
+    await em.update(SessionEntity, { id, disconnectJobId: Not(IsNull()) }, { disconnectJobId: null });
+  }
+
+  /**
+   * Of `ids`, the sessions ended here that a NAS reported: waiting for that NAS to confirm the
+   * Disconnect the job `jobId` asks of it (see SessionEntity.disconnectJobId).
+   */
+  async markDisconnecting(em: EntityManager, ids: readonly string[], jobId: string): Promise<void> {
+    if (ids.length === 0) return;
+    await em.update(
+      SessionEntity,
+      { id: In([...ids]), status: Not('active'), nasClientId: Not(IsNull()) },
+      { disconnectJobId: jobId },
+    );
+  }
+
+  /**
+   * The NAS restarted (Accounting-On/Off; from `sourceIp` only, when given): no session of it waits
+   * for a Disconnect to be confirmed any more. idx_sessions_disconnect_job: the few that wait.
+   */
+  async clearDisconnectingOfNas(em: EntityManager, nasClientId: string, sourceIp: string | null): Promise<void> {
+    await em.update(
+      SessionEntity,
+      {
+        disconnectJobId: Not(IsNull()),
+        nasClientId,
+        ...(sourceIp === null ? {} : { nasSourceIp: sourceIp }),
+      },
+      { disconnectJobId: null },
+    );
+  }
+
+  /**
+   * Sessions waiting for a Disconnect to be confirmed whose NAS has reported nothing of them since
+   * `before` (the stale window): over, as the stale sweep judges an active session. Returns how many.
+   */
+  async clearStaleDisconnecting(em: EntityManager, before: Date): Promise<number> {
+    const result = await em.update(
+      SessionEntity,
+      { disconnectJobId: Not(IsNull()), lastAccountingAt: LessThan(before) },
+      { disconnectJobId: null },
+    );
+    return result.affected ?? 0;
   }
 
   // RADIUS accounting
@@ -319,6 +362,45 @@ export class SessionsRepository {
       query.orderBy('s.startedAt', 'DESC').addOrderBy('s.id', 'DESC').offset(page.offset).limit(page.limit),
     );
     return { total, sessions };
+  }
+
+  /**
+   * One page of what Online now lists in a venue: its active sessions and those ended here whose
+   * Disconnect its NAS has not confirmed, newest first; and how many of each. The page's ids in one
+   * UNION ALL (active ones by idx_sessions_venue_status_started, the others by
+   * idx_sessions_disconnect_job), then the sessions.
+   */
+  async findOnlinePageOfVenue(
+    em: EntityManager,
+    venueId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ active: number; disconnecting: number; sessions: SessionEntity[] }> {
+    const branches = `SELECT id, started_at, 1 AS active FROM sessions WHERE venue_id = ? AND status = 'active'
+      UNION ALL
+      SELECT id, started_at, 0 AS active FROM sessions
+        WHERE disconnect_job_id IS NOT NULL AND venue_id = ? AND status <> 'active'`;
+    const [counts] = await em.query<Array<{ active: number | string | null; total: number | string }>>(
+      `SELECT SUM(o.active) AS active, COUNT(*) AS total FROM (${branches}) o`,
+      [venueId, venueId],
+    );
+    const active = Number(counts?.active ?? 0);
+    const disconnecting = Number(counts?.total ?? 0) - active;
+    const rows = await em.query<Array<{ id: string }>>(
+      `SELECT o.id FROM (${branches}) o ORDER BY o.started_at DESC, o.id DESC LIMIT ? OFFSET ?`,
+      [venueId, venueId, page.limit, page.offset],
+    );
+    if (rows.length === 0) return { active, disconnecting, sessions: [] };
+    const ids = rows.map((row) => row.id);
+    const found = await withExactCounters(sessionsQuery(em).where('s.id IN (:...ids)', { ids }));
+    const byId = new Map(found.map((session) => [session.id, session]));
+    return {
+      active,
+      disconnecting,
+      sessions: ids.flatMap((id) => {
+        const session = byId.get(id);
+        return session === undefined ? [] : [session];
+      }),
+    };
   }
 
   /** Active sessions in `venueIds` (null: every venue): idx_sessions_venue_status_started, or idx_sessions_status_last_accounting. */

@@ -170,6 +170,18 @@ export class SessionsService {
     return this.sessions.findPageOfVenue(em, venueId, ended, page);
   }
 
+  /**
+   * One page of what the console's Online now lists in a venue: its active sessions and those ended
+   * here whose Disconnect the NAS has not confirmed (SessionEntity.disconnectJobId), newest first.
+   */
+  onlinePageOfVenue(
+    em: EntityManager,
+    venueId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ active: number; disconnecting: number; sessions: SessionEntity[] }> {
+    return this.sessions.findOnlinePageOfVenue(em, venueId, page);
+  }
+
   /** How many sessions of these venues (null: every venue) are active now (the console's dashboard). */
   countActive(venueIds: readonly string[] | null): Promise<number> {
     return this.database.run((em) => this.sessions.countActive(em, venueIds));

@@ -1,6 +1,6 @@
 import type { Deliveries, SessionOutcome } from './delivery.js';
 import type { UnauthJobSession, UnauthJobStatus } from './entities/unauth-job.entity.js';
-import { deliveryReports, sessionReports } from './job-report.js';
+import { deliveryReports, notSentOf, notSentReasonOf, sessionReports } from './job-report.js';
 
 const AT = '2030-01-01T12:00:00.000Z';
 const SESSION: UnauthJobSession = {
@@ -89,5 +89,73 @@ describe('deliveryReports', () => {
     };
     expect(deliveryReports(deliveries)).toEqual([{ dispatcher: 'webhook', status: 'pending', attempts: 3 }]);
     expect(deliveryReports(null)).toEqual([]);
+  });
+});
+
+describe('notSentOf', () => {
+  const S2: UnauthJobSession = { ...SESSION, id: 's2' };
+  const log = { status: 'done' as const, attempts: 1, lastError: null, at: AT };
+  const skipped = (detail: string): SessionOutcome => ({ ...outcome('skipped'), detail });
+  const radius = (sessions: Record<string, SessionOutcome>) => ({
+    status: 'done' as const,
+    attempts: 1,
+    lastError: null,
+    at: AT,
+    sessions,
+  });
+  const job = (deliveries: Deliveries | null, status: UnauthJobStatus = 'done', sessions = [SESSION, S2]) => ({
+    sessions,
+    status,
+    deliveries,
+  });
+
+  it('a job only the log took sent nothing, whatever its sessions', () => {
+    expect(notSentOf(job({ log }))).toEqual({ reason: 'no-radius-dispatcher', sessions: 2 });
+  });
+
+  it('a job a webhook took told someone; a coa job the webhook skipped did not', () => {
+    expect(notSentOf(job({ log, webhook: log }))).toBeNull();
+    const skippedWebhook = { status: 'skipped' as const, attempts: 0, lastError: 'coa', at: AT };
+    expect(notSentOf(job({ webhook: skippedWebhook }))).toEqual({ reason: 'no-radius-dispatcher', sessions: 2 });
+  });
+
+  it('RADIUS: the sessions it skipped, by the reason of their detail, or several', () => {
+    const noPort = skipped('NAS lobby has no RFC 5176 listener (CoA port 0)');
+    expect(notSentOf(job({ log, radius: radius({ s1: outcome('acked'), s2: noPort }) }))).toEqual({
+      reason: 'no-coa-port',
+      sessions: 1,
+    });
+    const noNas = skipped('no NAS reported this session (started by the CLI)');
+    expect(notSentOf(job({ radius: radius({ s1: noNas, s2: skipped('its NAS is no longer registered') }) }))).toEqual({
+      reason: 'no-nas',
+      sessions: 2,
+    });
+    expect(notSentOf(job({ radius: radius({ s1: noNas, s2: noPort }) }))).toEqual({ reason: 'several', sessions: 2 });
+  });
+
+  it('nothing is missing when every session was answered or stopped by the NAS', () => {
+    expect(notSentOf(job({ log, radius: radius({ s1: outcome('acked'), s2: outcome('stopped') }) }))).toBeNull();
+    expect(notSentOf(job({ radius: radius({ s1: outcome('gone', 503), s2: outcome('acked') }) }))).toBeNull();
+  });
+
+  it('says nothing of an open or failed job, a job without sessions, or one whose deliveries are unknown', () => {
+    expect(notSentOf(job({ log }, 'pending'))).toBeNull();
+    expect(notSentOf(job({ log }, 'processing'))).toBeNull();
+    expect(notSentOf(job({ log }, 'failed'))).toBeNull();
+    expect(notSentOf(job({ log }, 'done', []))).toBeNull();
+    expect(notSentOf(job(null))).toBeNull();
+  });
+});
+
+describe('notSentReasonOf', () => {
+  it.each([
+    ['NAS lobby has no RFC 5176 listener (CoA port 0)', 'no-coa-port'],
+    ["NAS lobby does not accept CoA-Requests: the session ends at the user's expiresAt", 'refuses-coa'],
+    ['its NAS is no longer registered', 'no-nas'],
+    ['no NAS reported this session (started by the CLI)', 'no-nas'],
+    ['no address of NAS lobby was recorded inside its registered network', 'other'],
+    [null, 'other'],
+  ] as const)('%s: %s', (detail, reason) => {
+    expect(notSentReasonOf(detail)).toBe(reason);
   });
 });

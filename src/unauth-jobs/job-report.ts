@@ -43,6 +43,70 @@ export interface SessionReport {
   at: string | null;
 }
 
+/**
+ * Why sessions of a done job were not sent to their NAS: `no-radius-dispatcher`: no configured
+ * dispatcher tells NASes (UNAUTH_DISPATCHER without radius, and no webhook took the job); `no-nas`: no
+ * registered NAS reported the session (the command line started it) or its NAS is no longer
+ * registered; `no-coa-port`: its NAS has no RFC 5176 listener (CoA port 0); `refuses-coa`: its NAS
+ * takes no CoA-Requests (a `coa` job); `other`: anything else (no address recorded for a NAS
+ * registered as a network, a new expiresAt already past); `several`: sessions not sent for different
+ * reasons.
+ */
+export const NOT_SENT_REASONS = [
+  'no-radius-dispatcher',
+  'no-nas',
+  'no-coa-port',
+  'refuses-coa',
+  'other',
+  'several',
+] as const;
+export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
+
+/** What a done job did not send: why, and how many of its sessions. */
+export interface NotSent {
+  reason: NotSentReason;
+  sessions: number;
+}
+
+/** Dispatchers that only record a job: a job they alone delivered told nobody. */
+const RECORDING_ONLY: readonly string[] = ['log'];
+
+/**
+ * Whether a done job left sessions unsent, and why: a job is `done` (as v1 defines it) once every
+ * dispatcher is through with it, even when nothing reached a NAS. Null while the job is open, when it
+ * failed (which says so itself), when it had no session, when its deliveries are unknown, or when every
+ * session was sent (answered or not) or settled by the NAS's own accounting. A webhook that took a
+ * job without RADIUS counts as told: what it does with the sessions is the receiver's business.
+ */
+export function notSentOf(job: Pick<UnauthJobEntity, 'sessions' | 'status' | 'deliveries'>): NotSent | null {
+  if (job.status !== 'done' || job.sessions.length === 0 || job.deliveries === null) return null;
+  const perSession = perSessionDelivery(job.deliveries);
+  if (perSession === undefined) {
+    const told = Object.entries(job.deliveries).some(
+      ([dispatcher, delivery]) => !RECORDING_ONLY.includes(dispatcher) && delivery.status === 'done',
+    );
+    return told ? null : { reason: 'no-radius-dispatcher', sessions: job.sessions.length };
+  }
+  const reasons = sessionReports(job)
+    .filter((report) => report.outcome === 'not-sent')
+    .map((report) => notSentReasonOf(report.detail));
+  if (reasons.length === 0) return null;
+  const [first] = reasons;
+  return { reason: reasons.every((reason) => reason === first) ? first : 'several', sessions: reasons.length };
+}
+
+/**
+ * Why the RADIUS dispatcher did not send a session's request, from the detail it recorded (its own
+ * words, see RadiusDispatcher); `other` for anything else, such as no detail at all.
+ */
+export function notSentReasonOf(detail: string | null): Exclude<NotSentReason, 'no-radius-dispatcher' | 'several'> {
+  const text = (detail ?? '').toLowerCase();
+  if (text.includes('coa port 0') || text.includes('rfc 5176 listener')) return 'no-coa-port';
+  if (text.includes('not accept coa')) return 'refuses-coa';
+  if (text.includes('no longer registered') || text.includes('no nas reported')) return 'no-nas';
+  return 'other';
+}
+
 export interface DeliveryReport {
   dispatcher: string;
   status: DeliveryStatus;

@@ -1,4 +1,5 @@
 import { deliverySummary, type Deliveries } from './delivery.js';
+import { notSentOf, type NotSent } from './job-report.js';
 import { isOpenJob } from './unauth-job-rules.js';
 import type { UnauthJobEntity, UnauthJobSession, UnauthJobStatus, UnauthReason } from './entities/unauth-job.entity.js';
 
@@ -10,6 +11,8 @@ export interface UnauthJobJson {
   reason: UnauthReason;
   sessions: UnauthJobSession[];
   status: UnauthJobStatus;
+  /** For a done job: what it did not send to a NAS, and why (null: nothing missing, or not done). */
+  notSent: NotSent | null;
   /** Each dispatcher's delivery, with each session's outcome for RADIUS; {} before the first attempt. */
   deliveries: Deliveries;
   /** One line: `radius done (acked 2), webhook pending`. */
@@ -32,6 +35,7 @@ export function toUnauthJobJson(job: UnauthJobEntity): UnauthJobJson {
     reason: job.reason,
     sessions: job.sessions,
     status: job.status,
+    notSent: notSentOf(job),
     deliveries: job.deliveries ?? {},
     deliverySummary: deliverySummary(job.deliveries),
     expiresAt: job.expiresAt?.toISOString() ?? null,

@@ -63,6 +63,7 @@ describe('unauth job rules', () => {
         },
       ],
       status: 'pending',
+      notSentReason: null,
       deliveries: null,
       expiresAt: null,
       attempts: 0,
@@ -87,8 +88,20 @@ describe('unauth job rules', () => {
     expect(job.status).toBe('pending');
   });
 
-  it('a delivered job is done, without lease or error', () => {
-    expect(deliveredChanges(NOW)).toEqual({ status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: NOW });
+  it('a delivered job is done, without lease or error, with its deliveries and what they did not send', () => {
+    const deliveries = { log: { status: 'done' as const, attempts: 1, lastError: null, at: NOW.toISOString() } };
+    expect(deliveredChanges(deliveries, null, NOW)).toEqual({
+      status: 'done',
+      notSentReason: null,
+      deliveries,
+      leaseExpiresAt: null,
+      lastError: null,
+      updatedAt: NOW,
+    });
+    expect(deliveredChanges(deliveries, { reason: 'no-radius-dispatcher', sessions: 2 }, NOW)).toMatchObject({
+      status: 'done',
+      notSentReason: 'no-radius-dispatcher',
+    });
   });
 
   it('a failed attempt before the last is retried after half to all of the backoff', () => {

@@ -6,6 +6,7 @@ import {
   type UnauthReason,
 } from './entities/unauth-job.entity.js';
 import type { Deliveries } from './delivery.js';
+import type { NotSent } from './job-report.js';
 import { retryDelayMs } from './retry-delay.js';
 
 /** A job this worker holds: processing, with the lease it was claimed under. */
@@ -53,6 +54,7 @@ export function newPendingJob(id: string, request: UnauthJobRequest, now: Date):
   job.reason = request.reason;
   job.sessions = request.sessions.map(toJobSession);
   job.status = 'pending';
+  job.notSentReason = null;
   job.deliveries = null;
   job.expiresAt = request.expiresAt ?? null;
   job.attempts = 0;
@@ -73,9 +75,16 @@ export function claimOf(job: UnauthJobEntity, now: Date, leaseMs: number): Claim
   return { ...job, status: 'processing', attempts: job.attempts + 1, leaseExpiresAt, nextAttemptAt: leaseExpiresAt };
 }
 
-/** The job was delivered. */
-export function deliveredChanges(now: Date): Partial<UnauthJobEntity> {
-  return { status: 'done', leaseExpiresAt: null, lastError: null, updatedAt: now };
+/** The job was delivered through `deliveries`; `notSent`: what they did not send to a NAS (notSentOf). */
+export function deliveredChanges(deliveries: Deliveries, notSent: NotSent | null, now: Date): Partial<UnauthJobEntity> {
+  return {
+    status: 'done',
+    notSentReason: notSent?.reason ?? null,
+    deliveries,
+    leaseExpiresAt: null,
+    lastError: null,
+    updatedAt: now,
+  };
 }
 
 /** Delivery failed: retry later with backoff, or give up after the last attempt. */

@@ -82,6 +82,7 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
         },
       ],
       status: 'pending',
+      notSentReason: null,
       deliveries: null,
       expiresAt: null,
       attempts: 0,
@@ -187,6 +188,32 @@ describe('UnauthJobsService (claims, leases and outcomes on a real SQLite databa
       lastError: null,
       updatedAt: clock.now(),
     });
+  });
+
+  it('a done job records why it left sessions unsent: nothing but the log took it; nothing when RADIUS sent them', async () => {
+    const logged = await enqueue();
+    const sent = await enqueue();
+    const claimed = await claim();
+    const at = clock.now().toISOString();
+    const log = { status: 'done' as const, attempts: 1, lastError: null, at };
+    await jobs.recordAttempt(
+      claimed.find((job) => job.id === logged.id)!,
+      { log },
+      'done',
+      clock.now(),
+      RETRY,
+    );
+    const acked = { result: 'acked' as const, errorCause: null, detail: null, nas: 'nas-1', attempts: 1, at };
+    const radius = { ...log, sessions: { [sent.sessions[0].id]: acked } };
+    await jobs.recordAttempt(
+      claimed.find((job) => job.id === sent.id)!,
+      { log, radius },
+      'done',
+      clock.now(),
+      RETRY,
+    );
+    expect(await row(logged.id)).toMatchObject({ status: 'done', notSentReason: 'no-radius-dispatcher' });
+    expect(await row(sent.id)).toMatchObject({ status: 'done', notSentReason: null });
   });
 
   it('a failed attempt schedules a retry with growing backoff, then gives up after the last attempt', async () => {

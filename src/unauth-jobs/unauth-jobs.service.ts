@@ -19,6 +19,7 @@ import {
   type UnauthJobRequest,
 } from './unauth-job-rules.js';
 import { UnauthJobsRepository } from './unauth-jobs.repository.js';
+import { notSentOf } from './job-report.js';
 import { NAS_DIRECTORY, type NasDirectory } from './dispatchers/radius/nas-directory.js';
 
 @Injectable()
@@ -38,6 +39,15 @@ export class UnauthJobsService {
   async enqueue(em: EntityManager, request: UnauthJobRequest, now: Date, id = newId()): Promise<UnauthJobEntity> {
     const job = newPendingJob(id, request, now);
     await this.jobs.insert(em, job);
+    // The sessions it asks NASes to end wait for their confirmation (the console's Online now shows them).
+    if (request.reason !== 'coa') {
+      const reported = request.sessions.filter((session) => session.nasClientId !== null);
+      await this.sessions.markDisconnecting(
+        em,
+        reported.map((session) => session.id),
+        job.id,
+      );
+    }
     return job;
   }
 
@@ -98,7 +108,8 @@ export class UnauthJobsService {
     retry: RetryPolicy,
   ): Promise<UnauthJobStatus> {
     if (verdict === 'done') {
-      await this.whileLeased(job, { ...deliveredChanges(now), deliveries });
+      const notSent = notSentOf({ sessions: job.sessions, status: 'done', deliveries });
+      await this.whileLeased(job, deliveredChanges(deliveries, notSent, now));
       return 'done';
     }
     const error = errorOf(deliveries) ?? 'delivery failed';
@@ -135,8 +146,8 @@ export class UnauthJobsService {
 
   /**
    * A NAS restarted (Accounting-On/Off; from `sourceIp` only, when given): the sessions that open
-   * jobs still have to disconnect there are over, whatever their state here; their pending jobs are
-   * due at once.
+   * jobs still have to disconnect there are over, whatever their state here (none of its sessions waits
+   * for a Disconnect to be confirmed any more); their pending jobs are due at once.
    */
   async settleOpenJobSessionsOfNas(
     em: EntityManager,
@@ -152,6 +163,7 @@ export class UnauthJobsService {
       session.nasClientId === nasClientId && (sourceIp === null || session.nasSourceIp === sourceIp);
     const ids = open.flatMap((job) => job.sessions.filter(onNas).map((session) => session.id));
     await this.sessions.markStoppedByNas(em, ids, now);
+    await this.sessions.clearDisconnectingOfNas(em, nasClientId, sourceIp);
     await this.hurryListing(em, open, onNas, now);
   }
 

@@ -13,6 +13,7 @@ function jobEntity(): UnauthJobEntity {
     reason: 'expired',
     sessions: [{ id: 's-1', venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
     status: 'pending',
+    notSentReason: null,
     deliveries: null,
     expiresAt: null,
     attempts: 0,
@@ -96,6 +97,7 @@ describe('hotspot jobs', () => {
         reason: 'expired',
         sessions: [{ id: 's-1', venueId: 'venue-a', macAddress: '02:00:00:00:00:09', ipAddress: null, nasId: null }],
         status: 'pending',
+        notSent: null,
         deliveries: {},
         deliverySummary: '-',
         expiresAt: null,
@@ -147,6 +149,18 @@ describe('hotspot jobs', () => {
     expect(shown.deliveries.radius.sessions['s-2']).toMatchObject({ result: 'failed', errorCause: 404, nas: 'nas-b' });
     expect(shown.deliverySummary).toBe('radius failed (acked 1, failed 1), webhook failed');
     expect(shown.nextAttemptAt).toBeNull();
+  });
+
+  it('show says what a done job did not send to a NAS, and why', async () => {
+    const job = jobEntity();
+    job.status = 'done';
+    job.deliveries = { log: { status: 'done', attempts: 1, lastError: null, at: '2030-01-01T00:00:02.000Z' } };
+    jobs.jobs = [job];
+    const lines = (await run('show', 'job-1')).stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^job-1\s+done/);
+    expect(lines).toContain('  not sent to a NAS: 1 session(s), no-radius-dispatcher');
+    const shown = JSON.parse((await run('show', 'job-1', '--json')).stdout);
+    expect(shown.notSent).toEqual({ reason: 'no-radius-dispatcher', sessions: 1 });
   });
 
   it('show of an unknown id exits 1 saying so', async () => {

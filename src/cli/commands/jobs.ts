@@ -69,6 +69,7 @@ async function show(service: JobsService, id: string, options: { json?: true }, 
   const lines = [
     jobLine(job),
     `  ${job.nextAttemptAt === null ? 'no further attempt' : `next attempt ${job.nextAttemptAt}`}  updated ${job.updatedAt}`,
+    ...(job.notSent === null ? [] : [`  not sent to a NAS: ${job.notSent.sessions} session(s), ${job.notSent.reason}`]),
     ...(job.expiresAt === null ? [] : [`  new expiresAt ${job.expiresAt}`]),
     ...(job.lastError === null ? [] : [`  last error: ${job.lastError}`]),
   ];

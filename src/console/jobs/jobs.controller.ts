@@ -1,29 +1,32 @@
 import { Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { UserUnauthJobsService } from '../../hotspot-users/user-unauth-jobs.service.js';
-import { UNAUTH_JOB_STATUSES, UNAUTH_REASONS } from '../../unauth-jobs/entities/unauth-job.entity.js';
+import { UNAUTH_REASONS } from '../../unauth-jobs/entities/unauth-job.entity.js';
 import { PageRedirect, PageRefusal } from '../../web/errors.js';
 import { ConsolePages, operatorActor, requirePermission, session } from '../console-page.js';
 import { queryValue } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
 import { jobViewOf, type JobView } from '../network/network-view.js';
 import { consoleOrigin, pathId, queryString } from '../network/network-request.js';
-import { jobReasonOf, jobStatusOf, pageNumber } from '../network/network.rules.js';
+import { JOB_STATES, jobReasonOf, jobStatusOf, pageNumber } from '../network/network.rules.js';
+import { DisconnectBanner } from '../network/disconnect-banner.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
 
 /** Jobs per page of the list. */
 const PAGE_SIZE = 25;
 
 /**
- * Disconnect jobs: the unauth jobs the operator may read (the v1 job read's venue rules), by status
- * and reason; a job's page with each session's outcome and each dispatcher's delivery; Retry now for
- * a failed job (write permission, confirmed).
+ * Disconnect jobs: the unauth jobs the operator may read (the v1 job read's venue rules), by state
+ * (a done job that left sessions unsent is `not-sent`) and reason; a job's page with each session's
+ * outcome and each dispatcher's delivery; Retry now for a failed job (write permission, confirmed).
+ * Both pages carry the banner that says when Disconnects reach no NAS.
  */
 @ConsoleScreen()
 export class JobsController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly jobs: UserUnauthJobsService,
+    private readonly banner: DisconnectBanner,
   ) {}
 
   @Get('jobs')
@@ -38,7 +41,8 @@ export class JobsController {
       pagination,
       status: status ?? '',
       reason: reason ?? '',
-      statuses: UNAUTH_JOB_STATUSES,
+      statuses: JOB_STATES,
+      disconnectProblem: await this.banner.problem(),
       reasons: UNAUTH_REASONS,
       pageLink: (to: number) => `/admin/jobs${queryString({ status, reason, page: to })}`,
     });
@@ -46,7 +50,11 @@ export class JobsController {
 
   @Get('jobs/:id')
   async page(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: unknown): Promise<void> {
-    await this.pages.render(request, response, 200, 'jobs/page', { job: await this.readable(request, id) });
+    const job = await this.readable(request, id);
+    await this.pages.render(request, response, 200, 'jobs/page', {
+      job,
+      disconnectProblem: await this.banner.problem(),
+    });
   }
 
   /** A job's outcomes alone, which htmx polls every 2 s while the job is still open. */

@@ -1,8 +1,17 @@
 import type { UnauthJobDto, UnauthJobSessionDto } from '../../hotspot-users/dto/unauth-job.response.js';
 import { toUnauthJobDto } from '../../hotspot-users/unauth-job.mapper.js';
 import type { UnauthJobEntity } from '../../unauth-jobs/entities/unauth-job.entity.js';
+import type { NotSentReason } from '../../unauth-jobs/job-report.js';
 import { isOpenJob } from '../../unauth-jobs/unauth-job-rules.js';
-import { inVenues, notSentKey, stateBadge } from './network.rules.js';
+import {
+  inVenues,
+  jobStateOf,
+  notSentKey,
+  notSentReasonKey,
+  notSentWhyKey,
+  stateBadge,
+  type JobState,
+} from './network.rules.js';
 
 /** A text of the catalogues with its values, which the view translates. */
 export interface Words {
@@ -22,13 +31,25 @@ export interface JobView extends Omit<UnauthJobDto, 'sessions'> {
   /** Sessions of the job in venues the reader does not see (counted, never shown). */
   hiddenSessions: number;
   open: boolean;
+  /** Its status, or `not-sent` for a done job that left sessions unsent: what its badge says. */
+  state: JobState;
   badge: string;
+  /** The badge's words: the status, or for a not-sent job why it was not sent. */
+  stateWords: Words;
+  /** For a not-sent job, a sentence: how many of its sessions, why, what to do; else null. */
+  notSentWords: Words | null;
   /** Each dispatcher's delivery with the time its last attempt ended (the job page). */
   deliveryTimes: Record<string, string>;
 }
 
-/** A session's outcome in words: ACK, NAK with its Error-Cause, no answer, why it was not sent… */
-export function outcomeWords(session: Pick<UnauthJobSessionDto, 'outcome' | 'errorCause' | 'detail'>): Words {
+/**
+ * A session's outcome in words: ACK, NAK with its Error-Cause, no answer, why it was not sent (with
+ * the job's reason when the session has none of its own: no dispatcher tells NASes)…
+ */
+export function outcomeWords(
+  session: Pick<UnauthJobSessionDto, 'outcome' | 'errorCause' | 'detail'>,
+  jobReason: NotSentReason | null = null,
+): Words {
   switch (session.outcome) {
     case 'nak':
       return session.errorCause === null
@@ -38,7 +59,7 @@ export function outcomeWords(session: Pick<UnauthJobSessionDto, 'outcome' | 'err
             values: { code: session.errorCause.code, name: session.errorCause.name ?? '?' },
           };
     case 'not-sent':
-      return { key: notSentKey(session.detail) };
+      return { key: notSentKey(session.detail, jobReason) };
     default:
       return { key: `jobs.outcome.${session.outcome}` };
   }
@@ -46,16 +67,25 @@ export function outcomeWords(session: Pick<UnauthJobSessionDto, 'outcome' | 'err
 
 export function jobViewOfDto(job: UnauthJobDto, venueIds: readonly string[] | null): JobView {
   const shown = job.sessions.filter((session) => inVenues(venueIds, session.venueId));
+  const state = jobStateOf(job.status, job.notSent);
+  const notSent = job.notSent;
   return {
     ...job,
     sessions: shown.map((session) => ({
       ...session,
-      words: outcomeWords(session),
+      words: outcomeWords(session, notSent?.reason ?? null),
       badge: stateBadge(session.outcome),
     })),
     hiddenSessions: job.sessions.length - shown.length,
     open: isOpenJob(job.status),
-    badge: stateBadge(job.status),
+    state,
+    badge: stateBadge(state),
+    stateWords:
+      notSent === null ? { key: `jobs.statusValue.${job.status}` } : { key: notSentReasonKey(notSent.reason) },
+    notSentWords:
+      notSent === null
+        ? null
+        : { key: notSentWhyKey(notSent.reason), values: { count: notSent.sessions, total: shown.length } },
     deliveryTimes: {},
   };
 }
@@ -66,4 +96,26 @@ export function jobViewOf(job: UnauthJobEntity, venueIds: readonly string[] | nu
     Object.entries(job.deliveries ?? {}).map(([dispatcher, delivery]) => [dispatcher, delivery.at]),
   );
   return view;
+}
+
+/** How an unconfirmed Disconnect of a session Online now lists stands. */
+export interface DisconnectView {
+  jobId: string;
+  /** Whether the job will still send it (or has not yet): "disconnecting"; else nothing more will be tried. */
+  pending: boolean;
+  /** `warn` while the job will still send it; then the colour of the session's outcome (`bad` if none). */
+  badge: string;
+  /** The session's outcome in its job (no answer, refused, not sent…); null while not tried yet or unknown. */
+  words: Words | null;
+}
+
+/** The Disconnect a session waits on: `outcome` is the session in that job as the reader sees it, if at all. */
+export function disconnectView(jobId: string, outcome: JobSessionView | null): DisconnectView {
+  const pending = outcome === null || outcome.state === 'pending';
+  return {
+    jobId,
+    pending,
+    badge: pending ? 'warn' : outcome.badge || 'bad',
+    words: outcome === null || outcome.outcome === 'waiting' ? null : outcome.words,
+  };
 }

@@ -1,9 +1,16 @@
+import { UNAUTH_JOB_STATUSES } from '../../unauth-jobs/entities/unauth-job.entity.js';
+import { NOT_SENT_REASONS } from '../../unauth-jobs/job-report.js';
 import {
   attemptReasonKey,
+  disconnectProblem,
   inVenues,
+  JOB_STATES,
   jobReasonOf,
+  jobStateOf,
   jobStatusOf,
   notSentKey,
+  notSentReasonKey,
+  notSentWhyKey,
   pageNumber,
   stateBadge,
 } from './network.rules.js';
@@ -40,8 +47,17 @@ describe('console network screens: rules', () => {
       'bad',
       'warn',
       'warn',
-      '',
+      'bad',
     ]);
+  });
+
+  it('shows a done job that left sessions unsent as not-sent, never as done; every status is a state too', () => {
+    expect(jobStateOf('done', null)).toBe('done');
+    expect(jobStateOf('done', { reason: 'no-nas', sessions: 1 })).toBe('not-sent');
+    expect(jobStateOf('failed', null)).toBe('failed');
+    expect(stateBadge(jobStateOf('done', { reason: 'no-coa-port', sessions: 1 }))).toBe('bad');
+    expect(UNAUTH_JOB_STATUSES.filter((status) => !JOB_STATES.includes(status))).toEqual([]);
+    expect(jobStatusOf('not-sent')).toBe('not-sent');
   });
 
   it('names the reason of a refused login in words; an accept has none', () => {
@@ -57,5 +73,23 @@ describe('console network screens: rules', () => {
     expect(notSentKey('its NAS is no longer registered')).toBe('jobs.notSent.noNas');
     expect(notSentKey('no NAS reported this session (started by the CLI)')).toBe('jobs.notSent.noNas');
     expect(notSentKey(null)).toBe('jobs.notSent.other');
+    // A session of a job no dispatcher sent to a NAS has no detail of its own: the job's reason names it.
+    expect(notSentKey(null, 'no-radius-dispatcher')).toBe('jobs.notSent.noDispatcher');
+    expect(notSentKey('its NAS is no longer registered', 'several')).toBe('jobs.notSent.noNas');
+  });
+
+  it('has words for every reason a job was not sent', () => {
+    expect(new Set(NOT_SENT_REASONS.map(notSentReasonKey)).size).toBe(NOT_SENT_REASONS.length);
+    expect(new Set(NOT_SENT_REASONS.map(notSentWhyKey)).size).toBe(NOT_SENT_REASONS.length);
+  });
+
+  it('names what keeps Disconnects from every NAS: no radius dispatcher first, then no NAS with a CoA port', () => {
+    expect(disconnectProblem(['log'], 0)).toEqual({ key: 'net.banner.noRadius', values: { value: 'log' } });
+    expect(disconnectProblem(['log', 'webhook'], 3)).toEqual({
+      key: 'net.banner.noRadius',
+      values: { value: 'log,webhook' },
+    });
+    expect(disconnectProblem(['log', 'radius'], 0)).toEqual({ key: 'net.banner.noCoaPort', values: {} });
+    expect(disconnectProblem(['radius'], 1)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
-import { UNAUTH_JOB_STATUSES, UNAUTH_REASONS } from '../../unauth-jobs/entities/unauth-job.entity.js';
+import { UNAUTH_REASONS } from '../../unauth-jobs/entities/unauth-job.entity.js';
 import type { UnauthJobStatus, UnauthReason } from '../../unauth-jobs/entities/unauth-job.entity.js';
+import { notSentReasonOf, type NotSentReason } from '../../unauth-jobs/job-report.js';
 
 /**
  * Rules of the console's network screens (a user's page, Online now, Disconnect jobs): pure, so
@@ -22,9 +23,22 @@ export function inVenues(venueIds: readonly string[] | null, venueId: string | n
   return venueId !== null && venueIds.includes(venueId);
 }
 
-/** A job status named in a URL, or undefined for none or anything else. */
-export function jobStatusOf(text: string): UnauthJobStatus | undefined {
-  return (UNAUTH_JOB_STATUSES as readonly string[]).includes(text) ? (text as UnauthJobStatus) : undefined;
+/**
+ * A job's state as the console shows it: its status, except that a done job which left sessions
+ * unsent is `not-sent`, never a green "done" (the v1 status stays `done`; its `notSent` says why).
+ */
+export type JobState = UnauthJobStatus | 'not-sent';
+
+/** The states, in the order the jobs list offers them as a filter. */
+export const JOB_STATES: readonly JobState[] = ['pending', 'processing', 'done', 'not-sent', 'failed'];
+
+export function jobStateOf(status: UnauthJobStatus, notSent: unknown): JobState {
+  return status === 'done' && notSent !== null ? 'not-sent' : status;
+}
+
+/** A job state named in a URL, or undefined for none or anything else. */
+export function jobStatusOf(text: string): JobState | undefined {
+  return (JOB_STATES as readonly string[]).includes(text) ? (text as JobState) : undefined;
 }
 
 /** A job reason named in a URL, or undefined for none or anything else. */
@@ -35,7 +49,7 @@ export function jobReasonOf(text: string): UnauthReason | undefined {
 /** The badge class of a job or session state: the colour repeats what the text says. */
 export function stateBadge(state: string): 'good' | 'bad' | 'warn' | '' {
   if (state === 'done' || state === 'ack' || state === 'stopped-by-nas') return 'good';
-  if (state === 'failed' || state === 'nak' || state === 'no-answer') return 'bad';
+  if (state === 'failed' || state === 'not-sent' || state === 'nak' || state === 'no-answer') return 'bad';
   if (state === 'pending' || state === 'processing' || state === 'waiting') return 'warn';
   return '';
 }
@@ -59,14 +73,56 @@ export function attemptReasonKey(outcome: string, reason: string | null): string
   return reason !== null && known.includes(reason) ? `userPage.reason.${reason}` : 'userPage.reason.unknown';
 }
 
+/** The catalogue's words for each reason a job or session was not sent (job-report.ts). */
+const NOT_SENT_KEYS: Record<NotSentReason, string> = {
+  'no-radius-dispatcher': 'jobs.notSent.noDispatcher',
+  'no-nas': 'jobs.notSent.noNas',
+  'no-coa-port': 'jobs.notSent.noPort',
+  'refuses-coa': 'jobs.notSent.refuses',
+  other: 'jobs.notSent.other',
+  several: 'jobs.notSent.several',
+};
+
+export function notSentReasonKey(reason: NotSentReason): string {
+  return NOT_SENT_KEYS[reason];
+}
+
+/** A sentence per reason a job left sessions unsent, with what to do ({count} of {total} sessions). */
+const NOT_SENT_WHY: Record<NotSentReason, string> = {
+  'no-radius-dispatcher': 'jobs.notSentWhy.noDispatcher',
+  'no-nas': 'jobs.notSentWhy.noNas',
+  'no-coa-port': 'jobs.notSentWhy.noPort',
+  'refuses-coa': 'jobs.notSentWhy.refuses',
+  other: 'jobs.notSentWhy.other',
+  several: 'jobs.notSentWhy.several',
+};
+
+export function notSentWhyKey(reason: NotSentReason): string {
+  return NOT_SENT_WHY[reason];
+}
+
 /**
- * Why a session was not sent, in the catalogue's words, from the RADIUS dispatcher's detail: a NAS
- * without an RFC 5176 listener (CoA port 0), one that does not accept CoA, no registered NAS, or another.
+ * Why a session was not sent, in the catalogue's words: from the RADIUS dispatcher's detail (a NAS
+ * without an RFC 5176 listener, one that does not accept CoA, no registered NAS, or another); a
+ * session with no detail of a job no dispatcher sent to a NAS (`jobReason`) says that.
  */
-export function notSentKey(detail: string | null): string {
-  const text = (detail ?? '').toLowerCase();
-  if (text.includes('coa port 0') || text.includes('rfc 5176 listener')) return 'jobs.notSent.noPort';
-  if (text.includes('not accept coa')) return 'jobs.notSent.refuses';
-  if (text.includes('no longer registered') || text.includes('no nas reported')) return 'jobs.notSent.noNas';
-  return 'jobs.notSent.other';
+export function notSentKey(detail: string | null, jobReason: NotSentReason | null = null): string {
+  if (detail === null && jobReason === 'no-radius-dispatcher') return NOT_SENT_KEYS['no-radius-dispatcher'];
+  return NOT_SENT_KEYS[notSentReasonOf(detail)];
+}
+
+/**
+ * Why the Disconnects of this service reach no NAS, for the banner of the network screens, or null
+ * when they can: UNAUTH_DISPATCHER without `radius` (`dispatchers` as configured), or no registered
+ * NAS with a Disconnect/CoA port.
+ */
+export function disconnectProblem(
+  dispatchers: readonly string[],
+  nasesWithCoaPort: number,
+): { key: string; values: Record<string, string> } | null {
+  if (!dispatchers.includes('radius')) {
+    return { key: 'net.banner.noRadius', values: { value: dispatchers.join(',') } };
+  }
+  if (nasesWithCoaPort === 0) return { key: 'net.banner.noCoaPort', values: {} };
+  return null;
 }

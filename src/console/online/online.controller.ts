@@ -2,12 +2,14 @@ import { Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { SessionDisconnectService } from '../../hotspot-users/session-disconnect.service.js';
 import { UserUnauthJobsService } from '../../hotspot-users/user-unauth-jobs.service.js';
-import { VenueSessionsService } from '../../hotspot-users/venue-sessions.service.js';
+import { VenueSessionsService, type OnlineSession } from '../../hotspot-users/venue-sessions.service.js';
+import type { Actor } from '../../auth/actor.js';
 import { PageRedirect, PageRefusal } from '../../web/errors.js';
 import { ConsolePages, operatorActor, requirePermission, session } from '../console-page.js';
 import { queryValue } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
-import { jobViewOf, type JobView } from '../network/network-view.js';
+import { disconnectView, jobViewOf, type DisconnectView, type JobView } from '../network/network-view.js';
+import { DisconnectBanner } from '../network/disconnect-banner.js';
 import { consoleOrigin, pathId, queryString } from '../network/network-request.js';
 import { pageNumber } from '../network/network.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
@@ -15,10 +17,16 @@ import { ConsoleScreen } from '../console-screen.decorator.js';
 /** Sessions per page of Online now. */
 const PAGE_SIZE = 25;
 
+/** A row of Online now: the session, and while its Disconnect is unconfirmed, how that stands. */
+type OnlineRow = OnlineSession & { disconnect: DisconnectView | null };
+
 /**
  * Online now: a venue's active sessions, newest first, stale ones flagged, each with a Disconnect
  * (write permission, confirmed on a page of its own) that ends it through an unauth job of reason
- * `operator`; the page then follows that job until the NAS has answered.
+ * `operator`; the page then follows that job until the NAS has answered. A session ended here (by a
+ * Disconnect, a block, an expiry…) stays listed as "disconnecting, not confirmed" until its NAS
+ * confirms (ACK, NAK 503), reports it over (Stop, Accounting-On/Off) or goes silent on it for the stale
+ * window; a banner says when Disconnects reach no NAS at all.
  */
 @ConsoleScreen()
 export class OnlineController {
@@ -27,6 +35,7 @@ export class OnlineController {
     private readonly sessions: VenueSessionsService,
     private readonly disconnects: SessionDisconnectService,
     private readonly jobs: UserUnauthJobsService,
+    private readonly banner: DisconnectBanner,
   ) {}
 
   @Get('online')
@@ -36,17 +45,19 @@ export class OnlineController {
     const asked = queryValue(request, 'venueId').trim();
     const venueId = asked !== '' ? asked : (operator.venueIds?.[0] ?? '');
     const page = pageNumber(queryValue(request, 'page'));
-    const list =
-      venueId === '' ? null : await this.sessions.listNamed(actor, { venueId, page, limit: PAGE_SIZE, ended: false });
+    const list = venueId === '' ? null : await this.sessions.listOnline(actor, { venueId, page, limit: PAGE_SIZE });
     await this.pages.render(request, response, 200, 'online/page', {
       venueId,
       venueChoices: await this.pages.venueChoices(operator),
       restricted: operator.venueIds !== null,
-      sessions: list?.data ?? [],
+      sessions: await this.withDisconnects(actor, list?.data ?? []),
       pagination: list?.pagination ?? null,
+      active: list?.active ?? 0,
+      disconnecting: list?.disconnecting ?? 0,
       pageLink: (to: number) => `/admin/online${queryString({ venueId, page: to })}`,
       job: await this.followed(request),
       context: queryString({ venueId }),
+      disconnectProblem: await this.banner.problem(),
     });
   }
 
@@ -78,11 +89,31 @@ export class OnlineController {
     );
   }
 
+  /**
+   * Each session with, while its Disconnect is unconfirmed, how that stands: the session's outcome in
+   * the job it waits on (not tried yet, no answer, refused, not sent…), which the operator may read.
+   */
+  private async withDisconnects(actor: Actor, sessions: OnlineSession[]): Promise<OnlineRow[]> {
+    const jobs = new Map<string, JobView | null>();
+    for (const id of new Set(sessions.flatMap((entry) => entry.disconnectJobId ?? []))) {
+      jobs.set(id, await this.readableJob(actor, id));
+    }
+    return sessions.map((entry) => {
+      if (entry.disconnectJobId === null) return { ...entry, disconnect: null };
+      const job = jobs.get(entry.disconnectJobId) ?? null;
+      const outcome = job?.sessions.find((shown) => shown.id === entry.id) ?? null;
+      return { ...entry, disconnect: disconnectView(entry.disconnectJobId, outcome) };
+    });
+  }
+
   /** The job a Disconnect wrote, named by `job` in the URL, while the operator may read it; else none. */
   private async followed(request: ConsoleRequest): Promise<JobView | null> {
     const id = queryValue(request, 'job');
     if (id === '') return null;
-    const actor = operatorActor(session(request).operator);
+    return this.readableJob(operatorActor(session(request).operator), id);
+  }
+
+  private async readableJob(actor: Actor, id: string): Promise<JobView | null> {
     try {
       return jobViewOf(await this.jobs.find(actor, id), actor.venueIds);
     } catch (error) {

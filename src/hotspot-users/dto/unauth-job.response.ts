@@ -7,8 +7,10 @@ import {
   type UnauthReason,
 } from '../../unauth-jobs/entities/unauth-job.entity.js';
 import {
+  NOT_SENT_REASONS,
   SESSION_OUTCOMES,
   SESSION_STATES,
+  type NotSentReason,
   type SessionOutcomeKind,
   type SessionState,
 } from '../../unauth-jobs/job-report.js';
@@ -20,6 +22,12 @@ export interface ErrorCauseDto {
   code: number;
   /** As RFC 5176 names it; null for a value no RFC names. */
   name: string | null;
+}
+
+/** What a done job did not send to a NAS. */
+export interface NotSentDto {
+  reason: NotSentReason;
+  sessions: number;
 }
 
 /** One session the job is about, and what the NAS made of the job's request for it. */
@@ -129,6 +137,32 @@ export class UnauthJobDto {
 
   @ApiProperty({ enum: UNAUTH_JOB_STATUSES, example: 'done' })
   status!: UnauthJobStatus;
+
+  // Inline, as errorCause: beside a $ref, OpenAPI 3.0 ignores `nullable`.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['reason', 'sessions'],
+    properties: {
+      reason: {
+        type: 'string',
+        enum: [...NOT_SENT_REASONS],
+        example: 'no-radius-dispatcher',
+        description:
+          '`no-radius-dispatcher`: the service sends no Disconnect-Request (UNAUTH_DISPATCHER without radius, and ' +
+          'no webhook took the job); `no-nas`: no registered NAS reported the session, or its NAS is no longer ' +
+          'registered; `no-coa-port`: its NAS has no RFC 5176 listener (CoA port 0); `refuses-coa`: its NAS takes ' +
+          "no CoA-Requests; `other`: see each session's detail; `several`: sessions not sent for different reasons",
+      },
+      sessions: { type: 'integer', minimum: 1, example: 1, description: 'How many of its sessions were not sent' },
+    },
+    example: null,
+    description:
+      'An addition to v1: set once the job is `done` when some of its sessions were never sent to their NAS ' +
+      '(`status` stays `done`, as v1 defines it: every dispatcher is through with the job); why, and how many. ' +
+      'Null while the job is open, when it failed, and when every session was sent or its NAS reported it over',
+  })
+  notSent!: NotSentDto | null;
 
   @ApiProperty({ ...DATE_TIME_OUTPUT, ...NULLABLE, example: null, description: 'For a `coa` job: the new expiresAt' })
   expiresAt!: string | null;

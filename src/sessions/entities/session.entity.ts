@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { DateTimeColumn, IdColumn, ReferenceColumn } from '../../database/columns.js';
+import { DateTimeColumn, ID_LENGTH, IdColumn, ReferenceColumn } from '../../database/columns.js';
 
 /** `stopped`: ended by the network side; `expired`: ended by this service (block, expire, delete). */
 export const SESSION_STATUSES = ['active', 'stopped', 'expired'] as const;
@@ -21,6 +21,7 @@ const BIGINT_AS_STRING = {
 @Index('idx_sessions_status_last_accounting', ['status', 'lastAccountingAt'])
 @Index('idx_sessions_venue_status_started', ['venueId', 'status', 'startedAt'])
 @Index('idx_sessions_nas_last_accounting', ['nasClientId', 'lastAccountingAt'])
+@Index('idx_sessions_disconnect_job', ['disconnectJobId'])
 export class SessionEntity {
   @IdColumn()
   id!: string;
@@ -55,6 +56,15 @@ export class SessionEntity {
    */
   @DateTimeColumn('nas_stopped_at', { nullable: true })
   nasStoppedAt!: Date | null;
+
+  /**
+   * While the session is ended here but its NAS has not confirmed it (no ACK or NAK 503, no Stop, no
+   * Accounting-On/Off), the unauth job that asks the NAS to end it; null otherwise. Only sessions a
+   * NAS reported get one: the console's Online now keeps them as "disconnecting, not confirmed",
+   * though they are ended (`expired`, with `endedAt`) for everything else, the v1 API included.
+   */
+  @Column({ name: 'disconnect_job_id', type: 'varchar', length: ID_LENGTH, nullable: true })
+  disconnectJobId!: string | null;
 
   // RADIUS accounting. Every column below is null for sessions the CLI starts.
 

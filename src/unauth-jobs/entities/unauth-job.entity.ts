@@ -1,6 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, IdColumn, ID_LENGTH } from '../../database/columns.js';
 import type { Deliveries } from '../delivery.js';
+import type { NotSentReason } from '../job-report.js';
 
 /**
  * `venue-removed`: a PUT took venues from the user; its sessions in those venues ended.
@@ -68,6 +69,13 @@ export class UnauthJobEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status!: UnauthJobStatus;
+
+  /**
+   * For a done job that left sessions unsent (job-report.ts, notSentOf): why; null otherwise. Written
+   * with the done status, so that the jobs can be counted and listed by it in SQL.
+   */
+  @Column({ name: 'not_sent_reason', type: 'varchar', length: 24, nullable: true })
+  notSentReason!: NotSentReason | null;
 
   /** Each dispatcher's delivery, and per session the outcome of the RADIUS requests; null before the first attempt. */
   @Column({ type: 'simple-json', nullable: true })

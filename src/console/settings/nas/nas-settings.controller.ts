@@ -18,6 +18,7 @@ import { field } from '../../../web/forms.js';
 import { PageRefusal } from '../../../web/errors.js';
 import type { ConsoleRequest } from '../../console-request.js';
 import { DashboardService } from '../../dashboard/dashboard.service.js';
+import { DisconnectBanner } from '../../network/disconnect-banner.js';
 import { ConsoleScreen } from '../../console-screen.decorator.js';
 
 /** The form's fields as typed, to show the form again: never the secret. */
@@ -53,6 +54,7 @@ export class NasSettingsController {
     private readonly nas: NasService,
     private readonly venues: VenuesService,
     private readonly dashboard: DashboardService,
+    private readonly banner: DisconnectBanner,
     config: ConfigService<AppConfig, true>,
   ) {
     this.port = config.get('port', { infer: true });
@@ -73,6 +75,7 @@ export class NasSettingsController {
       })),
       encrypts: this.nas.encryptsSecrets,
       command: this.radiusConfigCommand(),
+      disconnectProblem: await this.banner.problem(),
     });
   }
 
