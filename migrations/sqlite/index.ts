@@ -25,6 +25,7 @@ import { ValidityFromFirstLogin1797408000000 } from './1797408000000-ValidityFro
 import { UserBatches1797580800000 } from './1797580800000-UserBatches.js';
 import { OneTimePasswordExpiry1797667200000 } from './1797667200000-OneTimePasswordExpiry.js';
 import { OperatorPasskeys1797753600000 } from './1797753600000-OperatorPasskeys.js';
+import { ConsoleFormTokens1797753601000 } from './1797753601000-ConsoleFormTokens.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -54,4 +55,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   UserBatches1797580800000,
   OneTimePasswordExpiry1797667200000,
   OperatorPasskeys1797753600000,
+  ConsoleFormTokens1797753601000,
 ];
