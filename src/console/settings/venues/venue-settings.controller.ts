@@ -103,7 +103,7 @@ export class VenueSettingsController {
       portalUrl: form.portalUrl,
     };
     try {
-      await this.venues.set(form.id, changes, actor);
+      await this.venues.set(form.id, changes, actor, this.pages.claim(request, { link: '/admin/settings/venues' }));
     } catch (error) {
       if (!(error instanceof VenueValidationError)) throw error;
       await this.showForm(request, response, 422, form, adding, {
