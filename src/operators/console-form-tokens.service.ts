@@ -85,16 +85,20 @@ export class ConsoleFormTokensService {
   }
 
   /**
-   * Whether `token` was used, and to what page its change led. Tidies first (in its own statements,
-   * not in any change's transaction): secrets past their window are erased, rows no session can
-   * bring again are deleted.
+   * Whether `token` was used, and to what page its change led. Tidies first, in a transaction of its
+   * own (never a change's): secrets past their window are erased, rows no session can bring again
+   * are deleted. At READ COMMITTED, so its range searches lock the rows they change and no gap that
+   * a claim inserting its row at the same time would wait on.
    */
   async use(token: string): Promise<FormTokenUse> {
     const now = this.clock.now();
-    await this.database.run(async (em) => {
-      await this.tokens.eraseSecretsBefore(em, now);
-      await this.tokens.deleteCreatedBefore(em, new Date(now.getTime() - this.sessionMaxMs));
-    });
+    await this.database.transaction(
+      async (em) => {
+        await this.tokens.eraseSecretsBefore(em, now);
+        await this.tokens.deleteCreatedBefore(em, new Date(now.getTime() - this.sessionMaxMs));
+      },
+      { readCommitted: true },
+    );
     const row = await this.database.run((em) => this.tokens.findByTokenHash(em, sha256Hex(token)));
     return row === null ? { used: false } : { used: true, link: row.link };
   }
