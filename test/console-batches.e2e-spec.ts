@@ -86,7 +86,8 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
       [86_400, null],
     ]);
     expect((await venueA.get(`/admin/batches/${id}`)).text).toContain('24 hours from the first login');
-    expect((await venueA.post(`/admin/batches/${id}/print`, {})).text).toContain('24 hours from the first login');
+    const cardsPage = await venueA.follow(await venueA.post(`/admin/batches/${id}/print`, {}));
+    expect(cardsPage.text).toContain('24 hours from the first login');
     const both = await venueA.post('/admin/batches', {
       venueId: A,
       count: '1',
@@ -105,7 +106,11 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
     expect(await testApp.dataSource.getRepository(UserBatchEntity).findOneByOrFail({ id })).toMatchObject({
       firstRevealedAt: null,
     });
-    const printed = await venueA.post(`/admin/batches/${id}/print`, {});
+    const answer = await venueA.post(`/admin/batches/${id}/print`, {});
+    // Post/Redirect/Get: the cards are on the page the POST sends the browser to.
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toMatch(new RegExp(`^/admin/batches/${id}/cards/[0-9a-f-]{36}$`));
+    const printed = await venueA.get(answer.headers.location);
     expect(printed.status).toBe(200);
     expect(printed.text).toContain('/admin/static/print.css');
     expect(printed.text).toContain('Grand Lobby');
@@ -127,7 +132,9 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
   it('exports CSV (neutralised against formulas) and refuses both 24 hours after the first export', async () => {
     const id = await create(venueA, A, { count: '4', label: '=HYPERLINK("x")' });
     expect((await venueA.get(`/admin/batches/${id}/export.csv`)).status).toBe(200);
-    const csv = await venueA.post(`/admin/batches/${id}/export.csv`, {});
+    const exported = await venueA.post(`/admin/batches/${id}/export.csv`, {});
+    expect(exported.status).toBe(303);
+    const csv = await venueA.follow(exported);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toContain('attachment');

@@ -4,12 +4,14 @@ import { givenOperator } from './support/console.js';
 import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 
 /**
  * The users screen in Chromium: every page of it with data on it, in English and Turkish, at 1280 px
  * and 360 px: axe-core finds nothing, the phone page does not scroll sideways, no CSP or script
- * error; and a search then opening a user with the keyboard alone. SQLite only: what the browser
- * sees does not depend on the database.
+ * error; a search then opening a user with the keyboard alone; and a reload after creating a user,
+ * which shows the result again rather than making a second user. SQLite only: what the browser sees
+ * does not depend on the database.
  */
 describe('console users screen in a browser', () => {
   const VENUE = 'browser-venue';
@@ -104,6 +106,54 @@ describe('console users screen in a browser', () => {
       }, 60_000);
     }
   }
+
+  it('shows the created user again on a reload, never a second one; the same form sent again is "Already done"', async () => {
+    await page.setViewportSize(DESKTOP);
+    await language('en');
+    await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
+    const form = page.locator('form[action="/admin/users/new"]');
+    const usedToken = await form.locator('input[name="formToken"]').inputValue();
+    await page.locator('#user-name').fill('Reload Test');
+    await page.locator('#user-username').fill('reload1');
+    await page.locator('#user-name').press('Enter');
+    await page.locator('#generated-password').waitFor();
+    const password = await page.locator('#generated-password').textContent();
+    const resultUrl = page.url();
+    expect(resultUrl).toMatch(/\/admin\/users\/[0-9a-f-]{36}\/created\/[0-9a-f-]{36}\?venueId=/);
+    expect(resultUrl).not.toContain(password!);
+    // Post/Redirect/Get: the reload asks for the result page again, not for a second POST.
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(200);
+    expect(reloaded?.request().method()).toBe('GET');
+    expect(await page.locator('#generated-password').textContent()).toBe(password);
+    const users = testApp.dataSource.getRepository(HotspotUserEntity);
+    expect(await users.countBy({ username: 'reload1' })).toBe(1);
+
+    // The same form, with the token it was sent with (as a browser restoring it would send it again).
+    await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
+    await page.locator('#user-name').fill('Reload Test');
+    await page.locator('#user-username').fill('reload1');
+    await form.locator('input[name="formToken"]').evaluate((input, token) => {
+      (input as unknown as { value: string }).value = token;
+    }, usedToken);
+    const [again] = await Promise.all([
+      page.waitForResponse(`${base}/admin/users/new`),
+      page.locator('#user-name').press('Enter'),
+    ]);
+    await page.waitForLoadState();
+    expect(again.status()).toBe(409);
+    expect(await page.locator('main').textContent()).toContain('It was not done a second time.');
+    expect(await page.locator('main').textContent()).not.toContain('not saved');
+    expect(await users.countBy({ username: 'reload1' })).toBe(1);
+    await check('already done', DESKTOP);
+    // Its link, by keyboard, leads to the first POST's result: the password is still shown.
+    const link = page.getByRole('link', { name: 'See what was done' });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(resultUrl);
+    expect(await page.locator('#generated-password').textContent()).toBe(password);
+    expect(browser.problems).toEqual([]);
+  }, 30_000);
 
   it('searches and opens a user with the keyboard alone', async () => {
     await page.setViewportSize(DESKTOP);

@@ -54,7 +54,7 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(own.text).not.toContain(B);
   });
 
-  it('creates a username_password user with a generated password shown once', async () => {
+  it('creates a username_password user, its generated password on the result page the POST redirects to', async () => {
     const form = await staff.get(`/admin/users/new?venueId=${A}`);
     expect(form.status).toBe(200);
     const created = await staff.post('/admin/users/new', {
@@ -70,11 +70,18 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
       expiresAt: '',
       metadata: '{"room": "1204"}',
     });
-    expect(created.status).toBe(201);
-    const password = /id="generated-password" class="secret">([^<]+)</.exec(created.text)?.[1];
-    expect(password).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect(created.text).toContain('data-copy="generated-password"');
+    // Post/Redirect/Get: the password is on the result page the POST sends the browser to.
+    expect(created.status).toBe(303);
     const [stored] = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ username: 'ayse1204' });
+    expect(created.headers.location).toMatch(
+      new RegExp(`^/admin/users/${stored.id}/created/[0-9a-f-]{36}\\?venueId=${A}$`),
+    );
+    const result = await staff.get(created.headers.location);
+    expect(result.status).toBe(200);
+    const password = /id="generated-password" class="secret">([^<]+)</.exec(result.text)?.[1];
+    expect(password).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(result.text).toContain('data-copy="generated-password"');
+    expect(created.headers.location).not.toContain(password);
     expect(stored.loginMethod).toBe('username_password');
     expect(stored.metadata).toEqual({ room: '1204' });
     expect(await verifyPassword(stored.passwordHash!, password!)).toBe(true);
@@ -98,8 +105,11 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
       phone: '0212 444 55 66',
       room: ' 7 ',
     });
-    expect(created.status).toBe(201);
-    expect(created.text).not.toContain('generated-password');
+    expect(created.status).toBe(303);
+    const result = await staff.get(created.headers.location);
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('Guest of room 7 was created.');
+    expect(result.text).not.toContain('generated-password');
     const [stored] = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Guest of room 7' });
     expect([stored.loginMethod, stored.passwordHash, stored.username, stored.room]).toEqual(['guest', null, null, '7']);
     // The room is a column of the list and a line of the user page.

@@ -9,6 +9,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from './support/
 const APP_TABLES = [
   'api_tokens',
   'audit_events',
+  'console_form_tokens',
   'console_sign_in_failures',
   'devices',
   'hotspot_user_batch_passwords',

@@ -29,6 +29,7 @@ import { UserRoom1797753601000 } from './1797753601000-UserRoom.js';
 import { VenueCheckOutTime1797753602000 } from './1797753602000-VenueCheckOutTime.js';
 import { UnauthJobNotSent1797753603000 } from './1797753603000-UnauthJobNotSent.js';
 import { SessionDisconnectJob1797753604000 } from './1797753604000-SessionDisconnectJob.js';
+import { ConsoleFormTokens1797753605000 } from './1797753605000-ConsoleFormTokens.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -62,4 +63,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   VenueCheckOutTime1797753602000,
   UnauthJobNotSent1797753603000,
   SessionDisconnectJob1797753604000,
+  ConsoleFormTokens1797753605000,
 ];

@@ -6,6 +6,7 @@ import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService, type Lane } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { ApiTokenRepository } from './api-token.repository.js';
 import { assertGrantable, type Rights } from './grant.rules.js';
 import type { AuthenticatedToken } from './authenticated-token.js';
@@ -71,12 +72,16 @@ export class ApiTokenService {
     this.cache = new TokenCache(config.get('tokenCacheTtlMs', { infer: true }));
   }
 
-  /** Creates a token; `actor` (the command line unless said otherwise) is recorded in the audit trail with it. */
+  /**
+   * Creates a token; `actor` (the command line unless said otherwise) is recorded in the audit trail
+   * with it. A caller's `claim` (the console's form token) is taken first and settled last, in its transaction.
+   */
   async create(
     input: CreateTokenInput,
     value: string = generateTokenValue(),
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<ApiTokenEntity> | null = null,
   ): Promise<CreatedToken> {
     // An operator gives at most its own rights (GrantRefusedError); the command line anything.
     assertGrantable(grantor, input);
@@ -95,6 +100,7 @@ export class ApiTokenService {
     record.revokedAt = null;
     record.expiresAt = input.expiresAt;
     await this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.tokens.insert(em, record);
       await this.audit.record(em, {
         actor,
@@ -102,6 +108,7 @@ export class ApiTokenService {
         target: { type: 'token', id: record.id },
         venueIds: record.venueIds,
       });
+      await claim?.settle(em, record);
     });
     // Its hash may have been cached as unknown: the new token works here at once.
     this.forget(record.tokenHash);
@@ -124,9 +131,11 @@ export class ApiTokenService {
     idOrValue: string,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<ApiTokenEntity> | null = null,
   ): Promise<ApiTokenEntity | null> {
     const hash = hashTokenValue(idOrValue);
     const revoked = await this.database.transaction(async (em) => {
+      await claim?.take(em);
       const token = (await this.tokens.findById(em, idOrValue)) ?? (await this.tokens.findByHash(em, hash));
       if (token === null) return null;
       // Only a token within the operator's own rights: a restricted administrator manages its own kind.
@@ -141,6 +150,7 @@ export class ApiTokenService {
           venueIds: token.venueIds,
         });
       }
+      await claim?.settle(em, token);
       return token;
     });
     if (revoked) this.forget(revoked.tokenHash);

@@ -15,6 +15,7 @@ import { pageWindow, paginationOf } from '../common/pagination.js';
 import { usernameKey } from '../common/validation/normalise.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { PaginationDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
@@ -78,6 +79,7 @@ export class BatchesService {
     origin: AuditOrigin = NO_ORIGIN,
     idempotency: IdempotentCall<BatchDetailDto> | null = null,
     deadline: Deadline = Deadline.none,
+    claim: TransactionClaim<BatchDetailDto> | null = null,
   ): Promise<BatchDetailDto> {
     const now = this.clock.now();
     const errors = rules.batchErrors(request, now);
@@ -92,7 +94,7 @@ export class BatchesService {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.database.transaction((em) =>
-          this.insertBatch(em, request, actor, origin, idempotency, passwords, hashes, now),
+          this.insertBatch(em, request, actor, origin, idempotency, claim, passwords, hashes, now),
         );
       } catch (error) {
         // A username drawn here was taken by a concurrent create between the check and the insert.
@@ -107,10 +109,12 @@ export class BatchesService {
     actor: AuditActor,
     origin: AuditOrigin,
     idempotency: IdempotentCall<BatchDetailDto> | null,
+    claim: TransactionClaim<BatchDetailDto> | null,
     passwords: readonly string[],
     hashes: readonly string[],
     now: Date,
   ): Promise<BatchDetailDto> {
+    await claim?.take(em);
     await this.idempotency.reserve(em, idempotency);
     await this.assertVenueRegistered(em, request.venueId);
     const usernames = await this.freeUsernames(em, request.prefix, request.count);
@@ -188,6 +192,7 @@ export class BatchesService {
         .sort((a, b) => ((a.username ?? '') < (b.username ?? '') ? -1 : 1)),
     };
     await this.idempotency.complete(em, idempotency, created);
+    await claim?.settle(em, created);
     return created;
   }
 
@@ -256,12 +261,19 @@ export class BatchesService {
   /**
    * The passwords, on cards: write permission, within the reveal window (which the first reveal
    * opens: 24 hours from it), audited as `batch.reveal`. Past the window the passwords are erased and
-   * the answer is a 410.
+   * the answer is a 410. A caller's `claim` (the console's form token) is taken first and settled
+   * last, in the same transaction.
    */
-  async reveal(caller: BatchCaller, id: string, origin: AuditOrigin = NO_ORIGIN): Promise<BatchCardsDto> {
+  async reveal(
+    caller: BatchCaller,
+    id: string,
+    origin: AuditOrigin = NO_ORIGIN,
+    claim: TransactionClaim<BatchDto> | null = null,
+  ): Promise<BatchCardsDto> {
     if (caller !== null && !satisfies(caller.permissions, 'write')) throw ApiError.forbidden();
     const now = this.clock.now();
     const outcome = await this.database.transaction(async (em) => {
+      await claim?.take(em);
       const batch = await this.findVisible(em, caller, id, true);
       const state = rules.revealState(batch, now);
       if (state.kind === 'closed') {
@@ -279,12 +291,41 @@ export class BatchesService {
         venueIds: [batch.venueId],
         origin,
       });
-      const accounts = await this.batches.findAccounts(em, batch.id);
-      const sealed = new Map((await this.batches.findPasswords(em, batch.id)).map((row) => [row.userId, row]));
-      return { batch, accounts, sealed };
+      await claim?.settle(em, toBatchDto(batch, now));
+      return this.sealedCards(em, batch);
     });
     if (outcome === null) throw new ApiError(410, PASSWORDS_GONE);
-    const { batch, accounts, sealed } = outcome;
+    return this.openCards(outcome, now);
+  }
+
+  /**
+   * The cards of a batch the caller revealed a moment ago, read again (the console's cards page after
+   * a reload, within its few minutes): no audit row and no window of its own, since the reveal that
+   * the caller's page stands for has both; write permission and the venue scope as reveal; 410 past
+   * the batch's window, or before any reveal.
+   */
+  async revealedCards(caller: BatchCaller, id: string): Promise<BatchCardsDto> {
+    if (caller !== null && !satisfies(caller.permissions, 'write')) throw ApiError.forbidden();
+    const now = this.clock.now();
+    const outcome = await this.database.run(async (em) => {
+      const batch = await this.findVisible(em, caller, id, false);
+      if (batch.firstRevealedAt === null || rules.revealState(batch, now).kind === 'closed') return null;
+      return this.sealedCards(em, batch);
+    });
+    if (outcome === null) throw new ApiError(410, PASSWORDS_GONE);
+    return this.openCards(outcome, now);
+  }
+
+  private async sealedCards(em: EntityManager, batch: UserBatchEntity) {
+    const accounts = await this.batches.findAccounts(em, batch.id);
+    const sealed = new Map((await this.batches.findPasswords(em, batch.id)).map((row) => [row.userId, row]));
+    return { batch, accounts, sealed };
+  }
+
+  private openCards(
+    { batch, accounts, sealed }: Awaited<ReturnType<BatchesService['sealedCards']>>,
+    now: Date,
+  ): BatchCardsDto {
     const cards = accounts.flatMap((account) => {
       const row = sealed.get(account.id);
       if (row === undefined) return [];

@@ -2,7 +2,9 @@ import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter 
 import type { Response } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../common/load/admission.js';
 import { isOverload } from '../common/load/overload.js';
-import { PageRedirect, PageRefusal } from '../web/errors.js';
+import { ConsoleFormTokensService, FormTokenTaken } from '../operators/console-form-tokens.service.js';
+import { FormAlreadySent, PageRedirect, PageRefusal } from '../web/errors.js';
+import { consoleReturnPath } from './console.rules.js';
 import type { ConsoleRequest } from './console-request.js';
 import { ConsoleViews } from './console-views.js';
 import { DeniedAccessAudit } from './denied-access-audit.js';
@@ -20,7 +22,11 @@ const HTTP_REFUSALS: Record<number, string> = {
   429: 'error.tooMany',
 };
 
-/** The console answers in pages, never the API's JSON: redirects, refusals, and errors without details. */
+/**
+ * The console answers in pages, never the API's JSON: redirects, refusals, errors without details,
+ * and "already done" for a form sent again (its token used: by an earlier POST, or by one that ran at
+ * the same time and committed first), with a link to what that POST did.
+ */
 @Catch()
 export class ConsoleExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Console');
@@ -28,6 +34,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly views: ConsoleViews,
     private readonly denied: DeniedAccessAudit,
+    private readonly formTokens: ConsoleFormTokensService,
   ) {}
 
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
@@ -38,6 +45,16 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     if (exception instanceof PageRedirect) {
       if (exception.endSession) clearSessionCookie(request, response);
       response.redirect(303, exception.location);
+      return;
+    }
+    let sent = exception instanceof FormAlreadySent ? exception : null;
+    if (exception instanceof FormTokenTaken) sent = new FormAlreadySent(await this.linkOfUsed(request));
+    if (sent !== null) {
+      const link = sent.link === null ? null : consoleReturnPath(sent.link);
+      response
+        .status(409)
+        .type('html')
+        .send(this.views.render('shell/done', language, { link }));
       return;
     }
     let refusal: PageRefusal;
@@ -58,5 +75,17 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       .send(
         this.views.render('shell/error', language, { message: { key: refusal.messageKey, values: refusal.values } }),
       );
+  }
+
+  /** The link of the POST that used this request's token first (committed by now); null when it cannot be read. */
+  private async linkOfUsed(request: ConsoleRequest): Promise<string | null> {
+    if (request.consoleFormToken === undefined) return null;
+    try {
+      const use = await this.formTokens.use(request.consoleFormToken);
+      return use.used ? use.link : null;
+    } catch (error) {
+      this.logger.warn(`Could not read a used form token: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   }
 }

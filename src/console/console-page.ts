@@ -14,6 +14,14 @@ import { bytesText, timeHtml } from '../web/format.js';
 import { PageRedirect, PageRefusal } from '../web/errors.js';
 import type { ConsoleRequest } from './console-request.js';
 import type { ClientInfo } from '../operators/console-sessions.service.js';
+import {
+  ConsoleFormTokensService,
+  type FormClaim,
+  type FormOutcome,
+  type FormResult,
+} from '../operators/console-form-tokens.service.js';
+import { newFormToken } from '../operators/form-tokens.js';
+import { readSessionCookie } from './session-cookie.js';
 import { ConsoleViews } from './console-views.js';
 import { DEFAULT_LANGUAGE } from '../web/language.js';
 import { field, queryValue } from '../web/forms.js';
@@ -97,9 +105,12 @@ export function requireAdmin(request: ConsoleRequest): SignedInOperator {
 /**
  * Renders the console's pages with what every page needs besides its own data: the operator, what
  * the operator may do (`can`, `admin`: a page shows no control its operator cannot use), the
- * navigation, dates in the operator's time zone (`time`), byte counts, venue display names, and a
+ * navigation, dates in the operator's time zone (`time`), byte counts, venue display names, a
  * notice named by the `notice` query parameter of a redirect after a change (shown only when it is a
- * `notice.*` key of the catalogues, so a link cannot put words on the page).
+ * `notice.*` key of the catalogues, so a link cannot put words on the page), and `formToken()`, a new
+ * one-time token of the session for each form that changes something. A handler hands the claim of
+ * the token its POST brought (`claim`) to the service that makes the change, and its result page
+ * reads what the change left (`result`).
  */
 @Injectable()
 export class ConsolePages {
@@ -109,6 +120,7 @@ export class ConsolePages {
     private readonly views: ConsoleViews,
     private readonly venuesService: VenuesService,
     private readonly clock: Clock,
+    private readonly formTokens: ConsoleFormTokensService,
   ) {}
 
   /** A whole page (a view that names the layout) or a fragment (a view that does not, for htmx). */
@@ -128,6 +140,7 @@ export class ConsolePages {
     const about = typeof data.zoneVenueId === 'string' ? data.zoneVenueId : data.venueId;
     const venue = typeof about === 'string' ? venues.get(about) : undefined;
     const zone = venue?.timeZone ?? operator?.timeZone ?? 'UTC';
+    const sessionId = request.consoleSession === undefined ? undefined : readSessionCookie(request);
     const html = this.views.render(view, language, {
       operator,
       admin: operator?.admin === true,
@@ -142,9 +155,31 @@ export class ConsolePages {
       // A message key built at run time (`it.key('audit.actionName', row.action)`); messages.spec lists each stem.
       key: (...parts: string[]) => parts.join('.'),
       notice: notice.startsWith('notice.') && this.views.has(notice) ? notice : null,
+      formToken: () => (sessionId === undefined ? '' : newFormToken(sessionId)),
       ...data,
     });
     response.status(status).type('html').send(html);
+  }
+
+  /**
+   * The claim of the one-time token this POST brought (the guard checked it), for the service call
+   * that makes the change: its use commits with the change, and `outcome` (fixed, or made from the
+   * change's result) is what a second POST of the form and the result page get.
+   */
+  claim<T>(
+    request: ConsoleRequest,
+    outcome: FormOutcome | ((result: T, resultId: string) => FormOutcome),
+  ): FormClaim<T> {
+    const token = request.consoleFormToken;
+    if (token === undefined) throw new Error('The route takes no form token: it has no claim to give.');
+    return this.formTokens.claim(session(request).idHash, token, outcome);
+  }
+
+  /** A result the session's own POST left (its secret only within its window); a 404 page for any other. */
+  async result(request: ConsoleRequest, resultId: string): Promise<FormResult> {
+    const found = await this.formTokens.result(session(request).idHash, resultId);
+    if (found === null) throw new PageRefusal(404, 'error.notFound');
+    return found;
   }
 
   /** Reads the venues again at the next page (after a change of the registry here). */

@@ -6,4 +6,6 @@ import type { SessionWithOperator } from '../operators/session-with-operator.js'
 export interface ConsoleRequest extends Request {
   consoleLanguage?: Language;
   consoleSession?: SessionWithOperator;
+  /** The one-time form token a POST brought, once the guard found it the session's own and unused. */
+  consoleFormToken?: string;
 }

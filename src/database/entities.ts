@@ -9,6 +9,7 @@ import {
   VenueUserCountChangeEntity,
   VenueUserCountEntity,
 } from '../hotspot-users/entities/venue-user-count.entity.js';
+import { ConsoleFormTokenEntity } from '../operators/entities/console-form-token.entity.js';
 import { OperatorPasskeyEntity } from '../operators/entities/operator-passkey.entity.js';
 import { OperatorRecoveryCodeEntity } from '../operators/entities/operator-recovery-code.entity.js';
 import { OperatorSessionEntity } from '../operators/entities/operator-session.entity.js';
@@ -40,6 +41,7 @@ export const ENTITIES = [
   OperatorSessionEntity,
   OperatorRecoveryCodeEntity,
   OperatorPasskeyEntity,
+  ConsoleFormTokenEntity,
   SignInFailureEntity,
   VenueEntity,
   UserBatchEntity,

@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
 import { pageWindow, paginationOf } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { RegisteredVenuesCheck } from '../venues/registered-venues-check.js';
@@ -111,13 +112,15 @@ export class HotspotUsersService {
 
   /**
    * With an Idempotency-Key (`idempotency`), the key is taken first in the transaction and the answer
-   * written last, so the user, the key, its answer and the audit event commit together.
+   * written last, so the user, the key, its answer and the audit event commit together; a caller's
+   * `claim` (the console's form token) the same way.
    */
   async create(
     token: Actor,
     input: CreateUserInput,
     origin: AuditOrigin,
     idempotency: IdempotentCall<Versioned<HotspotUserDto>> | null = null,
+    claim: TransactionClaim<Versioned<HotspotUserDto>> | null = null,
   ): Promise<Versioned<HotspotUserDto>> {
     const now = this.clock.now();
     const errors = rules.expiryErrors(input.loginMethod, input.expiresAt, now, input.validFor);
@@ -128,6 +131,7 @@ export class HotspotUsersService {
     const user = rules.newUser(input, newId(), passwordHash, now);
     return this.writer.answeringConflicts(() =>
       this.database.transaction(async (em) => {
+        await claim?.take(em);
         await this.idempotency.reserve(em, idempotency);
         await this.assertVenuesRegistered(em, input.venueIds);
         await this.writer.insert(em, user, input.venueIds);
@@ -140,6 +144,7 @@ export class HotspotUsersService {
         });
         const created = { data: toHotspotUserDto(user, input.venueIds, []), version: user.version };
         await this.idempotency.complete(em, idempotency, created);
+        await claim?.settle(em, created);
         return created;
       }),
     );
@@ -161,12 +166,14 @@ export class HotspotUsersService {
     input: UpdateUserInput,
     origin: AuditOrigin,
     precondition: Precondition = null,
+    claim: TransactionClaim<Versioned<HotspotUserDto> & WroteJobs> | null = null,
   ): Promise<Versioned<HotspotUserDto> & WroteJobs> {
     this.access.assertContextInScope(token, context);
     if (input.venueIds !== undefined) this.venueScope.assertVenuesInScope(token, input.venueIds, 'venueIds');
     const now = this.clock.now();
     return this.writer.answeringConflicts(() =>
       this.database.transaction(async (em) => {
+        await claim?.take(em);
         const stored = await this.access.findChangeable(em, token, id, context, precondition);
         const move = rules.statusMove(stored.user.status, input.status);
         if (move.kind === 'refused') throw ApiError.expiredUserNotEditable();
@@ -196,7 +203,9 @@ export class HotspotUsersService {
           origin,
         });
         const [dto] = await this.toDtos(em, [{ user, venueIds }]);
-        return { data: dto, version: user.version, unauthJobIds };
+        const updated = { data: dto, version: user.version, unauthJobIds };
+        await claim?.settle(em, updated);
+        return updated;
       }),
     );
   }
@@ -207,9 +216,11 @@ export class HotspotUsersService {
     context: VenueContextDto,
     origin: AuditOrigin,
     precondition: Precondition = null,
+    claim: TransactionClaim<WroteJobs> | null = null,
   ): Promise<WroteJobs> {
     this.access.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       const stored = await this.access.findChangeable(em, token, id, context, precondition);
       const now = this.clock.now();
       const { unauthJobIds } = await this.endings.endSessions(em, stored.user, rules.ENDINGS.deleted, now);
@@ -222,6 +233,7 @@ export class HotspotUsersService {
         venueIds: stored.venueIds,
         origin,
       });
+      await claim?.settle(em, { unauthJobIds });
       return { unauthJobIds };
     });
   }
@@ -234,9 +246,11 @@ export class HotspotUsersService {
     origin: AuditOrigin,
     precondition: Precondition = null,
     idempotency: IdempotentCall<Versioned<ExpireResult> & WroteJobs> | null = null,
+    claim: TransactionClaim<Versioned<ExpireResult> & WroteJobs> | null = null,
   ): Promise<Versioned<ExpireResult> & WroteJobs> {
     this.access.assertContextInScope(token, context);
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.idempotency.reserve(em, idempotency);
       const stored = await this.access.findChangeable(em, token, id, context, precondition);
       const { ended, unauthJobIds, record } = await this.endings.makeExpired(
@@ -255,6 +269,7 @@ export class HotspotUsersService {
       const [user] = await this.toDtos(em, [record]);
       const expired = { data: { expiredSessions: ended, user }, version: record.user.version, unauthJobIds };
       await this.idempotency.complete(em, idempotency, expired);
+      await claim?.settle(em, expired);
       return expired;
     });
   }

@@ -6,6 +6,7 @@ import type { Actor } from '../auth/actor.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { VenueContextDto } from './dto/hotspot-user-queries.dto.js';
@@ -78,6 +79,7 @@ export class PasswordResetService {
     origin: AuditOrigin,
     precondition: Precondition = null,
     idempotency: IdempotentCall<PasswordResetResult> | null = null,
+    claim: TransactionClaim<PasswordResetResult> | null = null,
   ): Promise<PasswordResetResult> {
     this.access.assertContextInScope(caller.actor, context);
     const generated =
@@ -90,6 +92,7 @@ export class PasswordResetService {
     );
     const now = this.clock.now();
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.idempotency.reserve(em, idempotency);
       const stored = await this.access.findChangeable(em, caller.actor, id, context, precondition);
       const refusal = passwordResetRefusal(stored.user, input.newPassword);
@@ -118,6 +121,7 @@ export class PasswordResetService {
       };
       // The answer kept for a replay is the controller's, which leaves the generated password out.
       await this.idempotency.complete(em, idempotency, result);
+      await claim?.settle(em, result);
       return result;
     });
   }

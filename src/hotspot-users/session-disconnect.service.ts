@@ -7,6 +7,7 @@ import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
 import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
@@ -44,9 +45,16 @@ export class SessionDisconnectService {
    * Ends an active session, in one transaction: its user's row locked first (as every change of a
    * user and every session start lock it), then the session's; the job written and the
    * session.disconnect event recorded with it. 404 as find; 409 when the session has ended already.
+   * A caller's `claim` (the console's form token) is taken first and settled last, in the same transaction.
    */
-  disconnect(actor: Actor, sessionId: string, origin: AuditOrigin): Promise<Disconnected> {
+  disconnect(
+    actor: Actor,
+    sessionId: string,
+    origin: AuditOrigin,
+    claim: TransactionClaim<Disconnected> | null = null,
+  ): Promise<Disconnected> {
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       const seen = await this.findVisible(em, actor, sessionId);
       const record = await this.users.lockRecord(em, seen.userId);
       if (record === null) throw sessionNotFound();
@@ -67,7 +75,9 @@ export class SessionDisconnectService {
         venueIds: [session.venueId],
         origin,
       });
-      return { session, unauthJobId: job.id };
+      const done = { session, unauthJobId: job.id };
+      await claim?.settle(em, done);
+      return done;
     });
   }
 

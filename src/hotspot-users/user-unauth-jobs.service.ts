@@ -8,6 +8,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Clock } from '../common/clock.js';
 import { pageWindow, paginationOf, type PageRequest } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { UnauthJobEntity, UnauthJobStatus, UnauthReason } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { jobSeenFrom } from '../unauth-jobs/unauth-job-rules.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
@@ -68,10 +69,12 @@ export class UserUnauthJobsService {
   /**
    * Puts a failed job back for the worker (pending, due now, attempts from zero), in one transaction
    * with its unauth-job.retry event: 404 as get, 403 when one of its sessions lies in a venue outside
-   * the actor's, 409 when the job is not failed.
+   * the actor's, 409 when the job is not failed. A caller's `claim` (the console's form token) is
+   * taken first and settled last, in the same transaction.
    */
-  retry(token: Actor, id: string, origin: AuditOrigin): Promise<void> {
+  retry(token: Actor, id: string, origin: AuditOrigin, claim: TransactionClaim<void> | null = null): Promise<void> {
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       const job = await this.jobs.lockIn(em, id);
       if (job === null) throw ApiError.unauthJobNotFound();
       const user = await this.users.findRecord(em, job.userId);
@@ -88,6 +91,7 @@ export class UserUnauthJobsService {
         venueIds,
         origin,
       });
+      await claim?.settle(em, undefined);
     });
   }
 

@@ -10,6 +10,7 @@ import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService, type UnitOptions } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { NasClientEntity } from './entities/nas-client.entity.js';
 import { NasClientsRepository } from './nas-clients.repository.js';
@@ -154,8 +155,15 @@ export class NasService implements NasDirectory {
     return this.key !== null;
   }
 
-  /** Registers a NAS; nas.add is recorded for `actor` (the command line unless said otherwise), never its secret. */
-  async add(input: AddNasInput, actor: AuditActor = CLI_ACTOR): Promise<NasClient> {
+  /**
+   * Registers a NAS; nas.add is recorded for `actor` (the command line unless said otherwise), never
+   * its secret. A caller's `claim` (the console's form token) is taken first and settled last, in its transaction.
+   */
+  async add(
+    input: AddNasInput,
+    actor: AuditActor = CLI_ACTOR,
+    claim: TransactionClaim<NasClient> | null = null,
+  ): Promise<NasClient> {
     const record = new NasClientEntity();
     record.id = newId();
     record.venueId = check('venueId', input.venueId, (v) =>
@@ -175,6 +183,7 @@ export class NasService implements NasDirectory {
     record.createdAt = this.clock.now();
     try {
       await this.database.transaction(async (em) => {
+        await claim?.take(em);
         const holder = await this.nasClients.findByAddress(em, record.ipAddress);
         if (holder !== null) throw new NasAddressTakenError(record.ipAddress, holder.name);
         await this.nasClients.insert(em, record);
@@ -184,6 +193,7 @@ export class NasService implements NasDirectory {
           target: { type: 'nas', id: record.id },
           venueIds: [record.venueId],
         });
+        await claim?.settle(em, view(record));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw await this.takenError(record);
@@ -225,10 +235,15 @@ export class NasService implements NasDirectory {
     return (await this.records()).map((record) => this.withSecret(record));
   }
 
-  /** Removes a NAS by id or name; returns it, or null when none matches. */
-  async remove(idOrName: string, actor: AuditActor = CLI_ACTOR): Promise<NasClient | null> {
+  /** Removes a NAS by id or name; returns it, or null when none matches. `claim` as add's. */
+  async remove(
+    idOrName: string,
+    actor: AuditActor = CLI_ACTOR,
+    claim: TransactionClaim<NasClient> | null = null,
+  ): Promise<NasClient | null> {
     try {
       return await this.database.transaction(async (em) => {
+        await claim?.take(em);
         const record = await this.findByIdOrName(em, idOrName);
         if (record === null) return null;
         await this.nasClients.delete(em, record.id);
@@ -238,6 +253,7 @@ export class NasService implements NasDirectory {
           target: { type: 'nas', id: record.id },
           venueIds: [record.venueId],
         });
+        await claim?.settle(em, view(record));
         return view(record);
       });
     } finally {

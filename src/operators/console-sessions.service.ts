@@ -6,6 +6,7 @@ import type { AppConfig, ConsoleConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
 import { lastSeenDue, sessionOver } from './sign-in.rules.js';
 import type { SessionStage } from './entities/operator-session.entity.js';
+import { ConsoleFormTokensRepository } from './console-form-tokens.repository.js';
 import { OperatorSessionsRepository } from './operator-sessions.repository.js';
 import type { SessionWithOperator } from './session-with-operator.js';
 import { isSessionIdShape, newSessionId, sha256Hex } from './session-ids.js';
@@ -35,6 +36,7 @@ export class ConsoleSessionsService {
   constructor(
     private readonly database: DatabaseService,
     private readonly sessions: OperatorSessionsRepository,
+    private readonly formTokens: ConsoleFormTokensRepository,
     private readonly clock: Clock,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -100,7 +102,8 @@ export class ConsoleSessionsService {
 
   /**
    * A new id for a signed-in session after a change of the operator's own security (password, second
-   * factor): the old row goes, a new one is made at the operator's current rights_version.
+   * factor): the old row goes, a new one is made at the operator's current rights_version, and the
+   * forms the session sent (their results) go with it to the new id.
    */
   async replace(
     em: EntityManager,
@@ -110,20 +113,31 @@ export class ConsoleSessionsService {
   ): Promise<string> {
     await this.sessions.delete(em, old.idHash);
     // The new id keeps the old session's start and absolute end: replacing never prolongs a session.
-    return this.start(em, operator, 'signed-in', client, { createdAt: old.createdAt, expiresAt: old.expiresAt });
+    const id = await this.start(em, operator, 'signed-in', client, {
+      createdAt: old.createdAt,
+      expiresAt: old.expiresAt,
+    });
+    await this.formTokens.moveToSession(em, old.idHash, sha256Hex(id));
+    return id;
   }
 
   async setPendingTotpSecret(idHash: string, sealed: string): Promise<void> {
     await this.database.run((em) => this.sessions.setPendingTotpSecret(em, idHash, sealed));
   }
 
-  /** Ends one session (sign out). */
+  /** Ends one session (sign out), and the results of the forms it sent. */
   async end(idHash: string): Promise<void> {
-    await this.database.run((em) => this.sessions.delete(em, idHash));
+    await this.database.transaction(async (em) => {
+      await this.formTokens.deleteOfSession(em, idHash);
+      await this.sessions.delete(em, idHash);
+    });
   }
 
-  /** Ends every session of the operator, on every instance (sign out everywhere). */
+  /** Ends every session of the operator, on every instance (sign out everywhere), and their forms' results. */
   async endEverywhere(operatorId: string): Promise<void> {
-    await this.database.run((em) => this.sessions.deleteAllOfOperator(em, operatorId));
+    await this.database.transaction(async (em) => {
+      await this.formTokens.deleteOfOperator(em, operatorId);
+      await this.sessions.deleteAllOfOperator(em, operatorId);
+    });
   }
 }

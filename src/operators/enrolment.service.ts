@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { ConsoleSessionsService, type ClientInfo } from './console-sessions.service.js';
 import type { SessionWithOperator } from './session-with-operator.js';
 import { OperatorsRepository } from './operators.repository.js';
@@ -51,12 +52,15 @@ export class EnrolmentService {
 
   /**
    * Confirms the offered seed with a code from the app: the seed becomes the operator's, ten new
-   * recovery codes replace any old ones, and the session gets a new id. Null for a wrong code.
+   * recovery codes replace any old ones, and the session gets a new id. Null for a wrong code. A
+   * caller's `claim` (the console's form token) is taken first and settled last with the codes, in
+   * the same transaction (the claim goes with the session to its new id).
    */
   async confirm(
     session: SessionWithOperator,
     code: string,
     client: ClientInfo,
+    claim: TransactionClaim<string[]> | null = null,
   ): Promise<{ sessionId: string; recoveryCodes: string[] } | null> {
     const seed = this.pendingSeed(session);
     if (seed === null) return null;
@@ -67,10 +71,18 @@ export class EnrolmentService {
     const operatorId = session.operator.id;
     const sealed = sealTotpSeed(seed, operatorId, this.secretsKey);
     const sessionId = await this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.operators.saveTotpEnrolment(em, operatorId, sealed, step, now);
       await this.recoveryCodes.replaceAll(em, operatorId, recoveryCodeRows(operatorId, codes, now));
       await this.audit.twoFactorEnrolled(em, session.operator, client);
-      return this.sessions.replace(em, session, { id: operatorId, rightsVersion: session.rightsVersion }, client);
+      const id = await this.sessions.replace(
+        em,
+        session,
+        { id: operatorId, rightsVersion: session.rightsVersion },
+        client,
+      );
+      await claim?.settle(em, codes);
+      return id;
     });
     return { sessionId, recoveryCodes: codes };
   }

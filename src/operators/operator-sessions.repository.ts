@@ -103,18 +103,28 @@ export class OperatorSessionsRepository {
 
   /** The session's passkey challenge, cleared as it is read: of two uses of one, one gets it. Null when none. */
   async takeWebauthnChallenge(em: EntityManager, idHash: string): Promise<string | null> {
+    const challenge = await this.webauthnChallenge(em, idHash);
+    if (challenge === null) return null;
+    return (await this.clearWebauthnChallenge(em, idHash, challenge)) ? challenge : null;
+  }
+
+  /** The session's passkey challenge as it is, or null. */
+  async webauthnChallenge(em: EntityManager, idHash: string): Promise<string | null> {
     const row = await em.findOne(OperatorSessionEntity, {
       select: { idHash: true, webauthnChallenge: true },
       where: { idHash },
     });
-    const challenge = row?.webauthnChallenge ?? null;
-    if (challenge === null) return null;
+    return row?.webauthnChallenge ?? null;
+  }
+
+  /** Clears the session's passkey challenge if it is still `challenge`; false when another use took it. */
+  async clearWebauthnChallenge(em: EntityManager, idHash: string, challenge: string): Promise<boolean> {
     const taken = await em.update(
       OperatorSessionEntity,
       { idHash, webauthnChallenge: challenge },
       { webauthnChallenge: null },
     );
-    return (taken.affected ?? 0) === 1 ? challenge : null;
+    return (taken.affected ?? 0) === 1;
   }
 
   /** Deletes the session; true when it was there (so two uses of one session cannot both move it on). */

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { FirstAdminService } from './first-admin.service.js';
 import { AccountService } from './account.service.js';
+import { ConsoleFormTokensRepository } from './console-form-tokens.repository.js';
+import { ConsoleFormTokensService } from './console-form-tokens.service.js';
 import { ConsoleSessionsService } from './console-sessions.service.js';
 import { EnrolmentService } from './enrolment.service.js';
 import { OperatorSessionsRepository } from './operator-sessions.repository.js';
@@ -19,7 +21,7 @@ import { SignInService } from './sign-in.service.js';
 /**
  * The people who sign in to the console and how they do: accounts and the first administrator of a
  * fresh installation; passwords, one-time passwords, TOTP, recovery codes and passkeys; console
- * sessions, the sign-in slow-down and the sign-in's audit rows. The console only calls the services
+ * sessions and the one-time tokens of their forms, the sign-in slow-down and the sign-in's audit rows. The console only calls the services
  * exported here.
  */
 @Module({
@@ -32,6 +34,8 @@ import { SignInService } from './sign-in.service.js';
     RecoveryCodesRepository,
     PasskeysRepository,
     SignInFailuresRepository,
+    ConsoleFormTokensRepository,
+    ConsoleFormTokensService,
     SignInAudit,
     SignInThrottle,
     ConsoleSessionsService,
@@ -44,6 +48,7 @@ import { SignInService } from './sign-in.service.js';
   exports: [
     OperatorsService,
     ConsoleSessionsService,
+    ConsoleFormTokensService,
     SignInService,
     EnrolmentService,
     PasswordChangeService,

@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { OperatorEntity } from './entities/operator.entity.js';
 import {
@@ -141,6 +142,7 @@ export class OperatorsService {
     input: CreateOperatorInput,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<CreatedOperator> | null = null,
   ): Promise<CreatedOperator> {
     // An administrator gives at most its own rights (GrantRefusedError); the command line anything.
     assertGrantable(grantor, input);
@@ -156,20 +158,22 @@ export class OperatorsService {
     operator.oneTimePasswordExpiresAt = generated === null ? null : this.oneTimePasswordExpiry(operator.createdAt);
     // Hashing is slow by design: it runs before the transaction, never inside it.
     operator.passwordHash = await this.passwords.hash(generated ?? normalisedPassword(input.password!));
+    const created = { operator: toOperatorView(operator), oneTimePassword: generated };
     try {
-      await this.database.transaction(async (em) => {
+      await this.claimed(claim, async (em) => {
         // Found here or, when another create commits in between, by the unique index.
         if ((await this.operators.findByEmailKey(em, operator.emailKey)) !== null) {
           throw new OperatorEmailTakenError(operator.email);
         }
         await this.operators.insert(em, operator);
         await this.record(em, actor, 'operator.create', operator);
+        return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new OperatorEmailTakenError(operator.email);
       throw error;
     }
-    return { operator: toOperatorView(operator), oneTimePassword: generated };
+    return created;
   }
 
   /**
@@ -235,8 +239,9 @@ export class OperatorsService {
     idOrEmail: string,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<OperatorStatusChange | null> | null = null,
   ): Promise<OperatorStatusChange | null> {
-    return this.database.transaction(async (em) => {
+    return this.claimed(claim, async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       assertGrantable(grantor, operator);
@@ -253,8 +258,9 @@ export class OperatorsService {
     idOrEmail: string,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<OperatorStatusChange | null> | null = null,
   ): Promise<OperatorStatusChange | null> {
-    return this.database.transaction(async (em) => {
+    return this.claimed(claim, async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       assertGrantable(grantor, operator);
@@ -270,10 +276,11 @@ export class OperatorsService {
     idOrEmail: string,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<OperatorPasswordReset | null> | null = null,
   ): Promise<OperatorPasswordReset | null> {
     const password = newOneTimePassword();
     const passwordHash = await this.passwords.hash(password);
-    return this.database.transaction(async (em) => {
+    return this.claimed(claim, async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       // A one-time password of a more powerful operator would be a way into its rights.
@@ -298,6 +305,7 @@ export class OperatorsService {
     input: OperatorRightsChanges,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<OperatorRightsChange | null> | null = null,
   ): Promise<OperatorRightsChange | null> {
     const wanted: OperatorChanges = {};
     if (input.name !== undefined) wanted.name = check('name', operatorName(input.name));
@@ -305,7 +313,7 @@ export class OperatorsService {
       wanted.permissions = check('permissions', operatorPermissions(input.permissions));
     if (input.venueIds !== undefined) wanted.venueIds = check('venueIds', operatorVenueIds(input.venueIds));
     if (input.admin !== undefined) wanted.admin = input.admin;
-    return this.database.transaction(async (em) => {
+    return this.claimed(claim, async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       // Within the grantor's rights before and after: nobody widens anyone's rights, its own included,
@@ -337,8 +345,9 @@ export class OperatorsService {
     idOrEmail: string,
     actor: AuditActor = CLI_ACTOR,
     grantor: Rights | null = null,
+    claim: TransactionClaim<OperatorTotpReset | null> | null = null,
   ): Promise<OperatorTotpReset | null> {
-    return this.database.transaction(async (em) => {
+    return this.claimed(claim, async (em) => {
       const operator = await this.findByIdOrEmail(em, idOrEmail);
       if (operator === null) return null;
       assertGrantable(grantor, operator);
@@ -348,6 +357,19 @@ export class OperatorsService {
       const changed = await this.change(em, operator, changes);
       await this.record(em, actor, '2fa.reset', operator);
       return { operator: changed, wasEnrolled };
+    });
+  }
+
+  /**
+   * One use case's transaction with a caller's `claim` (the console's form token) taken first and
+   * settled last with the use case's result, so both commit with the change or not at all.
+   */
+  private claimed<T>(claim: TransactionClaim<T> | null, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.database.transaction(async (em) => {
+      await claim?.take(em);
+      const result = await work(em);
+      await claim?.settle(em, result);
+      return result;
     });
   }
 

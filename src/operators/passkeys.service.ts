@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { ClientInfo } from './console-sessions.service.js';
 import { OperatorPasskeyEntity } from './entities/operator-passkey.entity.js';
 import type { SessionWithOperator } from './session-with-operator.js';
@@ -44,6 +45,9 @@ interface RelyingParty {
 
 /** What a second factor's check does with a passkey's answer, inside the sign-in's transaction. */
 export type PasskeyCheck = (em: EntityManager, operatorId: string, sessionIdHash: string) => Promise<boolean>;
+
+/** The challenge of a registration was taken by another answer between its check and its storing. */
+class ChallengeGone extends Error {}
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server) as a second factor beside TOTP: an operator adds
@@ -100,13 +104,24 @@ export class PasskeysService {
     return options;
   }
 
-  /** Stores the passkey the browser created, named `name`; false when its answer does not verify. */
-  async register(session: SessionWithOperator, answer: string, name: string, client: ClientInfo): Promise<boolean> {
+  /**
+   * Stores the passkey the browser created, named `name`; false when its answer does not verify. The
+   * ceremony's challenge is used once: cleared by a failed check, or taken in the transaction that
+   * stores the passkey, with a caller's `claim` (the console's form token) taken before it, so of two
+   * POSTs of one form the second finds the claim taken rather than the challenge gone.
+   */
+  async register(
+    session: SessionWithOperator,
+    answer: string,
+    name: string,
+    client: ClientInfo,
+    claim: TransactionClaim<void> | null = null,
+  ): Promise<boolean> {
     const party = this.relyingParty;
     const response = parsedCeremonyResponse<RegistrationResponseJSON>(answer);
     const label = passkeyName(name);
     if (party === null || response === null || label === null) return false;
-    const challenge = await this.database.transaction((em) => this.sessions.takeWebauthnChallenge(em, session.idHash));
+    const challenge = await this.database.run((em) => this.sessions.webauthnChallenge(em, session.idHash));
     if (challenge === null) return false;
     let credential;
     try {
@@ -117,9 +132,13 @@ export class PasskeysService {
         expectedRPID: party.id,
         requireUserVerification: false,
       });
-      if (!verification.verified) return false;
-      credential = verification.registrationInfo.credential;
+      if (!verification.verified) credential = null;
+      else credential = verification.registrationInfo.credential;
     } catch {
+      credential = null;
+    }
+    if (credential === null) {
+      await this.database.run((em) => this.sessions.clearWebauthnChallenge(em, session.idHash, challenge));
       return false;
     }
     const passkey = Object.assign(new OperatorPasskeyEntity(), {
@@ -135,22 +154,33 @@ export class PasskeysService {
     });
     try {
       await this.database.transaction(async (em) => {
+        await claim?.take(em);
+        // Thrown, not returned: the claim taken above goes with the transaction.
+        if (!(await this.sessions.clearWebauthnChallenge(em, session.idHash, challenge))) throw new ChallengeGone();
         await this.passkeys.insert(em, passkey);
         await this.audit.accountChanged(em, session.operator, client, ['passkeys']);
+        await claim?.settle(em, undefined);
       });
     } catch (error) {
-      // The same authenticator registered twice.
-      if (isUniqueViolation(error)) return false;
+      // The challenge used by another answer meanwhile, or the same authenticator registered twice.
+      if (error instanceof ChallengeGone || isUniqueViolation(error)) return false;
       throw error;
     }
     return true;
   }
 
-  /** Removes one of the operator's passkeys; false when it has none of that id. */
-  async remove(session: SessionWithOperator, id: string, client: ClientInfo): Promise<boolean> {
+  /** Removes one of the operator's passkeys; false when it has none of that id. `claim` as register's. */
+  async remove(
+    session: SessionWithOperator,
+    id: string,
+    client: ClientInfo,
+    claim: TransactionClaim<void> | null = null,
+  ): Promise<boolean> {
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       if (!(await this.passkeys.deleteOfOperator(em, session.operator.id, id))) return false;
       await this.audit.accountChanged(em, session.operator, client, ['passkeys']);
+      await claim?.settle(em, undefined);
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { oneTimePasswordExpired } from './operator-rules.js';
 import { checkablePassword, normalisedPassword, passwordProblem } from './password-policy.js';
@@ -39,7 +40,8 @@ export class PasswordChangeService {
    * (`mismatch`) and differ from the current one (`same`); the current one must be right and, when
    * it is a one-time password, not expired (`current`; a wrong one counts as a failed sign-in). Changing it moves rights_version on, which ends every
    * other session of the operator on every instance; this session continues under a new id, with
-   * its original start and absolute end.
+   * its original start and absolute end. A caller's `claim` (the console's form token) is taken
+   * first and settled last, in the transaction of the change.
    */
   async change(
     session: SessionWithOperator,
@@ -47,6 +49,7 @@ export class PasswordChangeService {
     password: string,
     repeated: string,
     client: ClientInfo,
+    claim: TransactionClaim<void> | null = null,
   ): Promise<PasswordChangeOutcome> {
     if (password !== repeated) return { kind: 'problem', problem: 'mismatch' };
     const problem = passwordProblem(password, session.operator);
@@ -69,12 +72,15 @@ export class PasswordChangeService {
     }
     const passwordHash = await this.hasher.hash(normalisedPassword(password));
     const sessionId = await this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.throttle.forget(em, throttled);
       await this.operators.changePassword(em, operatorId, passwordHash, this.clock.now());
       await this.audit.passwordChanged(em, session.operator, client);
       const operator = await this.operators.findById(em, operatorId);
       const rightsVersion = operator?.rightsVersion ?? session.rightsVersion + 1;
-      return this.sessions.replace(em, session, { id: operatorId, rightsVersion }, client);
+      const id = await this.sessions.replace(em, session, { id: operatorId, rightsVersion }, client);
+      await claim?.settle(em, undefined);
+      return id;
     });
     return { kind: 'changed', sessionId };
   }

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { createKeyFile, newSecretsKey } from '../config/secrets-key-file.js';
 import { DatabaseService } from '../database/database.service.js';
 import { NasService } from '../nas/nas.service.js';
+import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
 
 /** What a rotation re-sealed, and where the new key is. */
@@ -22,7 +23,8 @@ export interface SecretsRotation {
 /**
  * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
- * transaction: all of them move, or none. A secret still in clear is sealed too.
+ * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
+ * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
  */
 @Injectable()
 export class SecretsService {
@@ -34,6 +36,7 @@ export class SecretsService {
     private readonly nas: NasService,
     private readonly batches: BatchesService,
     private readonly operators: OperatorsService,
+    private readonly formTokens: ConsoleFormTokensService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.currentKey = config.get('secretsKey', { infer: true });
@@ -55,11 +58,14 @@ export class SecretsService {
     }
     let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords'>;
     try {
-      counts = await this.database.transaction(async (em) => ({
-        nasSecrets: await this.nas.resealSecrets(em, this.currentKey, newKey),
-        totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
-        batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
-      }));
+      counts = await this.database.transaction(async (em) => {
+        await this.formTokens.eraseSecrets(em);
+        return {
+          nasSecrets: await this.nas.resealSecrets(em, this.currentKey, newKey),
+          totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
+          batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
+        };
+      });
     } catch (error) {
       if (pending !== null) rmSync(pending, { force: true });
       throw error;

@@ -5,6 +5,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { VenueEntity } from './entities/venue.entity.js';
 import {
   appliedVenueChanges,
@@ -55,53 +56,76 @@ export class VenuesService {
 
   /**
    * Registers the venue `id` or changes the given fields of it; `created` says which. Recorded for
-   * `actor` (the command line unless said otherwise) as venue.create or venue.update.
+   * `actor` (the command line unless said otherwise) as venue.create or venue.update. A caller's
+   * `claim` (the console's form token) is taken first and settled last, in its transaction.
    */
-  async set(id: string, changes: VenueChanges, actor: AuditActor = CLI_ACTOR): Promise<VenueSetResult> {
+  async set(
+    id: string,
+    changes: VenueChanges,
+    actor: AuditActor = CLI_ACTOR,
+    claim: TransactionClaim<VenueSetResult> | null = null,
+  ): Promise<VenueSetResult> {
     const idProblem = venueIdProblem(id);
     if (idProblem !== null) throw new VenueValidationError('id', idProblem);
     const problem = venueChangesProblem(changes);
     if (problem !== null) throw new VenueValidationError(problem[0], problem[1]);
     try {
-      return await this.upsert(id, changes, actor);
+      return await this.upsert(id, changes, actor, claim);
     } catch (error) {
       // Another set registered the same id between the read and the insert: it is there now.
-      if (isUniqueViolation(error)) return this.upsert(id, changes, actor);
+      if (isUniqueViolation(error)) return this.upsert(id, changes, actor, claim);
       throw error;
     }
   }
 
-  private upsert(id: string, changes: VenueChanges, actor: AuditActor): Promise<VenueSetResult> {
+  private upsert(
+    id: string,
+    changes: VenueChanges,
+    actor: AuditActor,
+    claim: TransactionClaim<VenueSetResult> | null,
+  ): Promise<VenueSetResult> {
     return this.database.transaction(async (em) => {
-      const now = this.clock.now();
-      const stored = await this.venues.findById(em, id);
-      if (stored === null) {
-        const record = Object.assign(new VenueEntity(), appliedVenueChanges(null, changes), {
-          id,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await this.venues.insert(em, record);
-        await this.audit.record(em, { actor, action: 'venue.create', target: { type: 'venue', id }, venueIds: [id] });
-        return {
-          venue: view(record),
-          created: true,
-          changed: changedVenueFields(appliedVenueChanges(null, {}), record),
-        };
-      }
-      const fields = appliedVenueChanges(stored, changes);
-      const changed = changedVenueFields(stored, fields);
-      if (changed.length === 0) return { venue: view(stored), created: false, changed };
-      await this.venues.update(em, id, fields, now);
-      await this.audit.record(em, {
-        actor,
-        action: 'venue.update',
-        target: { type: 'venue', id },
-        venueIds: [id],
-        changedFields: changed,
-      });
-      return { venue: view(Object.assign(stored, fields, { updatedAt: now })), created: false, changed };
+      await claim?.take(em);
+      const result = await this.upsertIn(em, id, changes, actor);
+      await claim?.settle(em, result);
+      return result;
     });
+  }
+
+  private async upsertIn(
+    em: EntityManager,
+    id: string,
+    changes: VenueChanges,
+    actor: AuditActor,
+  ): Promise<VenueSetResult> {
+    const now = this.clock.now();
+    const stored = await this.venues.findById(em, id);
+    if (stored === null) {
+      const record = Object.assign(new VenueEntity(), appliedVenueChanges(null, changes), {
+        id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.venues.insert(em, record);
+      await this.audit.record(em, { actor, action: 'venue.create', target: { type: 'venue', id }, venueIds: [id] });
+      return {
+        venue: view(record),
+        created: true,
+        changed: changedVenueFields(appliedVenueChanges(null, {}), record),
+      };
+    }
+    const fields = appliedVenueChanges(stored, changes);
+    const changed = changedVenueFields(stored, fields);
+    if (changed.length === 0) return { venue: view(stored), created: false, changed };
+    await this.venues.update(em, id, fields, now);
+    await this.audit.record(em, {
+      actor,
+      action: 'venue.update',
+      target: { type: 'venue', id },
+      venueIds: [id],
+      changedFields: changed,
+    });
+    return { venue: view(Object.assign(stored, fields, { updatedAt: now })), created: false, changed };
   }
 
   /** Every registered venue, by id. */

@@ -19,3 +19,13 @@ export class PageRefusal extends Error {
     super(messageKey);
   }
 }
+
+/**
+ * A form sent a second time (its one-time token was used already): nothing is done again, and the
+ * page says so, with a link to what the first POST did (`link`, a path of the surface's own, or null).
+ */
+export class FormAlreadySent extends Error {
+  constructor(readonly link: string | null) {
+    super('form already sent');
+  }
+}

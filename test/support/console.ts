@@ -10,6 +10,7 @@ import { sealTotpSeed } from '../../src/operators/totp-seal.js';
 import { hash } from '@node-rs/argon2';
 import { ARGON2ID_OPTIONS } from '../../src/common/passwords/argon2-threads.js';
 import { OperatorEntity } from '../../src/operators/entities/operator.entity.js';
+import { newFormToken } from '../../src/operators/form-tokens.js';
 import type { TestApp } from './test-app.js';
 
 export interface OperatorOptions {
@@ -73,9 +74,26 @@ export function sessionCookie(response: Response): string | undefined {
   return set?.split(';')[0];
 }
 
-/** A browser-like console client: keeps its session cookie, sends Fetch Metadata as a browser does. */
+/** The one-time tokens of a page's forms, by the form's action (as the browser reads the attribute). */
+export function formTokensOf(html: string): Map<string, string> {
+  const tokens = new Map<string, string>();
+  for (const match of html.matchAll(
+    /<form method="post" action="([^"]*)"[^>]*>\s*<input type="hidden" name="formToken" value="([^"]*)">/g,
+  )) {
+    tokens.set(match[1].replace(/&amp;/g, '&'), match[2]);
+  }
+  return tokens;
+}
+
+/**
+ * A browser-like console client: keeps its session cookie, sends Fetch Metadata as a browser does,
+ * and sends a form's one-time token as the browser would: the token of that form on the last page it
+ * got (once: a sent token is forgotten), or, for a form posted without opening its page first, a new
+ * token of its session as that page would have carried. A `formToken` given in the form is sent as it is.
+ */
 export class ConsoleBrowser {
   cookie: string | undefined;
+  private formTokens = new Map<string, string>();
 
   constructor(private readonly http: () => TestAgent) {}
 
@@ -86,9 +104,32 @@ export class ConsoleBrowser {
   }
 
   async post(path: string, form: Record<string, string>): Promise<Response> {
-    const request = this.http().post(path).type('form').set('Sec-Fetch-Site', 'same-origin').send(form);
+    const request = this.http()
+      .post(path)
+      .type('form')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .send(this.withToken(path, form));
     if (this.cookie !== undefined) request.set('Cookie', this.cookie);
     return this.remember(await request);
+  }
+
+  /** The page a 303 sends the browser to (Post/Redirect/Get); the response itself when it is no redirect. */
+  async follow(response: Response): Promise<Response> {
+    if (response.status !== 303) return response;
+    return this.get(response.headers.location);
+  }
+
+  /** A new one-time token of this client's session, as a page of it would carry (none before sign-in). */
+  newFormToken(): string {
+    const id = this.cookie?.split('=')[1];
+    return id === undefined ? '' : newFormToken(id);
+  }
+
+  private withToken(path: string, form: Record<string, string>): Record<string, string> {
+    if ('formToken' in form) return form;
+    const token = this.formTokens.get(path) ?? this.newFormToken();
+    this.formTokens.delete(path);
+    return token === '' ? form : { ...form, formToken: token };
   }
 
   private remember(response: Response): Response {
@@ -98,6 +139,7 @@ export class ConsoleBrowser {
       const pair = set.split(';')[0];
       this.cookie = pair.endsWith('=') ? undefined : pair;
     }
+    if (/html/.test(String(response.headers['content-type'] ?? ''))) this.formTokens = formTokensOf(response.text);
     return response;
   }
 }
@@ -149,6 +191,6 @@ export async function signInConsole(testApp: TestApp, options: OperatorOptions =
   const confirmed = await console.post('/admin/two-factor', {
     code: totpCode(totpSecret, testApp.app.get(Clock).now()),
   });
-  if (confirmed.status !== 200) throw new Error(`enrolment answered ${confirmed.status}`);
+  if (confirmed.status !== 303) throw new Error(`enrolment answered ${confirmed.status}`);
   return { console, operator, totpSecret };
 }

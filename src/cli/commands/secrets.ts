@@ -5,6 +5,8 @@ import { BatchesService } from '../../batches/batches.service.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 import { NasClientsRepository } from '../../nas/nas-clients.repository.js';
 import { NasService } from '../../nas/nas.service.js';
+import { ConsoleFormTokensRepository } from '../../operators/console-form-tokens.repository.js';
+import { ConsoleFormTokensService } from '../../operators/console-form-tokens.service.js';
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
 import { VenuesModule } from '../../venues/venues.module.js';
@@ -28,6 +30,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     BatchesRepository,
     OperatorsService,
     OperatorsRepository,
+    ConsoleFormTokensService,
+    ConsoleFormTokensRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),

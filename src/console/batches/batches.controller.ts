@@ -2,7 +2,8 @@ import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { BatchesService } from '../../batches/batches.service.js';
 import { cardsCsv } from '../../batches/csv.js';
-import type { BatchCardsDto } from '../../batches/dto/batch.response.js';
+import type { BatchCardsDto, BatchDetailDto, BatchDto } from '../../batches/dto/batch.response.js';
+import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AdmittedRequest } from '../../common/load/admission.middleware.js';
 import { VenuesService } from '../../venues/venues.service.js';
@@ -30,6 +31,16 @@ import { ConsoleScreen } from '../console-screen.decorator.js';
 
 const PAGE_SIZE = 20;
 
+/** A batch's page. */
+function batchUrl(id: string): string {
+  return `/admin/batches/${encodeURIComponent(id)}`;
+}
+
+/** The page (cards) or file (export) of a reveal (`resultId`: the result the POST left for its session). */
+function revealedUrl(id: string, page: 'cards' | 'export', resultId: string): string {
+  return `${batchUrl(id)}/${page}/${encodeURIComponent(resultId)}`;
+}
+
 /** A catalogue key made of parts (`batches.field` + `count`), for views that pick a key by a value. */
 const key = (...parts: string[]): string => parts.join('.');
 
@@ -37,7 +48,8 @@ const key = (...parts: string[]): string => parts.join('.');
  * Batches and cards: a venue's batches, the create form, a batch's accounts, and its printable cards
  * and CSV export. Printing and exporting show the passwords: they are POSTs (a GET shows what they
  * do), need write permission, and go through BatchesService.reveal, which keeps the 24-hour window
- * and writes the batch.reveal audit row, as the v1 API's reveal does.
+ * and writes the batch.reveal audit row, as the v1 API's reveal does; the POST then redirects to the
+ * cards (or the file), which the same session may load again for a few minutes without another reveal.
  */
 @ConsoleScreen()
 export class BatchesConsoleController {
@@ -69,6 +81,7 @@ export class BatchesConsoleController {
         422,
         problems.map((problem) => ({ ...problem, text: null })),
       );
+    const claim = this.pages.claim<BatchDetailDto>(request, (created) => ({ link: batchUrl(created.id) }));
     try {
       const created = await this.batches.create(
         operatorActor(operator),
@@ -76,8 +89,9 @@ export class BatchesConsoleController {
         originOf(request),
         null,
         (request as Partial<AdmittedRequest>).deadline,
+        claim,
       );
-      response.redirect(303, `/admin/batches/${encodeURIComponent(created.id)}?notice=notice.batches.created`);
+      response.redirect(303, `${batchUrl(created.id)}?notice=notice.batches.created`);
     } catch (error) {
       if (!(error instanceof ApiError) || ![400, 409].includes(error.getStatus())) throw error;
       const errors = error.body.errors ?? [{ field: '', message: error.body.message }];
@@ -103,7 +117,21 @@ export class BatchesConsoleController {
   @Post('batches/:id/print')
   async print(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const { batch, cards } = await this.reveal(operator, id, request);
+    const resultId = await this.reveal(operator, id, request, 'cards');
+    // Post/Redirect/Get: the cards are on a page a reload shows again (for its window), with no second reveal.
+    response.redirect(303, revealedUrl(id, 'cards', resultId));
+  }
+
+  /** The cards of a reveal this session made, while the result's window lasts (SECRET_RESULT_MINUTES). */
+  @Get('batches/:id/cards/:result')
+  async cards(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const { batch, cards } = await this.revealed(request, operator, id, resultId);
     const venue = (await this.venues.list()).find((entry) => entry.id === batch.venueId);
     const portalUrl = venue?.portalUrl ?? null;
     await this.pages.render(request, response, 200, 'batches/print', {
@@ -123,7 +151,21 @@ export class BatchesConsoleController {
   @Post('batches/:id/export.csv')
   async export(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const revealed = await this.reveal(operator, id, request);
+    const resultId = await this.reveal(operator, id, request, 'export');
+    // Post/Redirect/Get: the browser fetches the file with a GET; a reload asks for no second reveal.
+    response.redirect(303, revealedUrl(id, 'export', resultId));
+  }
+
+  /** The CSV of a reveal this session made, while the result's window lasts (SECRET_RESULT_MINUTES). */
+  @Get('batches/:id/export/:result')
+  async exported(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const revealed = await this.revealed(request, operator, id, resultId);
     response
       .status(200)
       .type('text/csv; charset=utf-8')
@@ -145,9 +187,42 @@ export class BatchesConsoleController {
     await this.pages.render(request, response, 200, 'batches/confirm', { key, batch, action });
   }
 
-  private async reveal(operator: SignedInOperator, id: string, request: ConsoleRequest): Promise<BatchCardsDto> {
+  /**
+   * Records a reveal (BatchesService.reveal: the window, the batch.reveal audit row) with this POST's
+   * form token; returns the id of the result page that shows the cards.
+   */
+  private async reveal(
+    operator: SignedInOperator,
+    id: string,
+    request: ConsoleRequest,
+    page: 'cards' | 'export',
+  ): Promise<string> {
+    const claim = this.pages.claim<BatchDto>(request, (batch, resultId) => ({
+      link: revealedUrl(batch.id, page, resultId),
+      details: { batchId: batch.id },
+      reveals: true,
+    }));
     try {
-      return await this.batches.reveal(operatorActor(operator), id, originOf(request));
+      await this.batches.reveal(operatorActor(operator), id, originOf(request), claim);
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 410) throw new PageRefusal(410, 'batches.gone');
+      throw error;
+    }
+    return claim.resultId;
+  }
+
+  /** The cards again, for the result page of this session's reveal of batch `id`, within its window only. */
+  private async revealed(
+    request: ConsoleRequest,
+    operator: SignedInOperator,
+    id: string,
+    resultId: string,
+  ): Promise<BatchCardsDto> {
+    const result = await this.pages.result(request, resultId);
+    if (result.details.batchId !== id) throw new PageRefusal(404, 'error.notFound');
+    if (!result.open) throw new PageRefusal(410, 'batches.resultGone', { minutes: SECRET_RESULT_MINUTES });
+    try {
+      return await this.batches.revealedCards(operatorActor(operator), id);
     } catch (error) {
       if (error instanceof ApiError && error.getStatus() === 410) throw new PageRefusal(410, 'batches.gone');
       throw error;

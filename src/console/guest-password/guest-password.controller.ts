@@ -6,7 +6,12 @@ import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.respon
 import { ResetPasswordDto, toPasswordResetInput } from '../../hotspot-users/dto/reset-password.dto.js';
 import { etagOf } from '../../hotspot-users/hotspot-user.etag.js';
 import { HotspotUsersService } from '../../hotspot-users/hotspot-users.service.js';
-import { callerOf, PasswordResetService } from '../../hotspot-users/password-reset.service.js';
+import {
+  callerOf,
+  PasswordResetService,
+  type PasswordResetResult,
+} from '../../hotspot-users/password-reset.service.js';
+import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
   ConsolePages,
@@ -86,7 +91,16 @@ export class PasswordController {
       if (!(error instanceof ApiError)) throw error;
       return again(422, problemsOf(error));
     }
-    let result: Awaited<ReturnType<PasswordResetService['reset']>>;
+    const claim = this.pages.claim<PasswordResetResult>(request, (reset, resultId) =>
+      reset.password === null
+        ? { link: userUrl(userId, venueId) }
+        : {
+            link: doneUrl(userId, resultId, venueId),
+            details: { userId, endedSessions: reset.endedSessions, ended: form.endSessions },
+            secret: reset.password,
+          },
+    );
+    let result: PasswordResetResult;
     try {
       result = await this.resets.reset(
         callerOf(actor),
@@ -95,6 +109,8 @@ export class PasswordController {
         toPasswordResetInput(dto),
         originOf(request),
         precondition,
+        null,
+        claim,
       );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -110,11 +126,31 @@ export class PasswordController {
       response.redirect(303, userUrl(userId, venueId, 'notice.guestPassword.reset'));
       return;
     }
+    // Post/Redirect/Get: the generated password is on a page a reload shows again (for its window).
+    response.redirect(303, doneUrl(userId, claim.resultId, venueId));
+  }
+
+  /** The generated password a reset left for this session, while its window lasts (SECRET_RESULT_MINUTES). */
+  @Get('users/:id/password/:result')
+  async done(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: unknown,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const userId = pathId(id);
+    const result = await this.pages.result(request, resultId);
+    if (result.details.userId !== userId) throw new PageRefusal(404, 'error.notFound');
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    const current = await this.users.get(operatorActor(operator), userId, context(venueId));
     await this.pages.render(request, response, 200, 'guest-password/done', {
-      user: result.data,
-      password: result.password,
-      endedSessions: result.endedSessions,
-      ended: form.endSessions,
+      user: current.data,
+      password: typeof result.secret === 'string' ? result.secret : null,
+      until: result.until,
+      minutes: SECRET_RESULT_MINUTES,
+      endedSessions: result.details.endedSessions ?? 0,
+      ended: result.details.ended === true,
       back: userUrl(userId, venueId),
     });
   }
@@ -139,6 +175,12 @@ export class PasswordController {
       back: userUrl(current.data._id, venueId),
     });
   }
+}
+
+/** The page of a reset's generated password (`resultId`: the result the POST left for its session). */
+function doneUrl(userId: string, resultId: string, venueId: string | null): string {
+  const query = venueId === null ? '' : `?${new URLSearchParams({ venueId }).toString()}`;
+  return `/admin/users/${encodeURIComponent(userId)}/password/${encodeURIComponent(resultId)}${query}`;
 }
 
 /** Only an active or blocked username_password user has a password to reset. */

@@ -80,7 +80,8 @@ export class JobsController {
     const operator = requirePermission(request, 'write');
     const jobId = pathId(id);
     try {
-      await this.jobs.retry(operatorActor(operator), jobId, consoleOrigin(request));
+      const claim = this.pages.claim(request, { link: `/admin/jobs/${encodeURIComponent(jobId)}` });
+      await this.jobs.retry(operatorActor(operator), jobId, consoleOrigin(request), claim);
     } catch (error) {
       if (error instanceof HttpException && error.getStatus() === 409) throw new PageRefusal(409, 'jobs.notFailed');
       throw error;

@@ -1,6 +1,6 @@
 import { Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { SessionDisconnectService } from '../../hotspot-users/session-disconnect.service.js';
+import { SessionDisconnectService, type Disconnected } from '../../hotspot-users/session-disconnect.service.js';
 import { UserUnauthJobsService } from '../../hotspot-users/user-unauth-jobs.service.js';
 import { VenueSessionsService, type OnlineSession } from '../../hotspot-users/venue-sessions.service.js';
 import type { Actor } from '../../auth/actor.js';
@@ -78,7 +78,15 @@ export class OnlineController {
     const operator = requirePermission(request, 'write');
     let done;
     try {
-      done = await this.disconnects.disconnect(operatorActor(operator), pathId(sessionId), consoleOrigin(request));
+      const claim = this.pages.claim<Disconnected>(request, (ended) => ({
+        link: `/admin/online${queryString({ venueId: ended.session.venueId, job: ended.unauthJobId })}`,
+      }));
+      done = await this.disconnects.disconnect(
+        operatorActor(operator),
+        pathId(sessionId),
+        consoleOrigin(request),
+        claim,
+      );
     } catch (error) {
       if (error instanceof HttpException && error.getStatus() === 409) throw new PageRefusal(409, 'online.ended');
       throw error;

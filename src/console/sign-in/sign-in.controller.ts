@@ -6,7 +6,8 @@ import type { ApiRequest } from '../../common/request-context.js';
 import { client, ConsolePages, session } from '../console-page.js';
 import { field } from '../../web/forms.js';
 import { PageRedirect, PageRefusal } from '../../web/errors.js';
-import { Access, CONSOLE_PAGES } from '../console.guard.js';
+import { Access, CONSOLE_PAGES, WithoutFormToken } from '../console.guard.js';
+import { recoveryCodesPath } from '../console-paths.js';
 import { qrCodeSvg } from '../../web/qr-svg.js';
 import type { ConsoleRequest } from '../console-request.js';
 import { ConsoleSessionsService } from '../../operators/console-sessions.service.js';
@@ -32,7 +33,7 @@ const PASSWORD_PROBLEMS: Array<[RegExp, string]> = [
 ];
 
 /** The pages a view of this screen names. */
-type SignInView = 'login' | 'second-factor' | 'recovery-codes' | 'password' | 'enrol';
+type SignInView = 'login' | 'second-factor' | 'password' | 'enrol';
 
 /**
  * Signing in to the console: password, second factor (TOTP, recovery code, passkey), enrolment of
@@ -120,13 +121,18 @@ export class SignInController {
   async enrol(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const current = session(request);
     if (current.operator.totpEnrolled) throw new PageRedirect(CONSOLE_PAGES.home);
-    const result = await this.enrolment.confirm(current, field(request, 'code'), client(request));
+    const claim = this.pages.claim<string[]>(request, (codes, resultId) => ({
+      link: recoveryCodesPath(resultId),
+      secret: codes,
+    }));
+    const result = await this.enrolment.confirm(current, field(request, 'code'), client(request), claim);
     if (result === null) {
       await this.showEnrolment(request, response, 422, true);
       return;
     }
     setSessionCookie(request, response, result.sessionId);
-    await this.page(request, response, 200, 'recovery-codes', { codes: result.recoveryCodes });
+    // Post/Redirect/Get: the codes are on a page a reload shows again (for its window), to the new session id.
+    response.redirect(303, recoveryCodesPath(claim.resultId));
   }
 
   @Get('password')
@@ -146,6 +152,7 @@ export class SignInController {
       field(request, 'password'),
       field(request, 'repeat'),
       client(request),
+      this.pages.claim(request, { link: CONSOLE_PAGES.home }),
     );
     if (outcome.kind === 'wait') {
       throw new PageRefusal(429, 'error.tooMany', { seconds: outcome.seconds }, outcome.seconds);
@@ -172,6 +179,7 @@ export class SignInController {
 
   @Post('logout-everywhere')
   @Access('unfinished')
+  @WithoutFormToken()
   async logoutEverywhere(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     await this.sessions.endEverywhere(session(request).operator.id);
     clearSessionCookie(request, response);

@@ -5,12 +5,13 @@ import { ApiError, type FieldError } from '../../common/errors/api-error.js';
 import { createValidationPipe } from '../../common/pipes/validation.pipe.js';
 import { CreateHotspotUserDto } from '../../hotspot-users/dto/create-hotspot-user.dto.js';
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
+import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
 import { DEFAULT_LIMIT } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
 import { UpdateHotspotUserDto } from '../../hotspot-users/dto/update-hotspot-user.dto.js';
 import { etagOf } from '../../hotspot-users/hotspot-user.etag.js';
 import { toCreateInput, toUpdateInput } from '../../hotspot-users/hotspot-user.inputs.js';
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../../hotspot-users/hotspot-user.rules.js';
-import { HotspotUsersService } from '../../hotspot-users/hotspot-users.service.js';
+import { HotspotUsersService, type Versioned } from '../../hotspot-users/hotspot-users.service.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
@@ -30,6 +31,7 @@ import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.j
 import type { ConsoleRequest } from '../console-request.js';
 import {
   createBody,
+  createdUrl,
   formOf,
   listFilters,
   listUrl,
@@ -151,26 +153,56 @@ export class ConsoleUsersController {
       generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
       body.password = generated;
     }
+    // The venue the result page shows the user in: the one the operator came from, if the user is in it.
+    const shownVenue = (created: Versioned<HotspotUserDto>) =>
+      venueId !== null && created.data.venueIds.includes(venueId) ? venueId : (created.data.venueIds[0] ?? null);
+    const claim = this.pages.claim<Versioned<HotspotUserDto>>(request, (created, resultId) => ({
+      link: createdUrl(created.data._id, resultId, shownVenue(created)),
+      details: { userId: created.data._id, generated: generated !== null },
+      ...(generated === null ? {} : { secret: generated }),
+    }));
+    let created: Versioned<HotspotUserDto>;
     try {
       const dto = (await pipe.transform(body, {
         type: 'body',
         metatype: CreateHotspotUserDto,
       })) as CreateHotspotUserDto;
-      const created = await this.users.create(operatorActor(operator), toCreateInput(dto), originOf(request));
-      const shownVenue =
-        venueId !== null && created.data.venueIds.includes(venueId) ? venueId : (created.data.venueIds[0] ?? null);
-      await this.pages.render(request, response, 201, 'users/created', {
-        key,
-        user: created.data,
-        password: generated,
-        userLink: userUrl(created.data._id, shownVenue),
-        listLink: listUrl({ venueId: shownVenue }),
-      });
+      created = await this.users.create(operatorActor(operator), toCreateInput(dto), originOf(request), null, claim);
     } catch (error) {
       const shown = apiProblems(error, [400, 403, 409]);
       if (shown === null) throw error;
-      await again(shown.status === 400 ? 422 : shown.status, shown.problems);
+      return again(shown.status === 400 ? 422 : shown.status, shown.problems);
     }
+    // Post/Redirect/Get: a reload shows the result again, never a second user.
+    response.redirect(303, createdUrl(created.data._id, claim.resultId, shownVenue(created)));
+  }
+
+  /**
+   * What a create made, for the session that made it: the user, and its generated password while
+   * the result's window lasts (SECRET_RESULT_MINUTES), however often the page is loaded.
+   */
+  @Get('users/:id/created/:result')
+  async created(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    const operator = requirePermission(request, 'write');
+    const result = await this.pages.result(request, resultId);
+    if (result.details.userId !== id) throw new PageRefusal(404, 'error.notFound');
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    const user = await this.users.get(operatorActor(operator), id, context(venueId));
+    await this.pages.render(request, response, 200, 'users/created', {
+      key,
+      user: user.data,
+      generated: result.details.generated === true,
+      password: typeof result.secret === 'string' ? result.secret : null,
+      until: result.until,
+      minutes: SECRET_RESULT_MINUTES,
+      userLink: userUrl(id, venueId),
+      listLink: listUrl({ venueId }),
+    });
   }
 
   @Get('users/:id/edit')
@@ -203,7 +235,9 @@ export class ConsoleUsersController {
         type: 'body',
         metatype: UpdateHotspotUserDto,
       })) as UpdateHotspotUserDto;
-      await this.users.update(actor, id, context(venueId), toUpdateInput(dto), originOf(request), precondition);
+      const claim = this.pages.claim(request, { link: userUrl(id, venueId) });
+      const input = toUpdateInput(dto);
+      await this.users.update(actor, id, context(venueId), input, originOf(request), precondition, claim);
     } catch (error) {
       if (error instanceof ApiError && error.getStatus() === 412) {
         // Changed by someone else since the form was opened: the record as it is now, nothing overwritten.
@@ -297,13 +331,16 @@ export class ConsoleUsersController {
     const venueId = venueOf(field(request, 'context'));
     const precondition = etagField(request);
     const origin = originOf(request);
+    const claim = this.pages.claim(request, {
+      link: action === 'delete' ? listUrl({ venueId }) : userUrl(id, venueId),
+    });
     if (action === 'block' || action === 'unblock') {
       const status = action === 'block' ? 'blocked' : 'active';
-      await this.users.update(actor, id, context(venueId), { status }, origin, precondition);
+      await this.users.update(actor, id, context(venueId), { status }, origin, precondition, claim);
     } else if (action === 'expire') {
-      await this.users.expire(actor, id, context(venueId), origin, precondition);
+      await this.users.expire(actor, id, context(venueId), origin, precondition, null, claim);
     } else {
-      await this.users.remove(actor, id, context(venueId), origin, precondition);
+      await this.users.remove(actor, id, context(venueId), origin, precondition, claim);
       response.redirect(
         303,
         `${listUrl({ venueId })}${venueId === null ? '?' : '&'}notice=${USER_ACTIONS[action].notice}`,

@@ -1,6 +1,7 @@
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
 import {
   createBody,
+  createdUrl,
   formOf,
   listFilters,
   listUrl,
@@ -46,6 +47,11 @@ describe('users screen rules', () => {
   it('builds list URLs', () => {
     expect(listUrl({ venueId: 'hot', q: 'a b', status: '', page: 2 })).toBe('/admin/users?venueId=hot&q=a+b&page=2');
     expect(listUrl({ venueId: null })).toBe('/admin/users');
+  });
+
+  it("builds the address of a created user's result page, the venue kept", () => {
+    expect(createdUrl('u1', 'r1', 'lobby a')).toBe('/admin/users/u1/created/r1?venueId=lobby+a');
+    expect(createdUrl('u/1', 'r1', null)).toBe('/admin/users/u%2F1/created/r1');
   });
 
   it('converts local times in the operator zone', () => {

@@ -59,6 +59,15 @@ export function userUrl(id: string, venueId: string | null, notice?: string): st
   return `/admin/users/${encodeURIComponent(id)}${query === '' ? '' : `?${query}`}`;
 }
 
+/**
+ * The page of a user just created, with its generated password for a few minutes (`resultId`: the
+ * result the POST left for its session), in the venue the operator came from.
+ */
+export function createdUrl(id: string, resultId: string, venueId: string | null): string {
+  const query = venueId === null ? '' : `?${new URLSearchParams({ venueId }).toString()}`;
+  return `/admin/users/${encodeURIComponent(id)}/created/${encodeURIComponent(resultId)}${query}`;
+}
+
 /** The confirmed actions on a user: what each needs, and the notice after it (each has a confirmation page). */
 export const USER_ACTIONS = {
   block: { permission: 'write', notice: 'notice.users.blocked' },

@@ -119,7 +119,8 @@ export class NasSettingsController {
     };
     let added;
     try {
-      added = await this.nas.add(input, actorOf(operatorActor(operator), originOf(request)));
+      const claim = this.pages.claim(request, { link: '/admin/settings/nas' });
+      added = await this.nas.add(input, actorOf(operatorActor(operator), originOf(request)), claim);
     } catch (error) {
       const problem = nasProblem(error);
       if (problem === null) throw error;
@@ -145,7 +146,8 @@ export class NasSettingsController {
     const operator = requireAdmin(request);
     const nas = await this.find(id);
     try {
-      const removed = await this.nas.remove(nas.id, actorOf(operatorActor(operator), originOf(request)));
+      const claim = this.pages.claim(request, { link: '/admin/settings/nas' });
+      const removed = await this.nas.remove(nas.id, actorOf(operatorActor(operator), originOf(request)), claim);
       if (removed === null) throw new PageRefusal(404, 'error.notFound');
     } catch (error) {
       if (error instanceof NasAmbiguousError) throw new PageRefusal(409, 'error.conflict');

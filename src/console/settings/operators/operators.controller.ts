@@ -10,7 +10,10 @@ import {
   OperatorEmailTakenError,
   OperatorsService,
   OperatorValidationError,
+  type CreatedOperator,
+  type OperatorPasswordReset,
 } from '../../../operators/operators.service.js';
+import { SECRET_RESULT_MINUTES } from '../../../operators/console-form-tokens.service.js';
 import { VenuesService } from '../../../venues/venues.service.js';
 import { venueRestriction } from '../access-forms.js';
 import { ConsolePages, operatorActor, originOf, requireAdmin, type SignedInOperator } from '../../console-page.js';
@@ -20,6 +23,11 @@ import type { ConsoleRequest } from '../../console-request.js';
 import { ConsoleScreen } from '../../console-screen.decorator.js';
 
 const OPERATORS = '/admin/settings/operators';
+
+/** The page of a one-time password a create or a reset made (`resultId`: the result the POST left for its session). */
+function passwordUrl(operatorId: string, resultId: string): string {
+  return `${OPERATORS}/${encodeURIComponent(operatorId)}/password/${encodeURIComponent(resultId)}`;
+}
 
 /** The confirmed actions on one operator, by the last part of their path. */
 const ACTIONS = ['disable', 'enable', 'reset-2fa', 'reset-password'] as const;
@@ -79,8 +87,14 @@ export class OperatorsController {
     const venueIds = venueRestriction(form.scope, form.venues, form.other, 'operators.problem.venues');
     if ('problem' in venueIds)
       return this.showForm(request, response, 422, 'settings/operators/new', form, null, venueIds.problem);
+    const claim = this.pages.claim<CreatedOperator>(request, (created, resultId) => ({
+      link: passwordUrl(created.operator.id, resultId),
+      details: { operatorId: created.operator.id, created: true },
+      ...(created.oneTimePassword === null ? {} : { secret: created.oneTimePassword }),
+    }));
+    let created: CreatedOperator;
     try {
-      const created = await this.operators.create(
+      created = await this.operators.create(
         {
           email: form.email,
           name: form.name,
@@ -90,16 +104,38 @@ export class OperatorsController {
         },
         this.auditActor(request, actor),
         operatorActor(actor),
+        claim,
       );
-      await this.pages.render(request, response, 200, 'settings/operators/password', {
-        target: created.operator,
-        password: created.oneTimePassword,
-        created: true,
-      });
     } catch (error) {
       const problem = this.problemOf(error);
-      await this.showForm(request, response, 422, 'settings/operators/new', form, null, problem);
+      return this.showForm(request, response, 422, 'settings/operators/new', form, null, problem);
     }
+    // Post/Redirect/Get: a reload shows the one-time password again (for its window), never a second operator.
+    response.redirect(303, passwordUrl(created.operator.id, claim.resultId));
+  }
+
+  /**
+   * The one-time password a create or a reset left for this session, while the result's window lasts
+   * (SECRET_RESULT_MINUTES), with until when it works.
+   */
+  @Get('settings/operators/:id/password/:result')
+  async password(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    requireAdmin(request);
+    const result = await this.pages.result(request, resultId);
+    if (result.details.operatorId !== id) throw new PageRefusal(404, 'error.notFound');
+    const target = await this.find(id);
+    await this.pages.render(request, response, 200, 'settings/operators/password', {
+      target,
+      password: typeof result.secret === 'string' ? result.secret : null,
+      created: result.details.created === true,
+      until: result.until,
+      minutes: SECRET_RESULT_MINUTES,
+    });
   }
 
   @Get('settings/operators/:id')
@@ -144,6 +180,7 @@ export class OperatorsController {
         { name: form.name, permissions: form.permissions as Permission[], venueIds: venueIds.value, admin: form.admin },
         this.auditActor(request, actor),
         operatorActor(actor),
+        this.pages.claim(request, { link: `${OPERATORS}/${target.id}` }),
       );
       if (result === null) throw new PageRefusal(404, 'error.notFound');
       const notice = result.changedFields.length === 0 ? 'notice.operators.unchanged' : 'notice.operators.changed';
@@ -186,25 +223,32 @@ export class OperatorsController {
     // Only an operator within the administrator's own rights: a reset of a stronger one's password
     // or second factor would be a way into its rights.
     if (grantProblem(grantor, target) !== null) throw new PageRefusal(403, 'grant.refused');
+    const link = `${OPERATORS}/${target.id}`;
     try {
       switch (kind) {
         case 'disable':
-          await this.operators.disable(target.id, auditActor, grantor);
+          await this.operators.disable(target.id, auditActor, grantor, this.pages.claim(request, { link }));
           break;
         case 'enable':
-          await this.operators.enable(target.id, auditActor, grantor);
+          await this.operators.enable(target.id, auditActor, grantor, this.pages.claim(request, { link }));
           break;
         case 'reset-2fa':
-          await this.operators.resetTotp(target.id, auditActor, grantor);
+          await this.operators.resetTotp(target.id, auditActor, grantor, this.pages.claim(request, { link }));
           break;
         case 'reset-password': {
-          const reset = await this.operators.resetPassword(target.id, auditActor, grantor);
+          const passwordClaim = this.pages.claim<OperatorPasswordReset | null>(request, (reset, resultId) =>
+            reset === null
+              ? { link }
+              : {
+                  link: passwordUrl(target.id, resultId),
+                  details: { operatorId: target.id, created: false },
+                  secret: reset.oneTimePassword,
+                },
+          );
+          const reset = await this.operators.resetPassword(target.id, auditActor, grantor, passwordClaim);
           if (reset === null) throw new PageRefusal(404, 'error.notFound');
-          await this.pages.render(request, response, 200, 'settings/operators/password', {
-            target: reset.operator,
-            password: reset.oneTimePassword,
-            created: false,
-          });
+          // Post/Redirect/Get: the one-time password is on a page a reload shows again (for its window).
+          response.redirect(303, passwordUrl(target.id, passwordClaim.resultId));
           return;
         }
       }

@@ -5,7 +5,9 @@ import { ApiTokenService } from '../../../auth/api-token.service.js';
 import type { ApiTokenEntity } from '../../../auth/entities/api-token.entity.js';
 import { grantProblem } from '../../../auth/grant.rules.js';
 import { PERMISSIONS } from '../../../auth/permissions.js';
+import { generateTokenValue } from '../../../auth/token-value.js';
 import { Clock } from '../../../common/clock.js';
+import { SECRET_RESULT_MINUTES } from '../../../operators/console-form-tokens.service.js';
 import { VenuesService } from '../../../venues/venues.service.js';
 import { expiryDate, tokenName, tokenPermissions, venueRestriction } from '../access-forms.js';
 import { ConsolePages, operatorActor, originOf, requireAdmin } from '../../console-page.js';
@@ -15,6 +17,11 @@ import type { ConsoleRequest } from '../../console-request.js';
 import { ConsoleScreen } from '../../console-screen.decorator.js';
 
 const TOKENS = '/admin/settings/tokens';
+
+/** The page of a token just created (`resultId`: the result the POST left for its session). */
+function createdUrl(resultId: string): string {
+  return `${TOKENS}/created/${encodeURIComponent(resultId)}`;
+}
 
 /** What the create form shows again after a problem: what was typed (never a value: a token has none yet). */
 interface TokenFormValues {
@@ -78,13 +85,40 @@ export class TokensController {
     const grantor = operatorActor(operator);
     // At most the operator's own level and venues.
     if (grantProblem(grantor, grant) !== null) return this.showForm(request, response, 422, form, 'grant.refused');
-    const { record, value } = await this.tokens.create(
+    // Made here, so the result page can keep it (sealed, for its window): the service keeps only its hash.
+    const value = generateTokenValue();
+    const claim = this.pages.claim<ApiTokenEntity>(request, (record, resultId) => ({
+      link: createdUrl(resultId),
+      details: { tokenId: record.id },
+      secret: value,
+    }));
+    await this.tokens.create(
       { ...grant, expiresAt: expiresAt.value },
-      undefined,
+      value,
       actorOf(grantor, originOf(request)),
       grantor,
+      claim,
     );
-    await this.pages.render(request, response, 200, 'settings/tokens/created', { token: this.view(record), value });
+    // Post/Redirect/Get: a reload shows the value again (for its window), never a second token.
+    response.redirect(303, createdUrl(claim.resultId));
+  }
+
+  /** The token a create made, for the session that made it: its value while the result's window lasts. */
+  @Get('settings/tokens/created/:result')
+  async created(
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+    @Param('result') resultId: string,
+  ): Promise<void> {
+    requireAdmin(request);
+    const result = await this.pages.result(request, resultId);
+    const token = await this.find(String(result.details.tokenId ?? ''));
+    await this.pages.render(request, response, 200, 'settings/tokens/created', {
+      token: this.view(token),
+      value: typeof result.secret === 'string' ? result.secret : null,
+      until: result.until,
+      minutes: SECRET_RESULT_MINUTES,
+    });
   }
 
   @Get('settings/tokens/:id/revoke')
@@ -106,7 +140,8 @@ export class TokensController {
     // one within TOKEN_REVISION_INTERVAL_MS (each compares the table's revision before trusting its cache).
     const grantor = operatorActor(operator);
     if (grantProblem(grantor, token) !== null) throw new PageRefusal(403, 'grant.refused');
-    await this.tokens.revoke(token.id, actorOf(grantor, originOf(request)), grantor);
+    const claim = this.pages.claim(request, { link: TOKENS });
+    await this.tokens.revoke(token.id, actorOf(grantor, originOf(request)), grantor, claim);
     response.redirect(303, `${TOKENS}?notice=notice.tokens.revoked`);
   }
 

@@ -106,7 +106,7 @@ export class VenueSettingsController {
       checkOutTime: form.checkOutTime,
     };
     try {
-      await this.venues.set(form.id, changes, actor);
+      await this.venues.set(form.id, changes, actor, this.pages.claim(request, { link: '/admin/settings/venues' }));
     } catch (error) {
       if (!(error instanceof VenueValidationError)) throw error;
       await this.showForm(request, response, 422, form, adding, {
