@@ -11,10 +11,10 @@
 #   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
 #   docker compose exec app node dist/src/cli/main.js --help
 
-# Node 22, the supported LTS line (package.json engines ^22.14): Node 20 reached its end of life and
-# @nestjs/common's file-type needs 22; on Node 24 (24.21 measured) better-sqlite3 12 aborted the process
-# when the garbage collector finalized a database (RemoveEnvironmentCleanupHook assertion).
-ARG NODE_VERSION=22
+# Node 26, the newest of the supported LTS lines (package.json engines: 22.14 or later, 24.11 or later,
+# 26); --build-arg NODE_VERSION=22 or 24 builds on another. Node 20 reached its end of life, and
+# @nestjs/common's file-type needs 22.
+ARG NODE_VERSION=26
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
