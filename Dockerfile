@@ -11,14 +11,15 @@
 #   docker compose exec app node dist/src/cli/main.js token create --name admin --permissions read,write,delete
 #   docker compose exec app node dist/src/cli/main.js --help
 
-# Node 22, the supported LTS line (package.json engines ^22.13): Node 20 reached its end of life and
-# @nestjs/common's file-type needs 22; on Node 24 (24.21 measured) better-sqlite3 12 aborts the process
-# when the garbage collector finalizes a database (RemoveEnvironmentCleanupHook assertion).
-ARG NODE_VERSION=22
+# Node 26, the newest of the supported LTS lines (package.json engines: 22.14 or later, 24.11 or later,
+# 26); --build-arg NODE_VERSION=22 or 24 builds on another. Node 20 reached its end of life, and
+# @nestjs/common's file-type needs 22.
+ARG NODE_VERSION=26
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# npm ci runs node-gyp (python3, make) on better-sqlite3, which compiles (g++) only when none of the
+# native modules it ships fits.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*

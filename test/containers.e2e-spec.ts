@@ -258,13 +258,13 @@ describe('Dockerfile', () => {
     expect(finalSteps.some((step) => step.keyword === 'RUN' && /\/app\/radius-config/.test(step.args))).toBe(true);
   });
 
-  it('builds on a maintained Node LTS line (22 or 24), not Node 20 (end of life in April 2026)', () => {
+  it('builds on a maintained Node LTS line (22, 24 or 26), not Node 20 (end of life in April 2026)', () => {
     const from = all.filter((step) => step.keyword === 'FROM').map((step) => step.args);
     const defaultVersion = /^ARG\s+NODE_VERSION=(\d+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
     for (const image of from) {
       const version = /^node:(\$\{NODE_VERSION\}|\d+)/.exec(image)?.[1];
       expect(version).toBeDefined();
-      expect(['22', '24']).toContain(version === '${NODE_VERSION}' ? defaultVersion : version);
+      expect(['22', '24', '26']).toContain(version === '${NODE_VERSION}' ? defaultVersion : version);
     }
   });
 
