@@ -290,9 +290,15 @@ async function setUpConsole(database, service) {
   const first = consoleCookie(signIn);
   if (signIn.status !== 303 || first === undefined) throw new Error(`console sign-in answered ${signIn.status}`);
   const password = `bench console ${Date.now().toString(36)} password`;
+  // The form's one-time token (every console form that changes something carries one).
+  const form = await (
+    await fetch(`http://127.0.0.1:${service.port}/admin/password`, { headers: { cookie: first } })
+  ).text();
+  const formToken = /name="formToken" value="([^"]+)"/.exec(form)?.[1];
+  if (formToken === undefined) throw new Error('the console password form has no form token');
   const changed = await post(
     '/admin/password',
-    { current: created.oneTimePassword, password, repeat: password },
+    { current: created.oneTimePassword, password, repeat: password, formToken },
     first,
   );
   const cookie = consoleCookie(changed);

@@ -158,7 +158,10 @@ for (const kind of databaseKinds()) {
         });
         expect(created.status).toBe(303);
         const id = /\/admin\/batches\/([^?]+)/.exec(created.headers.location)![1];
-        const printed = await console.post(`/admin/batches/${id}/print`, {});
+        // Post/Redirect/Get: the cards are a page of their own.
+        const posted = await console.post(`/admin/batches/${id}/print`, {});
+        expect(posted.status).toBe(303);
+        const printed = await console.follow(posted);
         expect(printed.status).toBe(200);
         const cards = [
           ...printed.text.matchAll(/<dd><code>([^<]+)<\/code><\/dd>\s*<dt>[^<]*<\/dt><dd><code>([^<]+)<\/code><\/dd>/g),
