@@ -258,7 +258,7 @@ function consoleCookie(response) {
  * changed first). Returns the session cookie, or null without a console.
  */
 async function setUpConsole(database, service) {
-  if (!existsSync(join(ROOT, 'dist/src/console/dashboard.controller.js'))) return null;
+  if (!existsSync(join(ROOT, 'dist/src/console/console.module.js'))) return null;
   const email = `bench-${Date.now().toString(36)}@bench.example`;
   const created = JSON.parse(
     cli(database.url, [
