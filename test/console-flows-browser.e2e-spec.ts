@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,16 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * answers the Disconnects the worker sends: sign in with TOTP, find a guest by a phone prefix, block
  * them and watch the NAS's ACK arrive without reloading, disconnect a session from Online now and see
  * a NAK, issue and revoke an API token, venue scope and read-only operators on every page, and axe
- * on every screen in both languages at desktop and phone width. With UPDATE_SCREENSHOTS=1 the SQLite
- * run writes the README's screenshots (docs/images/console-*.png).
+ * on every screen in both languages at desktop and phone width, every control of a screen within a
+ * 360 px phone's width. With UPDATE_SCREENSHOTS=1 the SQLite run writes the README's screenshots
+ * (docs/images/console-*.png) and the phone review's, one per screen (docs/images/phone/*.png).
  */
 
 const NAS_SECRET = 'flows-nas-secret-0123456789';
 const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'images');
+/** A page's controls: each must sit within the phone's width without scrolling sideways. */
+const CONTROLS =
+  'main .row-actions a, main .net-action, main .actions a, main form button, main form input, main form select';
 /** The screenshots the README shows, taken along the flows below. */
 const SCREENSHOT_NAMES = ['dashboard', 'user', 'online', 'logins', 'phone-users'];
 let sequence = 0;
@@ -65,6 +69,9 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
       mkdirSync(SCREENSHOTS, { recursive: true });
       for (const name of SCREENSHOT_NAMES)
         copyFileSync(join(shots, `console-${name}.png`), join(SCREENSHOTS, `console-${name}.png`));
+      mkdirSync(join(SCREENSHOTS, 'phone'), { recursive: true });
+      for (const name of readdirSync(join(shots, 'phone')))
+        copyFileSync(join(shots, 'phone', name), join(SCREENSHOTS, 'phone', name));
     }
     await testBrowser?.close();
     await testApp?.close();
@@ -205,11 +212,13 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
     await page.close();
   }, 60_000);
 
-  it('axe-core finds nothing on any screen, in English and Turkish, at 1280 px and at 360 px, and no page scrolls sideways on the phone', async () => {
+  it('axe-core finds nothing on any screen, in English and Turkish, at 1280 px and at 360 px; on the phone no page scrolls sideways and every control is within reach', async () => {
     const { page } = await signedIn({ admin: true, permissions: ['delete'] });
     const user = await givenUser(testApp, { venueIds: ['venue-a'], name: 'Grace Hopper', phone: '+90 555 000 11 22' });
     await onlineAt(user.username!, 'AA-BB-CC-00-00-77');
     await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
+    const online = await givenUser(testApp, { venueIds: ['venue-a'], name: 'Katherine Johnson', room: '1204' });
+    await onlineAt(online.username!, 'AA-BB-CC-00-00-78');
     await radiusCall(
       testApp,
       radiusToken,
@@ -231,6 +240,14 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
           if (violations.length > 0) failures.push({ path, language, width: viewport.width, violations });
           const width = await pageWidth(page);
           if (width > viewport.width) failures.push({ path, language, width: viewport.width, scrollWidth: width });
+          if (viewport === PHONE) {
+            const outside = await controlsOutside(page, PHONE.width);
+            if (outside.length > 0) failures.push({ path, language, outside });
+            if (language === 'en') {
+              mkdirSync(join(shots, 'phone'), { recursive: true });
+              await page.screenshot({ path: join(shots, 'phone', `${screenName(path)}.png`), fullPage: true });
+            }
+          }
           if (viewport === PHONE && language === 'en' && path.startsWith('/admin/users?'))
             await shot(page, 'phone-users');
           if (viewport === DESKTOP && language === 'en' && path.startsWith('/admin/logins')) await shot(page, 'logins');
@@ -241,12 +258,38 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
     expect(failures).toEqual([]);
     expect(testBrowser.problems).toEqual([]);
     await page.close();
-  }, 240_000);
+  }, 480_000);
+
+  /**
+   * The controls of the page (links of row actions, buttons, form fields) that a phone `width` wide
+   * shows only after scrolling sideways: each as its text and horizontal extent. Tables scroll inside
+   * their own box, left at its start, as a page opens.
+   */
+  async function controlsOutside(page: Page, width: number): Promise<string[]> {
+    return page.locator(CONTROLS).evaluateAll((elements, limit) => {
+      const outside: string[] = [];
+      for (const element of elements as Array<{
+        getBoundingClientRect(): { left: number; right: number; width: number };
+        textContent: string | null;
+        getAttribute(name: string): string | null;
+      }>) {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0) continue;
+        if (box.left < -1 || box.right > limit + 1) {
+          const label = (element.textContent ?? '').trim() || (element.getAttribute('name') ?? '?');
+          outside.push(`${label} ${Math.round(box.left)}..${Math.round(box.right)}`);
+        }
+      }
+      return outside;
+    }, width);
+  }
 
   /** Every screen of the console, with data on it: the navigation's pages and the pages they lead to. */
   async function screensOf(page: Page, userId: string): Promise<string[]> {
     await page.goto(`${base}/admin/jobs`);
     const jobLink = await page.locator('main a[href^="/admin/jobs/"]').first().getAttribute('href');
+    await page.goto(`${base}/admin/online?venueId=venue-a`);
+    const disconnectLink = await page.locator('main a[href*="/disconnect"]').first().getAttribute('href');
     return [
       '/admin',
       '/admin/users?venueId=venue-a',
@@ -254,18 +297,34 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
       `/admin/users/${userId}?venueId=venue-a`,
       `/admin/users/${userId}/edit?venueId=venue-a`,
       `/admin/users/${userId}/expire?venueId=venue-a`,
+      `/admin/users/${userId}/password?venueId=venue-a`,
       '/admin/online?venueId=venue-a',
+      ...(disconnectLink === null ? [] : [disconnectLink]),
       '/admin/logins',
       '/admin/jobs',
       ...(jobLink === null ? [] : [jobLink]),
+      '/admin/batches?venueId=venue-a',
       '/admin/audit',
       '/admin/settings/tokens',
+      '/admin/settings/tokens/new',
       '/admin/settings/nas',
+      '/admin/settings/nas/new',
       '/admin/settings/venues',
+      '/admin/settings/venues/new',
       '/admin/settings/operators',
+      '/admin/settings/operators/new',
       '/admin/account',
       '/admin/password',
       '/admin/no-such-page',
     ];
   }
 });
+
+/** The file name of a screen's phone screenshot: its path without ids or query (`users-id-edit`). */
+function screenName(path: string): string {
+  const words = new URL(path, 'http://console').pathname
+    .split('/')
+    .filter((part) => part !== '' && part !== 'admin')
+    .map((part) => (/^[0-9a-f-]{20,}$/i.test(part) ? 'id' : part));
+  return words.length === 0 ? 'dashboard' : words.join('-');
+}
