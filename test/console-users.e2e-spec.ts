@@ -276,6 +276,8 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     const list = await venueA.get(`/admin/users?venueId=${B}`);
     expect(list.status).toBe(403);
     expect(list.text).not.toContain('Bora');
+    // The refusal page's language buttons lead back into the console.
+    expect(list.text).toContain('<input type="hidden" name="back" value="/admin">');
     const search = await venueA.get(`/admin/users?q=bora`);
     expect(search.text).not.toContain('Bora');
     const phone = await venueA.get(`/admin/users?venueId=${A}&q=90533`);
