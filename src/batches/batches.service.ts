@@ -19,6 +19,7 @@ import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { PaginationDto } from '../hotspot-users/dto/hotspot-user.response.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { NO_USER_TEXT } from '../hotspot-users/user-text-fields.js';
 import { keysOf } from '../hotspot-users/hotspot-user.rules.js';
 import { Deadline } from '../common/load/deadline.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
@@ -139,14 +140,12 @@ export class BatchesService {
         id: newId(),
         name: username,
         username,
-        email: null,
-        phone: null,
+        ...NO_USER_TEXT,
         macAddress: null,
         loginMethod: 'username_password',
         status: 'active',
         passwordHash: hashes[index],
         expiresAt: request.expiresAt,
-        room: null,
         validFor: request.validFor,
         firstLoginAt: null,
         metadata: {},

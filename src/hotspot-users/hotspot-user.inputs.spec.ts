@@ -1,4 +1,5 @@
 import { toCreateInput, toListQuery, toUpdateInput } from './hotspot-user.inputs.js';
+import { NO_USER_TEXT } from './user-text-fields.js';
 
 describe('hotspot user inputs', () => {
   it('parses a create body once: date, MAC address, venue ids, defaults', () => {
@@ -18,9 +19,7 @@ describe('hotspot user inputs', () => {
       venueIds: ['b', 'a'],
       username: 'room-1',
       password: 'secret',
-      email: null,
-      phone: null,
-      room: null,
+      ...NO_USER_TEXT,
       macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: new Date('2030-01-31T12:00:00.000Z'),
       validFor: null,

@@ -11,6 +11,7 @@ import type { ListUserSessionsQueryDto } from './dto/hotspot-user-sessions.dto.j
 import type { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { JsonObject, UserStatus } from './entities/hotspot-user.entity.js';
 import { searchPrefixes, type SearchPrefixes } from './user-search.rules.js';
+import { sentUserText, userTextOf, type UserTextValues } from './user-text-fields.js';
 
 /**
  * Validated requests as the service takes them, parsed once here: dates as Date, MAC addresses
@@ -18,15 +19,12 @@ import { searchPrefixes, type SearchPrefixes } from './user-search.rules.js';
  * so a value that does not parse is a programming error, never bad input.
  */
 
-export interface CreateUserInput {
+export interface CreateUserInput extends UserTextValues {
   name: string;
   loginMethod: CreatableLoginMethod;
   venueIds: string[];
   username: string | null;
   password: string | null;
-  email: string | null;
-  phone: string | null;
-  room: string | null;
   macAddress: string | null;
   expiresAt: Date | null;
   validFor: number | null;
@@ -34,13 +32,10 @@ export interface CreateUserInput {
 }
 
 /** Only the fields the PUT sent; `null` clears. */
-export interface UpdateUserInput {
+export interface UpdateUserInput extends Partial<UserTextValues> {
   name?: string;
   /** `""` arrives as null: both clear the username. */
   username?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  room?: string | null;
   venueIds?: string[];
   expiresAt?: Date | null;
   validFor?: number | null;
@@ -67,9 +62,7 @@ export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
     venueIds: uniqueVenueIds(dto.venueIds),
     username: dto.username ?? null,
     password: dto.password ?? null,
-    email: dto.email ?? null,
-    phone: dto.phone ?? null,
-    room: dto.room ?? null,
+    ...userTextOf(dto),
     macAddress: dto.macAddress == null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     expiresAt: dto.expiresAt == null ? null : instant(dto.expiresAt),
     validFor: dto.validFor ?? null,
@@ -78,12 +71,9 @@ export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
 }
 
 export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
-  const input: UpdateUserInput = {};
+  const input: UpdateUserInput = sentUserText(dto);
   if (dto.name !== undefined) input.name = dto.name;
   if (dto.username !== undefined) input.username = dto.username === '' ? null : dto.username;
-  if (dto.email !== undefined) input.email = dto.email;
-  if (dto.phone !== undefined) input.phone = dto.phone;
-  if (dto.room !== undefined) input.room = dto.room;
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
   if (dto.validFor !== undefined) input.validFor = dto.validFor;

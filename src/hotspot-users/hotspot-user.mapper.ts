@@ -4,6 +4,7 @@ import type { UserSessionDto } from './dto/hotspot-user-sessions.dto.js';
 import type { VenueSessionDto } from './dto/venue-sessions.dto.js';
 import type { DeviceDto, HotspotUserDto } from './dto/hotspot-user.response.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import { userTextOf } from './user-text-fields.js';
 
 /** The one mapping from stored rows to the API's HotspotUser: nothing else reaches a response. */
 export function toHotspotUserDto(
@@ -15,9 +16,7 @@ export function toHotspotUserDto(
     _id: user.id,
     name: user.name,
     username: user.username,
-    email: user.email,
-    phone: user.phone,
-    room: user.room,
+    ...userTextOf(user),
     macAddress: user.macAddress,
     loginMethod: user.loginMethod,
     venueIds: [...venueIds],

@@ -2,6 +2,7 @@ import { getMetadataStorage } from 'class-validator';
 import { UpdateHotspotUserDto } from './dto/update-hotspot-user.dto.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import type { UpdateUserInput } from './hotspot-user.inputs.js';
+import { USER_TEXT_FIELDS, userTextOf } from './user-text-fields.js';
 import {
   appliedUpdate,
   callsForCoa,
@@ -38,9 +39,7 @@ function user(overrides: Partial<HotspotUserEntity> = {}): HotspotUserEntity {
       venueIds: ['venue-a'],
       username: 'Room-1204',
       password: 'secret',
-      email: 'Ayse@Example.com',
-      phone: '+90 532 123 45 67',
-      room: '1204',
+      ...userTextOf({ email: 'Ayse@Example.com', phone: '+90 532 123 45 67', room: '1204' }),
       macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: null,
       validFor: null,
@@ -156,9 +155,8 @@ describe('creation and PUT changes', () => {
     expect(changes).toEqual({
       name: 'Ayşe',
       username: 'Room-1204',
+      ...userTextOf(stored),
       email: null,
-      phone: '+90 532 123 45 67',
-      room: '1204',
       expiresAt: later,
       validFor: null,
       metadata: { room: '1204' },
@@ -175,9 +173,7 @@ describe('creation and PUT changes', () => {
     const sent: Required<Omit<UpdateUserInput, 'venueIds'>> = {
       name: 'Zeynep',
       username: 'room-2201',
-      email: 'zeynep@example.com',
-      phone: '+90 533 000 00 00',
-      room: '2201',
+      ...userTextOf(Object.fromEntries(USER_TEXT_FIELDS.map((field) => [field, `sent ${field}`]))),
       expiresAt: new Date(later.getTime() + 86_400_000),
       validFor: 3600,
       status: 'blocked',
@@ -202,12 +198,10 @@ describe('creation and PUT changes', () => {
     const { changes } = appliedUpdate(user(), { name: 'B' }, later);
     expect(Object.keys(changes).sort()).toEqual(
       [
-        'email',
+        ...USER_TEXT_FIELDS,
         'expiresAt',
         'metadata',
         'name',
-        'phone',
-        'room',
         'status',
         'updatedAt',
         'username',

@@ -4,6 +4,7 @@ import type { UnauthReason } from '../unauth-jobs/entities/unauth-job.entity.js'
 import type { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type LoginMethod, type UserStatus } from './entities/hotspot-user.entity.js';
 import type { CreateUserInput, UpdateUserInput } from './hotspot-user.inputs.js';
+import { updatedUserText, userTextOf } from './user-text-fields.js';
 
 /** The rules of hotspot users, as pure functions: no database, no clock, no Nest. */
 
@@ -148,9 +149,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     id,
     name: input.name,
     username: input.username,
-    email: input.email,
-    phone: input.phone,
-    room: input.room,
+    ...userTextOf(input),
     macAddress: input.macAddress,
     loginMethod: input.loginMethod,
     status: 'active',
@@ -187,9 +186,7 @@ export function appliedUpdate(
   const changes = {
     name: input.name ?? user.name,
     username: input.username === undefined ? user.username : input.username,
-    email: input.email === undefined ? user.email : input.email,
-    phone: input.phone === undefined ? user.phone : input.phone,
-    room: input.room === undefined ? user.room : input.room,
+    ...updatedUserText(user, input),
     expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
     validFor: input.validFor === undefined ? user.validFor : input.validFor,
     metadata: input.metadata ?? user.metadata,

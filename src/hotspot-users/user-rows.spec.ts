@@ -1,4 +1,5 @@
 import { pageOrder, shownRecordsOf, type PageRow, type ShownUserRow } from './user-rows.js';
+import { NO_USER_TEXT, userTextOf } from './user-text-fields.js';
 
 const NO_DEVICE = {
   device_id: null,
@@ -14,9 +15,7 @@ const userRow = (id: string, venueId: string | null, position: number | string |
   id,
   name: `User ${id}`,
   username: id,
-  email: null,
-  phone: null,
-  room: '101',
+  ...userTextOf({ room: '101' }),
   mac_address: null,
   login_method: 'username_password',
   status: 'active',
@@ -38,9 +37,7 @@ const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownU
   id: userId,
   name: null,
   username: null,
-  email: null,
-  phone: null,
-  room: null,
+  ...NO_USER_TEXT,
   mac_address: null,
   login_method: null,
   status: null,

@@ -2,6 +2,7 @@ import { readDateTime } from '../database/columns.js';
 import { DeviceEntity, type DeviceStatus } from '../sessions/entities/device.entity.js';
 import type { JsonObject, LoginMethod, UserStatus } from './entities/hotspot-user.entity.js';
 import { HotspotUserEntity } from './entities/hotspot-user.entity.js';
+import { userTextOf, type UserTextValues } from './user-text-fields.js';
 
 /** A date as a driver returns it: a Date (mysql2), or the stored text `YYYY-MM-DD HH:MM:SS.mmm` in UTC. */
 export type SqlDateTime = Date | string;
@@ -11,13 +12,10 @@ export type SqlDateTime = Date | string;
  * (HotspotUsersRepository.findShownRecords): either a user with one of its venues (no device
  * columns), or one device of a user (only `id`, the user's, and the device columns).
  */
-export interface ShownUserRow {
+export interface ShownUserRow extends UserTextValues {
   id: string;
   name: string | null;
   username: string | null;
-  email: string | null;
-  phone: string | null;
-  room: string | null;
   mac_address: string | null;
   login_method: LoginMethod | null;
   status: UserStatus | null;
@@ -121,9 +119,7 @@ function userOf(row: UserRow): HotspotUserEntity {
     id: row.id,
     name: row.name,
     username: row.username,
-    email: row.email,
-    phone: row.phone,
-    room: row.room,
+    ...userTextOf(row),
     macAddress: row.mac_address,
     loginMethod: row.login_method,
     status: row.status,
