@@ -6,7 +6,6 @@ import type { BatchCardsDto, BatchDetailDto, BatchDto } from '../../batches/dto/
 import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AdmittedRequest } from '../../common/load/admission.middleware.js';
-import { VenuesService } from '../../venues/venues.service.js';
 import {
   BATCH_ACTIONS,
   BATCH_FORM_FIELDS,
@@ -27,6 +26,7 @@ import {
 import { field, queryValue, textFields } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
 import { qrCodeSvg } from '../../web/qr-svg.js';
+import { wifiJoinText } from '../../web/wifi.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
 
 const PAGE_SIZE = 20;
@@ -56,7 +56,6 @@ export class BatchesConsoleController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly batches: BatchesService,
-    private readonly venues: VenuesService,
   ) {}
 
   @Get('batches')
@@ -132,14 +131,18 @@ export class BatchesConsoleController {
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
     const { batch, cards } = await this.revealed(request, operator, id, resultId);
-    const venue = (await this.venues.list()).find((entry) => entry.id === batch.venueId);
+    const venue = await this.pages.venue(batch.venueId);
     const portalUrl = venue?.portalUrl ?? null;
+    const ssid = venue?.ssid ?? null;
     await this.pages.render(request, response, 200, 'batches/print', {
       batch,
       cards,
       venueTitle: venue?.displayName ?? batch.venueId,
       qr: portalUrl === null ? null : qrCodeSvg(portalUrl, portalUrl),
       portalUrl,
+      ssid,
+      // One code for every card: the network's, to join it before signing in.
+      wifiQr: ssid === null ? null : qrCodeSvg(wifiJoinText(ssid, null), ssid),
     });
   }
 

@@ -47,6 +47,7 @@ import {
   type UserAction,
   venueIdsOf,
   userUrl,
+  slipUrl,
   type FormProblem,
   type UserForm,
 } from './users.rules.js';
@@ -202,6 +203,7 @@ export class ConsoleUsersController {
       minutes: SECRET_RESULT_MINUTES,
       userLink: userUrl(id, venueId),
       listLink: listUrl({ venueId }),
+      slipLink: slipUrl(id, resultId, venueId),
     });
   }
 

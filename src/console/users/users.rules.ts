@@ -68,6 +68,12 @@ export function createdUrl(id: string, resultId: string, venueId: string | null)
   return `/admin/users/${encodeURIComponent(id)}/created/${encodeURIComponent(resultId)}${query}`;
 }
 
+/** The printable guest slip of a create's or a password reset's result (`resultId`), in the venue the operator came from. */
+export function slipUrl(id: string, resultId: string, venueId: string | null): string {
+  const query = venueId === null ? '' : `?${new URLSearchParams({ venueId }).toString()}`;
+  return `/admin/users/${encodeURIComponent(id)}/slip/${encodeURIComponent(resultId)}${query}`;
+}
+
 /** The confirmed actions on a user: what each needs, and the notice after it (each has a confirmation page). */
 export const USER_ACTIONS = {
   block: { permission: 'write', notice: 'notice.users.blocked' },
