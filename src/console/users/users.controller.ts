@@ -12,6 +12,8 @@ import { etagOf } from '../../hotspot-users/hotspot-user.etag.js';
 import { toCreateInput, toUpdateInput } from '../../hotspot-users/hotspot-user.inputs.js';
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService, type Versioned } from '../../hotspot-users/hotspot-users.service.js';
+import { UserExportService } from '../../hotspot-users/user-export.service.js';
+import { Clock } from '../../common/clock.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
@@ -52,6 +54,7 @@ import {
   type UserForm,
 } from './users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
+import { usersCsvFilename, usersCsvHeader, usersCsvLines, usersExportUrl } from './users-export.rules.js';
 
 /** A problem shown on a form: beside its field when the form has it, and in the summary. */
 interface ShownProblem {
@@ -76,6 +79,8 @@ export class ConsoleUsersController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly users: HotspotUsersService,
+    private readonly exports: UserExportService,
+    private readonly clock: Clock,
   ) {}
 
   @Get('users')
@@ -112,7 +117,45 @@ export class ConsoleUsersController {
       previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
       next: filters.page < pages ? listUrl({ ...filters, venueId, page: filters.page + 1 }) : null,
       userUrl,
+      exportUrl: venueId === null ? null : usersExportUrl(venueId),
     });
+  }
+
+  /**
+   * A venue's users as CSV (users-export.rules.ts), written as it is read: a page of users at a time
+   * (UserExportService), each page sent before the next is read, and none read while the client is
+   * not taking what was sent. The first page is read before anything is sent, so a venue outside
+   * the operator's is refused as a page (403), as the list refuses it.
+   */
+  @Get('users/export.csv')
+  async exportCsv(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const { operator } = session(request);
+    const actor = operatorActor(operator);
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    if (venueId === null) throw new PageRefusal(400, 'error.invalid');
+    let page = await this.exports.page(actor, venueId, null);
+    response
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .setHeader('Content-Disposition', `attachment; filename="${usersCsvFilename(venueId, this.clock.now())}"`)
+      .setHeader('Cache-Control', 'no-store');
+    let gone = false;
+    response.on('close', () => {
+      gone = true;
+    });
+    response.write(usersCsvHeader());
+    for (;;) {
+      if (!response.write(usersCsvLines(page.data)) && !gone) await sent(response);
+      if (page.next === null || gone) break;
+      try {
+        page = await this.exports.page(actor, venueId, page.next);
+      } catch {
+        // The file is under way and its status sent: cut it short, so that it is not taken for whole.
+        response.destroy();
+        return;
+      }
+    }
+    response.end();
   }
 
   @Get('users/new')
@@ -374,6 +417,19 @@ export class ConsoleUsersController {
       back: userUrl(current.data._id, venueId),
     });
   }
+}
+
+/** Until what was written is taken by the client (drain), or the client is gone (close). */
+function sent(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 function emptyForm(): UserForm {
