@@ -252,6 +252,7 @@ export class BatchesConsoleController {
       venueId,
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
+      venueRegistered: venueId === null || (await this.pages.venue(venueId)) !== null,
       batches: result?.data ?? [],
       pagination: result?.pagination ?? null,
       previous: page > 1 ? at(page - 1) : null,

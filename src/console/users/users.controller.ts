@@ -25,10 +25,11 @@ import {
   requirePermission,
   session,
   venueOf,
+  type SignedInOperator,
   type VenueTimes,
 } from '../console-page.js';
 import { instantAsWallDateTime } from '../../web/zoned-time.js';
-import { field, queryValue, textFields } from '../../web/forms.js';
+import { field, fieldValues, queryValue, textFields } from '../../web/forms.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
 import type { ConsoleRequest } from '../console-request.js';
 import {
@@ -48,6 +49,9 @@ import {
   type StayChoice,
   type UserAction,
   venueIdsOf,
+  pickedVenueIds,
+  unconfirmedVenues,
+  venuePicker,
   userUrl,
   slipUrl,
   type FormProblem,
@@ -171,6 +175,7 @@ export class ConsoleUsersController {
     );
     await this.pages.render(request, response, 200, 'users/new', {
       ...formView(form, false, times, null),
+      ...(await this.picker(session(request).operator, form, venueId === null ? [] : [venueId], [])),
       problems: [],
       venueId,
     });
@@ -184,14 +189,18 @@ export class ConsoleUsersController {
     const times = await this.pages.venueTimes(venueId ?? venueIdsOf(form.venueIds)[0] ?? null, operator);
     const stay = stayChoiceOf(field(request, 'stay'));
     if (stay !== null) form.expiresAt = stayWallTime(stay, times, null);
-    const again = (status: number, problems: ShownProblem[]) =>
+    const kept = venueId === null ? [] : [venueId];
+    const unconfirmed = await this.unconfirmed(request, operator, form, kept);
+    const again = async (status: number, problems: ShownProblem[]) =>
       this.pages.render(request, response, status, 'users/new', {
         ...formView({ ...form, password: '' }, false, times, null),
+        ...(await this.picker(operator, form, kept, unconfirmed)),
         problems,
         venueId,
       });
     const { body, problems } = createBody(form, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
+    if (problems.length > 0 || unconfirmed.length > 0)
+      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
     let generated: string | null = null;
     if (form.loginMethod === 'username_password' && form.password === '') {
       generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
@@ -271,10 +280,27 @@ export class ConsoleUsersController {
     const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, operator);
     const stay = stayChoiceOf(field(request, 'stay'));
     if (stay !== null) form.expiresAt = stayWallTime(stay, times, current.data.expiresAt);
+    form.venueIds = inStoredOrder(venueIdsOf(form.venueIds), current.data.venueIds).join(', ');
+    const unconfirmed = await this.unconfirmed(request, operator, form, [
+      ...(venueId === null ? [] : [venueId]),
+      ...current.data.venueIds,
+    ]);
     const again = (status: number, problems: ShownProblem[]) =>
-      this.renderEdit(request, response, status, current, venueId, form, problems, field(request, 'etag'));
+      this.renderEdit(
+        request,
+        response,
+        status,
+        current,
+        venueId,
+        form,
+        problems,
+        field(request, 'etag'),
+        false,
+        unconfirmed,
+      );
     const { body, problems } = updateBody(form, current.data, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
+    if (problems.length > 0 || unconfirmed.length > 0)
+      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
     try {
       const dto = (await pipe.transform(body, {
         type: 'body',
@@ -395,6 +421,38 @@ export class ConsoleUsersController {
     response.redirect(303, userUrl(id, venueId, USER_ACTIONS[action].notice));
   }
 
+  /** The venue picker of the user form: its checkboxes, the ids typed, and the unregistered ones to confirm. */
+  private async picker(operator: SignedInOperator, form: UserForm, kept: string[], unconfirmed: string[]) {
+    const registered = await this.pages.registeredVenueIds();
+    const { choices, typed } = venuePicker(
+      venueIdsOf(form.venueIds),
+      await this.pages.venueChoices(operator),
+      kept,
+      registered,
+    );
+    return {
+      venueChoices: choices,
+      typedVenues: typed.join(', '),
+      unrestricted: operator.venueIds === null,
+      unconfirmed,
+    };
+  }
+
+  /**
+   * The unregistered venues an operator of every venue typed into the form and has not confirmed
+   * (the checkbox `unregistered` the form shows with them); `kept`: the ones that need no confirming.
+   * An operator of some venues is offered those alone, and the service refuses any other (403).
+   */
+  private async unconfirmed(
+    request: ConsoleRequest,
+    operator: SignedInOperator,
+    form: UserForm,
+    kept: string[],
+  ): Promise<string[]> {
+    if (operator.venueIds !== null || field(request, 'unregistered') === 'yes') return [];
+    return unconfirmedVenues(venueIdsOf(form.venueIds), kept, await this.pages.registeredVenueIds());
+  }
+
   private async renderEdit(
     request: ConsoleRequest,
     response: Response,
@@ -405,10 +463,15 @@ export class ConsoleUsersController {
     problems: ShownProblem[],
     etag?: string,
     changed = false,
+    unconfirmed: string[] = [],
   ): Promise<void> {
-    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, session(request).operator);
+    const operator = session(request).operator;
+    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, operator);
+    const form = typed ?? formOf(current.data, times.zone);
+    const kept = [...(venueId === null ? [] : [venueId]), ...current.data.venueIds];
     await this.pages.render(request, response, status, 'users/edit', {
-      ...formView(typed ?? formOf(current.data, times.zone), true, times, current.data.expiresAt),
+      ...formView(form, true, times, current.data.expiresAt),
+      ...(await this.picker(operator, form, kept, unconfirmed)),
       user: current.data,
       etag: etag ?? etagOf(current.version),
       venueId,
@@ -436,8 +499,22 @@ function emptyForm(): UserForm {
   return textFields(USER_FORM_FIELDS, () => '');
 }
 
+/** The form as sent; its venues are the ones ticked in the picker and the ones typed. */
 function formFields(request: ConsoleRequest): UserForm {
-  return textFields(USER_FORM_FIELDS, (name) => field(request, name, formFieldLength(name)));
+  const form = textFields(USER_FORM_FIELDS, (name) => field(request, name, formFieldLength(name)));
+  form.venueIds = pickedVenueIds(fieldValues(request, 'venue'), form.venueIds).join(', ');
+  return form;
+}
+
+/** The problem of unregistered venues to confirm, beside the venues (the picker names them). */
+function venueProblems(unconfirmed: string[]): ShownProblem[] {
+  return unconfirmed.length === 0 ? [] : [{ field: 'venueIds', key: 'users.problem.unregistered', text: null }];
+}
+
+/** `picked` in the order the user's venues are stored, when it holds the same venues (the picker's order is not a change). */
+function inStoredOrder(picked: string[], stored: string[]): string[] {
+  const same = picked.length === stored.length && picked.every((id) => stored.includes(id));
+  return same ? stored : picked;
 }
 
 function own(problem: FormProblem): ShownProblem {
