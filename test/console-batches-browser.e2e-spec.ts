@@ -30,9 +30,11 @@ describe('console batches screen in a browser', () => {
     testApp = await startTestApp('sqlite', { SECRETS_KEY: 'c'.repeat(64) });
     await testApp.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    await testApp.app
-      .get(VenuesService)
-      .set(VENUE, { displayName: 'Otel Lobisi', portalUrl: 'https://portal.example/login?venue=lobby' });
+    await testApp.app.get(VenuesService).set(VENUE, {
+      displayName: 'Otel Lobisi',
+      ssid: 'Otel Misafir',
+      portalUrl: 'https://portal.example/login?venue=lobby',
+    });
     const created = await testApp.http
       .post('/api/v1/hotspot-user-batches')
       .set('Authorization', `Bearer ${testApp.adminToken}`)
@@ -93,7 +95,9 @@ describe('console batches screen in a browser', () => {
         await page.locator('main form button[type="submit"]').click();
         await page.locator('.card').first().waitFor();
         expect(await page.locator('.card').count()).toBe(20);
+        // The Wi-Fi network's code on each card (the portal's address under it), the network named.
         expect(await page.locator('.card svg.qr').count()).toBe(20);
+        expect(await page.locator('.card', { hasText: 'Otel Misafir' }).count()).toBe(20);
         await check('cards', viewport);
         await page.screenshot({ path: join(shots, `cards-${lang}-${viewport.width}.png`), fullPage: true });
       }, 60_000);
@@ -119,6 +123,13 @@ describe('console batches screen in a browser', () => {
             const inner = card.getBoundingClientRect();
             return inner.top >= box.top - 0.5 && inner.bottom <= box.bottom + 0.5 && inner.height > 100;
           }),
+          // Nothing of a card (its lines, its code) is cut off by the card's edge.
+          contentInside: [...sheet.querySelectorAll('.card')].every((card) => {
+            const inner = card.getBoundingClientRect();
+            return [...card.querySelectorAll('dl, svg, .card-url')].every(
+              (part) => part.getBoundingClientRect().bottom <= inner.bottom + 0.5,
+            );
+          }),
           cards: [...sheet.querySelectorAll('.card')].length,
         };
       });
@@ -126,6 +137,7 @@ describe('console batches screen in a browser', () => {
     expect(layout.map((sheet) => sheet.cards)).toEqual([8, 8, 4]);
     for (const sheet of layout) {
       expect(sheet.cardsInside).toBe(true);
+      expect(sheet.contentInside).toBe(true);
       expect(sheet.height).toBeLessThanOrEqual(A4_CONTENT_HEIGHT_PX);
     }
     const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
