@@ -146,7 +146,7 @@ describe.each(databaseKinds())('console guest slip [%s]', (kind) => {
     expect(cards.status).toBe(200);
     expect(cards.text.match(/class="card"/g)).toHaveLength(2);
     expect(
-      cards.text.match(/<dt>Network<\/dt><dd><code><bdi>Grand; &quot;Guest&quot;<\/bdi><\/code><\/dd>/g),
+      cards.text.match(/<span class="card-ssid">Network: <bdi>Grand; &quot;Guest&quot;<\/bdi><\/span>/g),
     ).toHaveLength(2);
     expect(cards.text.split(qrCodeSvg('WIFI:T:nopass;S:Grand\\; \\"Guest\\";;', SSID))).toHaveLength(3);
   });
