@@ -72,6 +72,11 @@ describe('console password reset in a browser', () => {
         await page.locator('form.stack button[type="submit"]').click();
         await page.locator('#generated-password').waitFor();
         await check('generated password', viewport);
+        const password = await page.locator('#generated-password').textContent();
+        await page.locator('a[href*="/slip/"]').click();
+        await page.locator('#slip-password').waitFor();
+        expect(await page.locator('#slip-password').textContent()).toBe(password);
+        await check('guest slip', viewport);
       }, 60_000);
     }
   }
