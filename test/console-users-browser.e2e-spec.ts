@@ -171,7 +171,7 @@ describe('console users screen in a browser', () => {
     await link.focus();
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toMatch(/^users-browser-venue-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = readFileSync((await download.path())!, 'utf8');
+    const text = readFileSync(await download.path(), 'utf8');
     expect(text.split('\r\n')[0]).toBe(
       'username,name,email,phone,room,macAddress,status,loginMethod,expiresAt,validForHours,createdAt,batch,venues',
     );
