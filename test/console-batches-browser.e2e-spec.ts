@@ -104,6 +104,35 @@ describe('console batches screen in a browser', () => {
     }
   }
 
+  it('offers an operator of every venue the registered venues, and warns of one typed [360 px]', async () => {
+    const desk = await TestBrowser.launch(PHONE);
+    try {
+      const own = await desk.newPage();
+      const operator = await givenOperator(testApp, { permissions: ['read', 'write'] });
+      await signInInBrowser(own, base, operator.email);
+      await own.goto(`${base}/admin/batches`);
+      await own.locator('#batches-other').fill('typo-venue');
+      await own.locator('#batches-other').press('Enter');
+      await own.waitForURL(/otherVenueId=typo-venue/);
+      expect(await own.locator('#batch-venue-unregistered').textContent()).toContain('typo-venue is not registered');
+      expect(await own.locator('#batches-venue').inputValue()).toBe('typo-venue');
+      // Back to the registered venue with the keyboard: its option in the select.
+      await own.locator('#batches-other').fill('');
+      await own.locator('#batches-venue').selectOption(VENUE);
+      await own.locator('#batches-venue').focus();
+      await own.keyboard.press('Tab');
+      await own.keyboard.press('Tab');
+      await own.keyboard.press('Enter');
+      await own.waitForURL(new RegExp(`venueId=${VENUE}`));
+      expect(await own.locator('#batch-venue-unregistered').count()).toBe(0);
+      expect(await axeViolations(own)).toEqual([]);
+      expect(await pageWidth(own)).toBe(PHONE.width);
+      expect(desk.problems).toEqual([]);
+    } finally {
+      await desk.close();
+    }
+  }, 60_000);
+
   it('prints whole cards on A4 pages in Chromium’s print-to-PDF', async () => {
     await page.setViewportSize({ width: Math.floor(A4_CONTENT_WIDTH_PX), height: 900 });
     await page.goto(`${base}/admin/batches/${batchId}/print`);

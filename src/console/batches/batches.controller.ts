@@ -61,7 +61,9 @@ export class BatchesConsoleController {
   @Get('batches')
   async list(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const { operator } = session(request);
-    const venueId = venueOf(queryValue(request, 'venueId')) ?? operator.venueIds?.[0] ?? null;
+    // The venue picked, or (an operator of every venue) one typed instead of picked.
+    const typed = queryValue(request, 'otherVenueId').trim();
+    const venueId = venueOf(typed === '' ? queryValue(request, 'venueId') : typed) ?? operator.venueIds?.[0] ?? null;
     const page = pageOf(queryValue(request, 'page'));
     await this.renderList(request, response, 200, operator, venueId, page, emptyForm(venueId), []);
   }
