@@ -110,6 +110,19 @@ describe('console password reset in a browser', () => {
     const stored = await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ id: user._id });
     expect(await verifyPassword(stored.passwordHash!, password)).toBe(true);
     expect(await page.locator('main').textContent()).toContain('Sessions disconnected: 1.');
+    // On to the guest slip by keyboard, and its Print button.
+    await tabTo('href', (href) => href.includes('/slip/'));
+    await page.keyboard.press('Enter');
+    await page.locator('#slip-password').waitFor();
+    expect((await page.locator('#slip-password').textContent())!.trim()).toBe(password);
+    const onPrint = () =>
+      page.evaluate(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { hasAttribute(name: string): boolean } } }
+        ).document.activeElement.hasAttribute('data-print'),
+      );
+    for (let i = 0; i < 40 && !(await onPrint()); i += 1) await page.keyboard.press('Tab');
+    expect(await onPrint()).toBe(true);
     expect(browser.problems).toEqual([]);
   }, 30_000);
 });
