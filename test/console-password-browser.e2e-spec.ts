@@ -123,6 +123,12 @@ describe('console password reset in a browser', () => {
       );
     for (let i = 0; i < 40 && !(await onPrint()); i += 1) await page.keyboard.press('Tab');
     expect(await onPrint()).toBe(true);
+    // Printed, the slip alone: no menu, no buttons or notes above it.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('header.top').isVisible()).toBe(false);
+    expect(await page.locator('.print-intro').isVisible()).toBe(false);
+    expect(await page.locator('.slip').isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
     expect(browser.problems).toEqual([]);
   }, 30_000);
 });
