@@ -130,6 +130,15 @@ export function consoleWorkloads(session, users) {
       expected: [200],
       request: () => page(`/admin/users/${hotUser()}?venueId=${HOT_VENUE}`)(),
     },
+    {
+      // The whole venue as CSV, written a page at a time as it is read: the RSS columns show it is never held at once.
+      name: 'console-users-export',
+      title: `console users export (CSV), ${users / 10}-user venue`,
+      yardstick: null,
+      connections: 2,
+      expected: [200],
+      request: page(`/admin/users/export.csv?venueId=${HOT_VENUE}`),
+    },
   ];
 }
 

@@ -30,9 +30,11 @@ describe('console batches screen in a browser', () => {
     testApp = await startTestApp('sqlite', { SECRETS_KEY: 'c'.repeat(64) });
     await testApp.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    await testApp.app
-      .get(VenuesService)
-      .set(VENUE, { displayName: 'Otel Lobisi', portalUrl: 'https://portal.example/login?venue=lobby' });
+    await testApp.app.get(VenuesService).set(VENUE, {
+      displayName: 'Otel Lobisi',
+      ssid: 'Otel Misafir',
+      portalUrl: 'https://portal.example/login?venue=lobby',
+    });
     const created = await testApp.http
       .post('/api/v1/hotspot-user-batches')
       .set('Authorization', `Bearer ${testApp.adminToken}`)
@@ -93,12 +95,43 @@ describe('console batches screen in a browser', () => {
         await page.locator('main form button[type="submit"]').click();
         await page.locator('.card').first().waitFor();
         expect(await page.locator('.card').count()).toBe(20);
+        // The Wi-Fi network's code on each card (the portal's address under it), the network named.
         expect(await page.locator('.card svg.qr').count()).toBe(20);
+        expect(await page.locator('.card', { hasText: 'Otel Misafir' }).count()).toBe(20);
         await check('cards', viewport);
         await page.screenshot({ path: join(shots, `cards-${lang}-${viewport.width}.png`), fullPage: true });
       }, 60_000);
     }
   }
+
+  it('offers an operator of every venue the registered venues, and warns of one typed [360 px]', async () => {
+    const desk = await TestBrowser.launch(PHONE);
+    try {
+      const own = await desk.newPage();
+      const operator = await givenOperator(testApp, { permissions: ['read', 'write'] });
+      await signInInBrowser(own, base, operator.email);
+      await own.goto(`${base}/admin/batches`);
+      await own.locator('#batches-other').fill('typo-venue');
+      await own.locator('#batches-other').press('Enter');
+      await own.waitForURL(/otherVenueId=typo-venue/);
+      expect(await own.locator('#batch-venue-unregistered').textContent()).toContain('typo-venue is not registered');
+      expect(await own.locator('#batches-venue').inputValue()).toBe('typo-venue');
+      // Back to the registered venue with the keyboard: its option in the select.
+      await own.locator('#batches-other').fill('');
+      await own.locator('#batches-venue').selectOption(VENUE);
+      await own.locator('#batches-venue').focus();
+      await own.keyboard.press('Tab');
+      await own.keyboard.press('Tab');
+      await own.keyboard.press('Enter');
+      await own.waitForURL(new RegExp(`venueId=${VENUE}`));
+      expect(await own.locator('#batch-venue-unregistered').count()).toBe(0);
+      expect(await axeViolations(own)).toEqual([]);
+      expect(await pageWidth(own)).toBe(PHONE.width);
+      expect(desk.problems).toEqual([]);
+    } finally {
+      await desk.close();
+    }
+  }, 60_000);
 
   it('prints whole cards on A4 pages in Chromium’s print-to-PDF', async () => {
     await page.setViewportSize({ width: Math.floor(A4_CONTENT_WIDTH_PX), height: 900 });
@@ -119,6 +152,13 @@ describe('console batches screen in a browser', () => {
             const inner = card.getBoundingClientRect();
             return inner.top >= box.top - 0.5 && inner.bottom <= box.bottom + 0.5 && inner.height > 100;
           }),
+          // Nothing of a card (its lines, its code) is cut off by the card's edge.
+          contentInside: [...sheet.querySelectorAll('.card')].every((card) => {
+            const inner = card.getBoundingClientRect();
+            return [...card.querySelectorAll('dl, svg, .card-url')].every(
+              (part) => part.getBoundingClientRect().bottom <= inner.bottom + 0.5,
+            );
+          }),
           cards: [...sheet.querySelectorAll('.card')].length,
         };
       });
@@ -126,6 +166,7 @@ describe('console batches screen in a browser', () => {
     expect(layout.map((sheet) => sheet.cards)).toEqual([8, 8, 4]);
     for (const sheet of layout) {
       expect(sheet.cardsInside).toBe(true);
+      expect(sheet.contentInside).toBe(true);
       expect(sheet.height).toBeLessThanOrEqual(A4_CONTENT_HEIGHT_PX);
     }
     const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });

@@ -61,6 +61,25 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
     await testApp?.close();
   });
 
+  it('offers the registered venues to an operator of every venue, and warns of a venue typed that is not registered', async () => {
+    const list = await staff.get('/admin/batches');
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(`<option value="${A}">Grand Lobby (${A})</option>`);
+    expect(list.text).toContain('name="otherVenueId"');
+    expect(list.text).toContain('A venue id typed is not among the registered venues');
+    const typed = await staff.get(`/admin/batches?venueId=${A}&otherVenueId=cb-venue-typo`);
+    expect(typed.status).toBe(200);
+    expect(typed.text).toContain('<option value="cb-venue-typo" selected>cb-venue-typo (not registered)</option>');
+    expect(typed.text).toContain(
+      'The venue cb-venue-typo is not registered: check its spelling before creating a batch',
+    );
+    expect(typed.text).toContain('<input type="hidden" name="venueId" value="cb-venue-typo">');
+    const registered = await staff.get(`/admin/batches?venueId=${A}`);
+    expect(registered.text).toContain(`<option value="${A}" selected>`);
+    expect(registered.text).not.toContain('is not registered: check its spelling');
+    expect((await staff.get('/admin/batches?otherVenueId=bad%20venue!')).status).toBe(400);
+  });
+
   it('creates 50 accounts from the form, lists the batch, and shows its accounts', async () => {
     const list = await venueA.get('/admin/batches');
     expect(list.status).toBe(200);

@@ -72,6 +72,11 @@ describe('console password reset in a browser', () => {
         await page.locator('form.stack button[type="submit"]').click();
         await page.locator('#generated-password').waitFor();
         await check('generated password', viewport);
+        const password = await page.locator('#generated-password').textContent();
+        await page.locator('a[href*="/slip/"]').click();
+        await page.locator('#slip-password').waitFor();
+        expect(await page.locator('#slip-password').textContent()).toBe(password);
+        await check('guest slip', viewport);
       }, 60_000);
     }
   }
@@ -105,6 +110,25 @@ describe('console password reset in a browser', () => {
     const stored = await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ id: user._id });
     expect(await verifyPassword(stored.passwordHash!, password)).toBe(true);
     expect(await page.locator('main').textContent()).toContain('Sessions disconnected: 1.');
+    // On to the guest slip by keyboard, and its Print button.
+    await tabTo('href', (href) => href.includes('/slip/'));
+    await page.keyboard.press('Enter');
+    await page.locator('#slip-password').waitFor();
+    expect((await page.locator('#slip-password').textContent())!.trim()).toBe(password);
+    const onPrint = () =>
+      page.evaluate(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { hasAttribute(name: string): boolean } } }
+        ).document.activeElement.hasAttribute('data-print'),
+      );
+    for (let i = 0; i < 40 && !(await onPrint()); i += 1) await page.keyboard.press('Tab');
+    expect(await onPrint()).toBe(true);
+    // Printed, the slip alone: no menu, no buttons or notes above it.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('header.top').isVisible()).toBe(false);
+    expect(await page.locator('.print-intro').isVisible()).toBe(false);
+    expect(await page.locator('.slip').isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
     expect(browser.problems).toEqual([]);
   }, 30_000);
 });

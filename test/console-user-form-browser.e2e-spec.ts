@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  */
 describe('console user form in a browser', () => {
   const VENUE = 'form-hotel';
+  const SPA = 'form-spa';
   let testApp: TestApp;
   let base: string;
   let browser: TestBrowser;
@@ -25,6 +26,7 @@ describe('console user form in a browser', () => {
     await testApp.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
     await testApp.app.get(VenuesService).set(VENUE, { timeZone: 'Europe/Istanbul', checkOutTime: '11:00' });
+    await testApp.app.get(VenuesService).set(SPA, { displayName: 'Spa Otel' });
     longName = await givenGuest(testApp, { name: 'W'.repeat(255), room: 'R'.repeat(32), venueIds: [VENUE] });
     const operator = await givenOperator(testApp, { permissions: ['read', 'write'] });
     browser = await TestBrowser.launch(DESKTOP);
@@ -56,6 +58,49 @@ describe('console user form in a browser', () => {
       await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
       await check('create form with the stays', viewport);
     }, 60_000);
+  }
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`picks venues by keyboard, and asks to confirm a typed unregistered one [${viewport.width} px]`, async () => {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
+      expect(await page.locator(`input[name="venue"][value="${VENUE}"]`).isChecked()).toBe(true);
+      const spa = page.locator(`input[name="venue"][value="${SPA}"]`);
+      expect(await page.locator('label', { has: spa }).textContent()).toBe(' Spa Otel (form-spa)');
+      expect(await spa.isChecked()).toBe(false);
+      await spa.focus();
+      await page.keyboard.press('Space');
+      expect(await spa.isChecked()).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+        ),
+      ).toBe('user-venueIds');
+      await page.keyboard.type('form-spaa');
+      await page.locator('#user-name').fill(`Picker Guest ${viewport.width}`);
+      await page.locator('#user-username').fill(`picker-${viewport.width}`);
+      await page.locator('#user-name').press('Enter');
+      await page.waitForLoadState();
+      expect(await page.locator('#user-unregistered-list').textContent()).toContain('Not registered: form-spaa.');
+      expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+      await check('form asking to confirm an unregistered venue', viewport);
+      // Both ticked venues stay ticked; the typed one is kept, and confirmed with the keyboard.
+      expect(await spa.isChecked()).toBe(true);
+      await page.locator('#user-unregistered').focus();
+      await page.keyboard.press('Space');
+      await page.locator('#user-name').press('Enter');
+      await page.locator('#generated-password').waitFor();
+      const user = await testApp.dataSource
+        .getRepository(HotspotUserEntity)
+        .findOneByOrFail({ username: `picker-${viewport.width}` });
+      const shown = await testApp.http
+        .get(`/api/v1/hotspot-users/${user.id}`)
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .expect(200);
+      expect(shown.body.data.venueIds).toEqual([VENUE, SPA, 'form-spaa']);
+      expect(browser.problems).toEqual([]);
+    }, 30_000);
   }
 
   it('creates a user whose stay ends at check-out, with the keyboard alone', async () => {

@@ -1,3 +1,4 @@
+import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { VenuesService } from '../src/venues/venues.service.js';
 import { nextWallTime, wallTimeOnDay } from '../src/web/zoned-time.js';
@@ -107,6 +108,69 @@ describe.each(databaseKinds())('console user form: venue time zones, stays and l
       newUserForm(HOTEL, { username: 'stay-notes', metadata: JSON.stringify({ notes }) }),
     );
     expect((await stored('stay-notes')).metadata).toEqual({ notes });
+  });
+
+  it('offers the registered venues as a picker, and asks to confirm a venue id typed that is not registered', async () => {
+    const page = await desk.get(`/admin/users/new?venueId=${HOTEL}`);
+    expect(page.text).toMatch(
+      new RegExp(`<input type="checkbox" id="user-venue-\\d+" name="venue" value="${HOTEL}" checked>`),
+    );
+    expect(page.text).toMatch(new RegExp(`name="venue" value="${PLAIN}">`));
+    expect(page.text).toContain('No zone</bdi> (<bdi>stay-plain</bdi>)');
+    expect(page.text).toContain('an id typed here is not a registered venue');
+    expect(page.text).toMatch(/<input id="user-venueIds" name="venueIds" value="" /);
+    // Ticked and typed together; a typo of a registered venue is refused until confirmed.
+    const typo = await desk.post(
+      '/admin/users/new',
+      newUserForm(HOTEL, { username: 'picker-typo', venueIds: 'stay-hotle', venue: HOTEL }),
+    );
+    expect(typo.status).toBe(422);
+    expect(typo.text).toContain('Not registered: stay-hotle.');
+    expect(typo.text).toContain('name="unregistered" value="yes"');
+    expect(typo.text).toMatch(/<input id="user-venueIds" name="venueIds" value="stay-hotle" /);
+    expect(await testApp.dataSource.getRepository(HotspotUserEntity).findOneBy({ username: 'picker-typo' })).toBeNull();
+    const confirmed = await desk.post(
+      '/admin/users/new',
+      newUserForm(HOTEL, { username: 'picker-typo', venueIds: 'stay-hotle', venue: HOTEL, unregistered: 'yes' }),
+    );
+    expect(confirmed.status).toBe(303);
+    const typed = await stored('picker-typo');
+    const user = await desk.get(`/admin/users/${typed.id}?venueId=${HOTEL}`);
+    expect(user.text).toContain('stay-hotle');
+    // Registered venues and the one the form was opened for need no confirming.
+    const ticked = await desk.post(
+      '/admin/users/new',
+      newUserForm('stay-lobby', { username: 'picker-ok', venueIds: PLAIN, venue: 'stay-lobby' }),
+    );
+    expect(ticked.status).toBe(303);
+    // The edit form shows the user's venues ticked; sent back in the picker's order, they are no change.
+    const picked = await stored('picker-ok');
+    const edit = await desk.get(`/admin/users/${picked.id}/edit?venueId=stay-lobby`);
+    expect(edit.text).toMatch(
+      /name="venue" value="stay-lobby" checked> <bdi>stay-lobby<\/bdi> <span class="badge warn">not registered<\/span>/,
+    );
+    expect(edit.text).toMatch(new RegExp(`name="venue" value="${PLAIN}" checked>`));
+    const saved = await desk.post(`/admin/users/${picked.id}/edit`, {
+      context: 'stay-lobby',
+      etag: etagOf(edit.text),
+      loginMethod: 'username_password',
+      name: 'Stay Guest',
+      username: 'picker-ok',
+      venue: PLAIN,
+      venueIds: 'stay-lobby',
+      expiresAt: '',
+      metadata: '',
+    });
+    expect(saved.status).toBe(303);
+    const audit = await testApp.dataSource
+      .getRepository(AuditEventEntity)
+      .findBy({ targetId: picked.id, action: 'user.update' });
+    expect(audit.map((event) => event.changedFields)).toEqual([[]]);
+    const shown = await testApp.http
+      .get(`/api/v1/hotspot-users/${picked.id}`)
+      .set('Authorization', `Bearer ${testApp.adminToken}`)
+      .expect(200);
+    expect(shown.body.data.venueIds).toEqual(['stay-lobby', PLAIN]);
   });
 
   it('shows the times of a venue-scoped page in the venue zone', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { givenOperator } from './support/console.js';
@@ -94,6 +95,13 @@ describe('console users screen in a browser', () => {
         await page.locator('#user-name').press('Enter');
         await page.locator('#generated-password').waitFor();
         await check('created', viewport);
+        // The guest slip, from the result page: the password, and the venue without an SSID said so.
+        const password = await page.locator('#generated-password').textContent();
+        await page.locator('a[href*="/slip/"]').click();
+        await page.locator('#slip-password').waitFor();
+        expect(await page.locator('#slip-password').textContent()).toBe(password);
+        expect(await page.locator('#slip-no-ssid').count()).toBe(1);
+        await check('guest slip', viewport);
         await page.goto(`${base}/admin/users/new?loginMethod=guest&venueId=${VENUE}`);
         await check('guest form', viewport);
         await page.goto(`${base}/admin/users/${active._id}/edit?venueId=${VENUE}`);
@@ -153,6 +161,23 @@ describe('console users screen in a browser', () => {
     await page.waitForURL(resultUrl);
     expect(await page.locator('#generated-password').textContent()).toBe(password);
     expect(browser.problems).toEqual([]);
+  }, 30_000);
+
+  it("downloads the venue's users as CSV from the list's link, by keyboard", async () => {
+    await page.setViewportSize(PHONE);
+    await language('en');
+    await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+    const link = page.getByRole('link', { name: `Export the users of ${VENUE} (CSV)` });
+    await link.focus();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toMatch(/^users-browser-venue-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.split('\r\n')[0]).toBe(
+      'username,name,email,phone,room,macAddress,status,loginMethod,expiresAt,validForHours,createdAt,batch,venues',
+    );
+    expect(text).toContain('ayse1204,Ayşe Yılmaz,ayse.yilmaz.with.a.long.address@example.com');
+    expect(text).toContain('Mehmet Öztürk');
+    await check('list with the export link', PHONE);
   }, 30_000);
 
   it('searches and opens a user with the keyboard alone', async () => {

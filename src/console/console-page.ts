@@ -197,6 +197,16 @@ export class ConsolePages {
     };
   }
 
+  /** The registered venue `venueId` (from the registry the pages reuse for a few seconds); null when it is not registered. */
+  async venue(venueId: string): Promise<Venue | null> {
+    return (await this.venues()).get(venueId) ?? null;
+  }
+
+  /** Which of `venueIds` are registered venues (the registry the pages reuse for a few seconds). */
+  async registeredVenueIds(): Promise<Set<string>> {
+    return new Set((await this.venues()).keys());
+  }
+
   /** The venues a venue picker offers: the operator's own, or every registered venue for an unrestricted operator. */
   async venueChoices(operator: SignedInOperator): Promise<string[]> {
     if (operator.venueIds !== null) return operator.venueIds;

@@ -25,6 +25,7 @@ import { JobsController } from './jobs/jobs.controller.js';
 import { OnlineController } from './online/online.controller.js';
 import { UserPageController } from './user-page/user-page.controller.js';
 import { PasswordController } from './guest-password/guest-password.controller.js';
+import { GuestSlipController } from './guest-slip/guest-slip.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleViews } from './console-views.js';
@@ -51,6 +52,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     ConsoleUsersController,
     UserPageController,
     PasswordController,
+    GuestSlipController,
     OnlineController,
     JobsController,
     LoginsController,

@@ -9,6 +9,7 @@ import { HotspotUsersController } from './hotspot-users.controller.js';
 import { HotspotUsersService } from './hotspot-users.service.js';
 import { UnauthJobsController } from './unauth-jobs.controller.js';
 import { UserAccess } from './user-access.js';
+import { UserExportService } from './user-export.service.js';
 import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { PasswordResetController } from './password-reset.controller.js';
@@ -41,6 +42,7 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     PasswordResetService,
     VenueJobsRepository,
     VenueFiguresService,
+    UserExportService,
   ],
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.
   exports: [
@@ -50,6 +52,7 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     SessionDisconnectService,
     PasswordResetService,
     VenueFiguresService,
+    UserExportService,
   ],
 })
 export class HotspotUsersModule {}

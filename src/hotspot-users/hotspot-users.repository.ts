@@ -393,6 +393,34 @@ export class HotspotUsersRepository {
     });
     return new Map(users.map((user) => [user.id, user.username ?? user.name]));
   }
+
+  /**
+   * Up to `limit` of a venue's users after `after` (keyset, newest first: the list index's order), for
+   * an export read page by page: each page is one range of the list index however deep, so reading a
+   * venue of 100,000 users costs no more per page at the end than at the start.
+   */
+  async findVenueUserKeys(
+    em: EntityManager,
+    venueId: string,
+    after: VenueUserKey | null,
+    limit: number,
+  ): Promise<VenueUserKey[]> {
+    const rows: Array<{ user_id: string; user_created_at: Date | string }> = await em.query(
+      `SELECT user_id, user_created_at FROM hotspot_user_venues
+       WHERE venue_id = ?${after === null ? '' : ' AND (user_created_at < ? OR (user_created_at = ? AND user_id < ?))'}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ?`,
+      after === null
+        ? [venueId, limit]
+        : [venueId, dateTimeParameter(after.createdAt), dateTimeParameter(after.createdAt), after.userId, limit],
+    );
+    return rows.map((row) => ({ userId: row.user_id, createdAt: readDateTime(row.user_created_at) }));
+  }
+}
+
+/** Where a venue's user stands in the list index's order (its creation time, then its id). */
+export interface VenueUserKey {
+  userId: string;
+  createdAt: Date;
 }
 
 /** A user row of the one-statement read (`u` a user, `v` one of its venue rows); see ShownUserRow. */

@@ -6,7 +6,6 @@ import type { BatchCardsDto, BatchDetailDto, BatchDto } from '../../batches/dto/
 import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AdmittedRequest } from '../../common/load/admission.middleware.js';
-import { VenuesService } from '../../venues/venues.service.js';
 import {
   BATCH_ACTIONS,
   BATCH_FORM_FIELDS,
@@ -27,6 +26,7 @@ import {
 import { field, queryValue, textFields } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
 import { qrCodeSvg } from '../../web/qr-svg.js';
+import { wifiJoinText } from '../../web/wifi.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
 
 const PAGE_SIZE = 20;
@@ -56,13 +56,14 @@ export class BatchesConsoleController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly batches: BatchesService,
-    private readonly venues: VenuesService,
   ) {}
 
   @Get('batches')
   async list(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const { operator } = session(request);
-    const venueId = venueOf(queryValue(request, 'venueId')) ?? operator.venueIds?.[0] ?? null;
+    // The venue picked, or (an operator of every venue) one typed instead of picked.
+    const typed = queryValue(request, 'otherVenueId').trim();
+    const venueId = venueOf(typed === '' ? queryValue(request, 'venueId') : typed) ?? operator.venueIds?.[0] ?? null;
     const page = pageOf(queryValue(request, 'page'));
     await this.renderList(request, response, 200, operator, venueId, page, emptyForm(venueId), []);
   }
@@ -132,14 +133,18 @@ export class BatchesConsoleController {
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
     const { batch, cards } = await this.revealed(request, operator, id, resultId);
-    const venue = (await this.venues.list()).find((entry) => entry.id === batch.venueId);
+    const venue = await this.pages.venue(batch.venueId);
     const portalUrl = venue?.portalUrl ?? null;
+    const ssid = venue?.ssid ?? null;
     await this.pages.render(request, response, 200, 'batches/print', {
       batch,
       cards,
       venueTitle: venue?.displayName ?? batch.venueId,
       qr: portalUrl === null ? null : qrCodeSvg(portalUrl, portalUrl),
       portalUrl,
+      ssid,
+      // One code for every card: the network's, to join it before signing in.
+      wifiQr: ssid === null ? null : qrCodeSvg(wifiJoinText(ssid, null), ssid),
     });
   }
 
@@ -249,6 +254,7 @@ export class BatchesConsoleController {
       venueId,
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
+      venueRegistered: venueId === null || (await this.pages.venue(venueId)) !== null,
       batches: result?.data ?? [],
       pagination: result?.pagination ?? null,
       previous: page > 1 ? at(page - 1) : null,

@@ -25,7 +25,7 @@ import {
 import { field, queryValue } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
 import { pathId } from '../network/network-request.js';
-import { userUrl } from '../users/users.rules.js';
+import { slipUrl, userUrl } from '../users/users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
 
 const pipe = createValidationPipe();
@@ -152,6 +152,7 @@ export class PasswordController {
       endedSessions: result.details.endedSessions ?? 0,
       ended: result.details.ended === true,
       back: userUrl(userId, venueId),
+      slipLink: slipUrl(userId, resultId, venueId),
     });
   }
 

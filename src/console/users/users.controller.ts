@@ -12,6 +12,8 @@ import { etagOf } from '../../hotspot-users/hotspot-user.etag.js';
 import { toCreateInput, toUpdateInput } from '../../hotspot-users/hotspot-user.inputs.js';
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService, type Versioned } from '../../hotspot-users/hotspot-users.service.js';
+import { UserExportService } from '../../hotspot-users/user-export.service.js';
+import { Clock } from '../../common/clock.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
@@ -23,10 +25,11 @@ import {
   requirePermission,
   session,
   venueOf,
+  type SignedInOperator,
   type VenueTimes,
 } from '../console-page.js';
 import { instantAsWallDateTime } from '../../web/zoned-time.js';
-import { field, queryValue, textFields } from '../../web/forms.js';
+import { field, fieldValues, queryValue, textFields } from '../../web/forms.js';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
 import type { ConsoleRequest } from '../console-request.js';
 import {
@@ -46,11 +49,16 @@ import {
   type StayChoice,
   type UserAction,
   venueIdsOf,
+  pickedVenueIds,
+  unconfirmedVenues,
+  venuePicker,
   userUrl,
+  slipUrl,
   type FormProblem,
   type UserForm,
 } from './users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
+import { usersCsvFilename, usersCsvHeader, usersCsvLines, usersExportUrl } from './users-export.rules.js';
 
 /** A problem shown on a form: beside its field when the form has it, and in the summary. */
 interface ShownProblem {
@@ -75,6 +83,8 @@ export class ConsoleUsersController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly users: HotspotUsersService,
+    private readonly exports: UserExportService,
+    private readonly clock: Clock,
   ) {}
 
   @Get('users')
@@ -111,7 +121,45 @@ export class ConsoleUsersController {
       previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
       next: filters.page < pages ? listUrl({ ...filters, venueId, page: filters.page + 1 }) : null,
       userUrl,
+      exportUrl: venueId === null ? null : usersExportUrl(venueId),
     });
+  }
+
+  /**
+   * A venue's users as CSV (users-export.rules.ts), written as it is read: a page of users at a time
+   * (UserExportService), each page sent before the next is read, and none read while the client is
+   * not taking what was sent. The first page is read before anything is sent, so a venue outside
+   * the operator's is refused as a page (403), as the list refuses it.
+   */
+  @Get('users/export.csv')
+  async exportCsv(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const { operator } = session(request);
+    const actor = operatorActor(operator);
+    const venueId = venueOf(queryValue(request, 'venueId'));
+    if (venueId === null) throw new PageRefusal(400, 'error.invalid');
+    let page = await this.exports.page(actor, venueId, null);
+    response
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .setHeader('Content-Disposition', `attachment; filename="${usersCsvFilename(venueId, this.clock.now())}"`)
+      .setHeader('Cache-Control', 'no-store');
+    let gone = false;
+    response.on('close', () => {
+      gone = true;
+    });
+    response.write(usersCsvHeader());
+    for (;;) {
+      if (!response.write(usersCsvLines(page.data)) && !gone) await sent(response);
+      if (page.next === null || gone) break;
+      try {
+        page = await this.exports.page(actor, venueId, page.next);
+      } catch {
+        // The file is under way and its status sent: cut it short, so that it is not taken for whole.
+        response.destroy();
+        return;
+      }
+    }
+    response.end();
   }
 
   @Get('users/new')
@@ -127,6 +175,7 @@ export class ConsoleUsersController {
     );
     await this.pages.render(request, response, 200, 'users/new', {
       ...formView(form, false, times, null),
+      ...(await this.picker(session(request).operator, form, venueId === null ? [] : [venueId], [])),
       problems: [],
       venueId,
     });
@@ -140,14 +189,18 @@ export class ConsoleUsersController {
     const times = await this.pages.venueTimes(venueId ?? venueIdsOf(form.venueIds)[0] ?? null, operator);
     const stay = stayChoiceOf(field(request, 'stay'));
     if (stay !== null) form.expiresAt = stayWallTime(stay, times, null);
-    const again = (status: number, problems: ShownProblem[]) =>
+    const kept = venueId === null ? [] : [venueId];
+    const unconfirmed = await this.unconfirmed(request, operator, form, kept);
+    const again = async (status: number, problems: ShownProblem[]) =>
       this.pages.render(request, response, status, 'users/new', {
         ...formView({ ...form, password: '' }, false, times, null),
+        ...(await this.picker(operator, form, kept, unconfirmed)),
         problems,
         venueId,
       });
     const { body, problems } = createBody(form, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
+    if (problems.length > 0 || unconfirmed.length > 0)
+      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
     let generated: string | null = null;
     if (form.loginMethod === 'username_password' && form.password === '') {
       generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
@@ -202,6 +255,7 @@ export class ConsoleUsersController {
       minutes: SECRET_RESULT_MINUTES,
       userLink: userUrl(id, venueId),
       listLink: listUrl({ venueId }),
+      slipLink: slipUrl(id, resultId, venueId),
     });
   }
 
@@ -226,10 +280,27 @@ export class ConsoleUsersController {
     const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, operator);
     const stay = stayChoiceOf(field(request, 'stay'));
     if (stay !== null) form.expiresAt = stayWallTime(stay, times, current.data.expiresAt);
+    form.venueIds = inStoredOrder(venueIdsOf(form.venueIds), current.data.venueIds).join(', ');
+    const unconfirmed = await this.unconfirmed(request, operator, form, [
+      ...(venueId === null ? [] : [venueId]),
+      ...current.data.venueIds,
+    ]);
     const again = (status: number, problems: ShownProblem[]) =>
-      this.renderEdit(request, response, status, current, venueId, form, problems, field(request, 'etag'));
+      this.renderEdit(
+        request,
+        response,
+        status,
+        current,
+        venueId,
+        form,
+        problems,
+        field(request, 'etag'),
+        false,
+        unconfirmed,
+      );
     const { body, problems } = updateBody(form, current.data, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
+    if (problems.length > 0 || unconfirmed.length > 0)
+      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
     try {
       const dto = (await pipe.transform(body, {
         type: 'body',
@@ -350,6 +421,38 @@ export class ConsoleUsersController {
     response.redirect(303, userUrl(id, venueId, USER_ACTIONS[action].notice));
   }
 
+  /** The venue picker of the user form: its checkboxes, the ids typed, and the unregistered ones to confirm. */
+  private async picker(operator: SignedInOperator, form: UserForm, kept: string[], unconfirmed: string[]) {
+    const registered = await this.pages.registeredVenueIds();
+    const { choices, typed } = venuePicker(
+      venueIdsOf(form.venueIds),
+      await this.pages.venueChoices(operator),
+      kept,
+      registered,
+    );
+    return {
+      venueChoices: choices,
+      typedVenues: typed.join(', '),
+      unrestricted: operator.venueIds === null,
+      unconfirmed,
+    };
+  }
+
+  /**
+   * The unregistered venues an operator of every venue typed into the form and has not confirmed
+   * (the checkbox `unregistered` the form shows with them); `kept`: the ones that need no confirming.
+   * An operator of some venues is offered those alone, and the service refuses any other (403).
+   */
+  private async unconfirmed(
+    request: ConsoleRequest,
+    operator: SignedInOperator,
+    form: UserForm,
+    kept: string[],
+  ): Promise<string[]> {
+    if (operator.venueIds !== null || field(request, 'unregistered') === 'yes') return [];
+    return unconfirmedVenues(venueIdsOf(form.venueIds), kept, await this.pages.registeredVenueIds());
+  }
+
   private async renderEdit(
     request: ConsoleRequest,
     response: Response,
@@ -360,10 +463,15 @@ export class ConsoleUsersController {
     problems: ShownProblem[],
     etag?: string,
     changed = false,
+    unconfirmed: string[] = [],
   ): Promise<void> {
-    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, session(request).operator);
+    const operator = session(request).operator;
+    const times = await this.pages.venueTimes(venueId ?? current.data.venueIds[0] ?? null, operator);
+    const form = typed ?? formOf(current.data, times.zone);
+    const kept = [...(venueId === null ? [] : [venueId]), ...current.data.venueIds];
     await this.pages.render(request, response, status, 'users/edit', {
-      ...formView(typed ?? formOf(current.data, times.zone), true, times, current.data.expiresAt),
+      ...formView(form, true, times, current.data.expiresAt),
+      ...(await this.picker(operator, form, kept, unconfirmed)),
       user: current.data,
       etag: etag ?? etagOf(current.version),
       venueId,
@@ -374,12 +482,39 @@ export class ConsoleUsersController {
   }
 }
 
+/** Until what was written is taken by the client (drain), or the client is gone (close). */
+function sent(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
 function emptyForm(): UserForm {
   return textFields(USER_FORM_FIELDS, () => '');
 }
 
+/** The form as sent; its venues are the ones ticked in the picker and the ones typed. */
 function formFields(request: ConsoleRequest): UserForm {
-  return textFields(USER_FORM_FIELDS, (name) => field(request, name, formFieldLength(name)));
+  const form = textFields(USER_FORM_FIELDS, (name) => field(request, name, formFieldLength(name)));
+  form.venueIds = pickedVenueIds(fieldValues(request, 'venue'), form.venueIds).join(', ');
+  return form;
+}
+
+/** The problem of unregistered venues to confirm, beside the venues (the picker names them). */
+function venueProblems(unconfirmed: string[]): ShownProblem[] {
+  return unconfirmed.length === 0 ? [] : [{ field: 'venueIds', key: 'users.problem.unregistered', text: null }];
+}
+
+/** `picked` in the order the user's venues are stored, when it holds the same venues (the picker's order is not a change). */
+function inStoredOrder(picked: string[], stored: string[]): string[] {
+  const same = picked.length === stored.length && picked.every((id) => stored.includes(id));
+  return same ? stored : picked;
 }
 
 function own(problem: FormProblem): ShownProblem {

@@ -5,7 +5,11 @@ import {
   formOf,
   listFilters,
   listUrl,
+  pickedVenueIds,
+  slipUrl,
   stayChoiceOf,
+  unconfirmedVenues,
+  venuePicker,
   stayEnd,
   updateBody,
   userFormInputs,
@@ -153,5 +157,35 @@ describe('stayEnd', () => {
     expect(stayChoiceOf('checkOut')).toBe('checkOut');
     expect(stayChoiceOf('extraNight')).toBe('extraNight');
     expect(stayChoiceOf('forever')).toBeNull();
+  });
+});
+
+describe('venue picker', () => {
+  const registered = new Set(['grand', 'spa']);
+
+  it('offers the venues as checkboxes, those of the form ticked, and keeps the rest as typed', () => {
+    expect(venuePicker(['spa', 'typo', 'kept'], ['grand', 'spa'], ['kept'], registered)).toEqual({
+      choices: [
+        { id: 'grand', checked: false, registered: true },
+        { id: 'spa', checked: true, registered: true },
+        { id: 'kept', checked: true, registered: false },
+      ],
+      typed: ['typo'],
+    });
+  });
+
+  it('reads the ticked venues, then the typed ones, each once', () => {
+    expect(pickedVenueIds(['grand', ''], ' spa, grand  typo ')).toEqual(['grand', 'spa', 'typo']);
+    expect(pickedVenueIds([], '')).toEqual([]);
+  });
+
+  it('asks to confirm only the unregistered venues nobody chose before', () => {
+    expect(unconfirmedVenues(['grand', 'typo', 'lobby'], ['lobby'], registered)).toEqual(['typo']);
+    expect(unconfirmedVenues(['grand'], [], registered)).toEqual([]);
+  });
+
+  it("links a result's slip in the venue the operator came from", () => {
+    expect(slipUrl('u 1', 'r1', 'grand')).toBe('/admin/users/u%201/slip/r1?venueId=grand');
+    expect(slipUrl('u1', 'r1', null)).toBe('/admin/users/u1/slip/r1');
   });
 });

@@ -68,6 +68,12 @@ export function createdUrl(id: string, resultId: string, venueId: string | null)
   return `/admin/users/${encodeURIComponent(id)}/created/${encodeURIComponent(resultId)}${query}`;
 }
 
+/** The printable guest slip of a create's or a password reset's result (`resultId`), in the venue the operator came from. */
+export function slipUrl(id: string, resultId: string, venueId: string | null): string {
+  const query = venueId === null ? '' : `?${new URLSearchParams({ venueId }).toString()}`;
+  return `/admin/users/${encodeURIComponent(id)}/slip/${encodeURIComponent(resultId)}${query}`;
+}
+
 /** The confirmed actions on a user: what each needs, and the notice after it (each has a confirmation page). */
 export const USER_ACTIONS = {
   block: { permission: 'write', notice: 'notice.users.blocked' },
@@ -183,6 +189,50 @@ export function stayEnd(
 /** Venue ids typed in one field, separated by commas or spaces. */
 export function venueIdsOf(text: string): string[] {
   return text.split(/[\s,]+/).filter((id) => id !== '');
+}
+
+/** A venue the form's picker offers: ticked or not, and whether it is registered. */
+export interface VenueChoice {
+  id: string;
+  checked: boolean;
+  registered: boolean;
+}
+
+/**
+ * The user form's venue picker: `offered` (the operator's venues, or every registered venue for an
+ * operator of every venue) then `kept` (the venue the form was opened for, the user's own venues)
+ * as checkboxes, ticked when in `venueIds`; the other ids of `venueIds` go back into the text field
+ * of ids typed (which only an operator of every venue is shown).
+ */
+export function venuePicker(
+  venueIds: readonly string[],
+  offered: readonly string[],
+  kept: readonly string[],
+  registered: ReadonlySet<string>,
+): { choices: VenueChoice[]; typed: string[] } {
+  const ids = [...new Set([...offered, ...kept])];
+  return {
+    choices: ids.map((id) => ({ id, checked: venueIds.includes(id), registered: registered.has(id) })),
+    typed: venueIds.filter((id) => !ids.includes(id)),
+  };
+}
+
+/** The venues of the form: the ticked ones, then the ones typed, each once. */
+export function pickedVenueIds(ticked: readonly string[], typed: string): string[] {
+  return [...new Set([...ticked.filter((id) => id !== ''), ...venueIdsOf(typed)])];
+}
+
+/**
+ * The venues of `venueIds` that an operator of every venue typed without their being registered
+ * (nor the venue the form was opened for, nor one the user is in already): the form asks to confirm
+ * them first, so that a mistyped id does not quietly make a new, empty venue.
+ */
+export function unconfirmedVenues(
+  venueIds: readonly string[],
+  known: readonly string[],
+  registered: ReadonlySet<string>,
+): string[] {
+  return venueIds.filter((id) => !registered.has(id) && !known.includes(id));
 }
 
 /** A form's problem that the v1 validation cannot see (a field the form turns into a value). */
