@@ -6,7 +6,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
-import { searchKeysOf } from './user-search.rules.js';
+import { nameWordRowsOf, searchKeysOf } from './user-search.rules.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { countDeltas, type CountedUser } from './venue-counts.rules.js';
 
@@ -92,7 +92,10 @@ export class HotspotUserWriter {
     }
   }
 
-  /** From the `stored` venue rows to `venueIds`; removed rows go first, so the keys they held are free. */
+  /**
+   * From the `stored` venue rows to `venueIds`; removed rows go first, so the keys they held are free.
+   * The name's words are written again with them (they copy the status and the venues too).
+   */
   private async writeVenueRows(
     em: EntityManager,
     user: HotspotUserEntity,
@@ -117,6 +120,7 @@ export class HotspotUserWriter {
         ...fields(position),
       })),
     );
+    await this.users.replaceNameWords(em, user.id, nameWordRowsOf(user, venueIds));
   }
 }
 
