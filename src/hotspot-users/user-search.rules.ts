@@ -204,6 +204,9 @@ export type SearchedUser = Pick<HotspotUserEntity, Searchable['field'] | 'macAdd
   deviceMacs: readonly string[];
 };
 
+/** The fields a search match names, in the order searchMatchOf tries them. */
+export const SEARCH_MATCH_FIELDS = [...new Set(SEARCHABLE_FIELDS.map(({ field }) => field)), 'mac'] as const;
+
 /** Why `search` found a user: the first field (in the list's order) that matches, with its value as stored. */
 export interface SearchMatch {
   field: Searchable['field'] | 'mac';

@@ -5,11 +5,13 @@ import {
   formOf,
   listFilters,
   listUrl,
+  rowMatch,
   stayChoiceOf,
   stayEnd,
   updateBody,
   userFormInputs,
 } from './users.rules.js';
+import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
 
 const user = {
@@ -153,5 +155,26 @@ describe('stayEnd', () => {
     expect(stayChoiceOf('checkOut')).toBe('checkOut');
     expect(stayChoiceOf('extraNight')).toBe('extraNight');
     expect(stayChoiceOf('forever')).toBeNull();
+  });
+});
+
+describe('rowMatch', () => {
+  const guest = {
+    ...user,
+    name: 'Ayşe Yılmaz',
+    phone: '+905321112233',
+    room: '1204',
+    devices: [{ macAddress: '02:00:00:00:AB:CD' }],
+  } as unknown as HotspotUserDto;
+
+  it("names the field a row was found by, and the field's value", () => {
+    expect(rowMatch(searchPrefixes('yilmaz'), guest)).toEqual({ field: 'name', value: 'Ayşe Yılmaz' });
+    expect(rowMatch(searchPrefixes('1204'), guest)).toEqual({ field: 'room', value: '1204' });
+    expect(rowMatch(searchPrefixes('0532 111 22 33'), guest)).toEqual({ field: 'phone', value: '+905321112233' });
+    expect(rowMatch(searchPrefixes('abcd'), guest)).toEqual({ field: 'mac', value: '02:00:00:00:AB:CD' });
+  });
+
+  it('says nothing without a search', () => {
+    expect(rowMatch(null, guest)).toBeNull();
   });
 });
