@@ -400,6 +400,25 @@ export class HotspotUsersRepository {
   }
 
   /** The username (or, without one, the name) of each of the users that exist, by id. */
+  /**
+   * The users the search finds in the venue (searchMatches) that Online now lists there: with an
+   * active session in it, or one ended here whose Disconnect is unconfirmed (the two ranges
+   * findOnlinePageOfVenue reads). At most the venue's users online, however many the search finds.
+   */
+  async findOnlineMatches(em: EntityManager, venueId: string, search: SearchPrefixes): Promise<string[]> {
+    const { sql, params } = searchMatches({ venueId, macAddress: null, search });
+    if (sql === null) return [];
+    const rows: Array<{ user_id: string }> = await em.query(
+      `SELECT user_id FROM sessions WHERE venue_id = ? AND status = 'active'
+         AND user_id IN (SELECT m.user_id FROM (${sql}) m)
+       UNION
+       SELECT user_id FROM sessions WHERE disconnect_job_id IS NOT NULL AND venue_id = ? AND status <> 'active'
+         AND user_id IN (SELECT m.user_id FROM (${sql}) m)`,
+      [venueId, ...params, venueId, ...params],
+    );
+    return rows.map((row) => row.user_id);
+  }
+
   async findUserNames(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
     const wanted = [...new Set(ids.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
     if (wanted.length === 0) return new Map();
