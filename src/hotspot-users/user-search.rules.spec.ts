@@ -106,12 +106,15 @@ describe('user search rules', () => {
   });
 
   it("reads a phone's national form and last digits as the end of its digits, from 4 digits on", () => {
+    // Dropping zeros only widens: what ends with 05321112233 ends with 5321112233.
     // 0532 111 22 33 is +90 532 111 22 33 without its country code: its trunk 0 is dropped.
     expect(searchPrefixes('0532 111 22 33').phoneSuffix).toBe('3322111235');
     expect(searchPrefixes('5321112233').phoneSuffix).toBe('3322111235');
     expect(searchPrefixes('2233').phoneSuffix).toBe('3322');
     expect(searchPrefixes('233').phoneSuffix).toBeNull();
-    expect(searchPrefixes('0233').phoneSuffix).toBeNull();
+    // Leading zeros are kept when fewer than 4 digits would remain: they are the last digits typed.
+    expect(searchPrefixes('0007').phoneSuffix).toBe('7000');
+    expect(searchPrefixes('00 233').phoneSuffix).toBe('33200');
   });
 
   it("reads a MAC's end from 4 hex digits on, backwards in the stored form's pairs", () => {

@@ -14,8 +14,8 @@ import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
  *   with case and accents folded (NFD with the combining marks dropped, Turkish dotless ı as i, lower
  *   case), runs of white space as one space, trimmed; `phone` as its digits alone (spaces, dashes,
  *   brackets and a leading + dropped); `phoneSuffix` as those digits backwards, so the last digits or
- *   the national form of a number (`0532 111 22 33`: its leading zeros dropped, at least
- *   PHONE_SUFFIX_MIN_DIGITS digits) find it; `q` is folded the same way for each kind;
+ *   the national form of a number (`0532 111 22 33`: its leading zeros dropped while at least
+ *   PHONE_SUFFIX_MIN_DIGITS digits remain) find it; `q` is folded the same way for each kind;
  * - the name's other words (nameWordsOf): the name from each word after the first on, so a surname
  *   alone (`yilmaz`) or a middle and last name find it, kept in a table of their own (one row per word);
  * - MAC (the user's own and its devices'): read from the stored `AA:BB:CC:DD:EE:FF` form, so `q`'s
@@ -186,7 +186,10 @@ export function searchPrefixes(q: string): SearchPrefixes {
   const text = cut(foldedText(q), longestKey('text'));
   const trimmed = q.trim();
   const digits = PHONE_QUERY.test(trimmed) ? phoneDigits(trimmed) : '';
-  const national = digits.replace(/^0+/, '');
+  // A national form's trunk 0 (any leading zeros) is dropped while 4 digits remain: the rest ends the
+  // number, and so does what was typed (`0007` stays, as the last digits it is).
+  const stripped = digits.replace(/^0+/, '');
+  const national = stripped.length >= PHONE_SUFFIX_MIN_DIGITS ? stripped : digits;
   const hex = MAC_QUERY.test(trimmed) ? trimmed.replace(/[^0-9A-Fa-f]/g, '').toUpperCase() : '';
   return {
     text: text === '' ? null : text,
