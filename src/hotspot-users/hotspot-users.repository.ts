@@ -354,10 +354,14 @@ export class HotspotUsersRepository {
     await em.update(HotspotUserEntity, { id }, { ...changes, ...macKey });
   }
 
-  /** The user's name words in every venue (user-search.rules.ts' nameWordsOf), replaced by `rows`. */
-  async replaceNameWords(em: EntityManager, userId: string, rows: readonly HotspotUserNameWordEntity[]): Promise<void> {
-    await em.delete(HotspotUserNameWordEntity, { userId });
-    await this.insertNameWords(em, rows);
+  /**
+   * Name word rows, each by its primary key: on MySQL a record lock apiece, no gap lock that a
+   * concurrent write of another user's words would wait on.
+   */
+  async deleteNameWords(em: EntityManager, rows: readonly HotspotUserNameWordEntity[]): Promise<void> {
+    for (const { userId, venueId, word } of rows) {
+      await em.delete(HotspotUserNameWordEntity, { userId, venueId, word });
+    }
   }
 
   async insertNameWords(em: EntityManager, rows: readonly HotspotUserNameWordEntity[]): Promise<void> {

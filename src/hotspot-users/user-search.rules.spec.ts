@@ -1,5 +1,6 @@
 import {
   foldedText,
+  nameWordChanges,
   nameWordRowsOf,
   nameWordsOf,
   NAME_WORDS_MAX,
@@ -138,6 +139,26 @@ describe('user search rules', () => {
       { userId: 'u1', venueId: 'a', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
       { userId: 'u1', venueId: 'b', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
     ]);
+  });
+
+  it('changes only the name word rows that differ', () => {
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    const user = { id: 'u1', name: 'Ayşe Nur Yılmaz', status: 'active' as const, createdAt };
+    const before = nameWordRowsOf(user, ['a']);
+    expect(nameWordChanges(before, nameWordRowsOf(user, ['a']))).toEqual({ removed: [], added: [] });
+    // The first word has no row: changing it changes none.
+    expect(nameWordChanges(before, nameWordRowsOf({ ...user, name: 'Elif Nur Yılmaz' }, ['a']))).toEqual({
+      removed: [],
+      added: [],
+    });
+    const renamed = nameWordRowsOf({ ...user, name: 'Ayşe Demir Yılmaz' }, ['a']);
+    expect(nameWordChanges(before, renamed)).toEqual({
+      removed: before.filter(({ word }) => word === 'nur yilmaz'),
+      added: renamed.filter(({ word }) => word === 'demir yilmaz'),
+    });
+    const blocked = nameWordRowsOf({ ...user, status: 'blocked' }, ['a', 'b']);
+    expect(nameWordChanges(before, blocked)).toEqual({ removed: before, added: blocked });
+    expect(nameWordChanges([], before)).toEqual({ removed: [], added: before });
   });
 
   describe('tells why a user was found', () => {

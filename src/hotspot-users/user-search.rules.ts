@@ -155,6 +155,24 @@ export function nameWordRowsOf(
 }
 
 /**
+ * The name word rows to delete and to write to go from `before` to `after` (nameWordRowsOf): a row
+ * whose status or creation time changed is in both (deleted, then written again).
+ */
+export function nameWordChanges(
+  before: readonly HotspotUserNameWordEntity[],
+  after: readonly HotspotUserNameWordEntity[],
+): { removed: HotspotUserNameWordEntity[]; added: HotspotUserNameWordEntity[] } {
+  const identity = (row: HotspotUserNameWordEntity) =>
+    JSON.stringify([row.venueId, row.word, row.userStatus, row.userCreatedAt.getTime()]);
+  const was = new Set(before.map(identity));
+  const is = new Set(after.map(identity));
+  return {
+    removed: before.filter((row) => !is.has(identity(row))),
+    added: after.filter((row) => !was.has(identity(row))),
+  };
+}
+
+/**
  * The keys of a name's words after the first (the first is the name's own key): the folded name from
  * each letter or digit that follows another character on (`Ayşe Nur Yılmaz-Demir` → `nur yilmaz-demir`,
  * `yilmaz-demir`, `demir`), each cut to NAME_WORD_LENGTH, without repeats, at most NAME_WORDS_MAX.
