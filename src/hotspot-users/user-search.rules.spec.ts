@@ -124,7 +124,7 @@ describe('user search rules', () => {
     expect(searchPrefixes('0a1b2c3d4e5f').macSuffix).toBe('F5:E4:D3:C2:B1:A0');
   });
 
-  it("keys the words of a name after the first: the name from each word on, folded", () => {
+  it('keys the words of a name after the first: the name from each word on, folded', () => {
     expect(nameWordsOf('Ayşe Nur Yılmaz-Demir')).toEqual(['nur yilmaz-demir', 'yilmaz-demir', 'demir']);
     expect(nameWordsOf('Ali')).toEqual([]);
     expect(nameWordsOf('Ali Ali')).toEqual(['ali']);

@@ -213,7 +213,9 @@ export function searchPrefixes(q: string): SearchPrefixes {
     text: text === '' ? null : text,
     phone: digits === '' || digits.length > longestKey('phone') ? null : digits,
     phoneSuffix:
-      national.length < PHONE_SUFFIX_MIN_DIGITS || national.length > longestKey('phoneSuffix') ? null : reversed(national),
+      national.length < PHONE_SUFFIX_MIN_DIGITS || national.length > longestKey('phoneSuffix')
+        ? null
+        : reversed(national),
     word: text === '' || [...text].length > NAME_WORD_LENGTH ? null : text,
     mac: hex.length < 2 || hex.length > 12 ? null : pairs(hex),
     macSuffix: hex.length < MAC_SUFFIX_MIN_DIGITS || hex.length > 12 ? null : pairs(reversed(hex)),
