@@ -24,13 +24,7 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Index('idx_user_venues_search_username', ['venueId', 'searchUsername', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_search_email', ['venueId', 'searchEmail', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_search_phone', ['venueId', 'searchPhone', 'userStatus', 'userCreatedAt', 'userId'])
-@Index('idx_user_venues_search_phone_suffix', [
-  'venueId',
-  'searchPhoneSuffix',
-  'userStatus',
-  'userCreatedAt',
-  'userId',
-])
+@Index('idx_user_venues_search_phone_suffix', ['venueId', 'searchPhoneSuffix', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_search_room', ['venueId', 'searchRoom', 'userStatus', 'userCreatedAt', 'userId'])
 export class HotspotUserVenueEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
