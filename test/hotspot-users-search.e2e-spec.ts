@@ -8,7 +8,7 @@ import { initializeDataSource } from '../src/database/migrations.js';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { HotspotUserVenueEntity } from '../src/hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
+import { HotspotUsersRepository, searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
 import { HotspotUserNameWordEntity } from '../src/hotspot-users/entities/hotspot-user-name-word.entity.js';
 import { reversedMac } from '../src/common/search/search-folds.js';
 import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
@@ -321,6 +321,18 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       [changing._id],
     );
     expect(Number(n)).toBe(0);
+  });
+
+  it("keeps a changed MAC's end searchable (the repository writes its key with it)", async () => {
+    const user = await givenUser(current(), { name: 'Mac Change', macAddress: '02:11:22:33:44:55', venueIds: [VENUE] });
+    expect(ids((await found('4455')).data)).toEqual([user._id]);
+    const { dataSource, app } = current();
+    await app.get(HotspotUsersRepository).update(dataSource.manager, user._id, { macAddress: '02:11:22:33:66:77' });
+    expect((await found('4455')).data).toEqual([]);
+    expect(ids((await found('66:77')).data)).toEqual([user._id]);
+    await app.get(HotspotUsersRepository).update(dataSource.manager, user._id, { macAddress: null });
+    expect((await found('66:77')).data).toEqual([]);
+    await api(current()).users.remove(user._id).expect(200);
   });
 
   it('matches only the start of a word, and never a user of another venue', async () => {
