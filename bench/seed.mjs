@@ -122,20 +122,23 @@ function seedStatements(dialect, users, passwordHash, numbers, hasSearch, hasDes
      SELECT ${d.id('01900000-0000-7000-9000-')}, ${d.id('01900000-0000-7000-8000-')}, ${d.mac}, NULL, 'active',
        ${d.createdAt}, ${d.createdAt}
      ${range} AND ${d.div('n', 3)} % 5 = 0 ORDER BY n`,
-    ...(hasDeskSearch ? deskSearchStatements(d, users, numbers) : []),
+    ...(hasDeskSearch ? deskSearchStatements(d) : []),
   ];
 }
 
-/** The DeskSearch keys: each name's words after the first (`<n> <surname>`, `<surname>`), a phone and a MAC backwards. */
-function deskSearchStatements(d, users, numbers) {
+/**
+ * The DeskSearch keys: each name's words after the first, read from the venue row's folded name
+ * (`guest <n> <surname>` gives `<n> <surname>` and `<surname>`), a phone and a MAC backwards. Each
+ * statement reads one table (no join on a computed id, which MySQL could not look up by index).
+ */
+function deskSearchStatements(d) {
+  const tail = 'SUBSTR(search_name, 7)';
   const words = (word) =>
     `INSERT INTO hotspot_user_name_words (user_id, venue_id, word, user_status, user_created_at)
-     SELECT uv.user_id, uv.venue_id, ${word}, uv.user_status, uv.user_created_at
-     FROM ${numbers} JOIN hotspot_user_venues uv ON uv.user_id = ${d.id('01900000-0000-7000-8000-')}
-     WHERE n <= ${users}`;
+     SELECT user_id, venue_id, ${word}, user_status, user_created_at FROM hotspot_user_venues`;
   return [
-    words(d.concat('n', `' '`, surnameSql(d, true))),
-    words(surnameSql(d, true)),
+    words(tail),
+    words(`SUBSTR(${tail}, INSTR(${tail}, ' ') + 1)`),
     `UPDATE hotspot_user_venues SET search_phone_suffix = ${d.reversed('search_phone')}`,
     `UPDATE devices SET mac_reversed = ${d.reversed('mac_address')}`,
   ];
