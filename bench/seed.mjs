@@ -2,8 +2,9 @@
 // statement per user): a numbers table, then INSERT … SELECT from it into each table.
 //
 // Shape, for `users` users: a tenth of them in the venue HOT_VENUE, the rest in venues of
-// VENUE_SIZE users (`venue-0000`, `venue-0001`, …). Every user has a username (`u<n>`), a phone
-// (`+90 5<n>`) and the password BENCH_PASSWORD; one in seven is blocked; about one in five has a device.
+// VENUE_SIZE users (`venue-0000`, `venue-0001`, …). Every user has a name (`Guest <n> <surname>`, one
+// of SURNAMES in turn), a username (`u<n>`), a phone (`+90 5<n>`) and the password BENCH_PASSWORD; one
+// in seven is blocked; about one in five has a device.
 
 export const HOT_VENUE = 'hot';
 export const VENUE_SIZE = 1000;
@@ -12,6 +13,50 @@ export const BENCH_PASSWORD = 'bench-password';
 /** The i-th user's id: 36 characters, time-ordered like the service's own ids. */
 export function userId(n) {
   return `01900000-0000-7000-8000-${n.toString(16).toUpperCase().padStart(12, '0')}`;
+}
+
+/**
+ * The surnames of the seeded names, as typed and folded (as the service folds them): user n has the
+ * ((n div 10) mod 20)-th, so each is the surname of one user in 20 of every venue (5,000 of the
+ * 100,000-user venue), about what the commonest Turkish surname is to a big hotel's guests.
+ */
+export const SURNAMES = [
+  ['Yılmaz', 'yilmaz'],
+  ['Kaya', 'kaya'],
+  ['Demir', 'demir'],
+  ['Şahin', 'sahin'],
+  ['Çelik', 'celik'],
+  ['Yıldız', 'yildiz'],
+  ['Yıldırım', 'yildirim'],
+  ['Öztürk', 'ozturk'],
+  ['Aydın', 'aydin'],
+  ['Özdemir', 'ozdemir'],
+  ['Arslan', 'arslan'],
+  ['Doğan', 'dogan'],
+  ['Kılıç', 'kilic'],
+  ['Aslan', 'aslan'],
+  ['Çetin', 'cetin'],
+  ['Kara', 'kara'],
+  ['Koç', 'koc'],
+  ['Kurt', 'kurt'],
+  ['Özkan', 'ozkan'],
+  ['Şimşek', 'simsek'],
+];
+
+/** User n's surname as SQL (`d` the dialect), typed (`folded` false) or folded. */
+function surnameSql(d, folded) {
+  return `CASE ${d.div('n', 10)} % ${SURNAMES.length} ${SURNAMES.map(([typed, key], i) => `WHEN ${i} THEN '${folded ? key : typed}'`).join(' ')} END`;
+}
+
+/** User n's device MAC, as the seed writes it (`02:` and n in 10 hex digits), for the MAC workloads. */
+export function deviceMac(n) {
+  const hex = n.toString(16).toUpperCase().padStart(10, '0');
+  return `02:${hex.match(/../g).join(':')}`;
+}
+
+/** Whether user n has a device (the seed's rule). */
+export function hasDevice(n) {
+  return Math.floor(n / 3) % 5 === 0;
 }
 
 export function smallVenue(index) {
@@ -35,6 +80,7 @@ const DIALECT = {
       SUBSTR(LPAD(HEX(n), 10, '0'), 5, 2), ':', SUBSTR(LPAD(HEX(n), 10, '0'), 7, 2), ':', SUBSTR(LPAD(HEX(n), 10, '0'), 9, 2))`,
     concat: (...parts) => `CONCAT(${parts.join(', ')})`,
     div: (a, b) => `(${a}) DIV ${b}`,
+    reversed: (column) => `REVERSE(${column})`,
   },
   sqlite: {
     id: (prefix) => `'${prefix}' || printf('%012X', n)`,
@@ -44,15 +90,18 @@ const DIALECT = {
       substr(printf('%010X', n), 5, 2) || ':' || substr(printf('%010X', n), 7, 2) || ':' || substr(printf('%010X', n), 9, 2)`,
     concat: (...parts) => parts.join(' || '),
     div: (a, b) => `(${a}) / ${b}`,
+    // SQLite has no REVERSE: a value of at most 17 characters, one character at a time.
+    reversed: (column) => Array.from({ length: 17 }, (_, i) => `substr(${column}, ${17 - i}, 1)`).join(' || '),
   },
 };
 
 /**
  * The statements that seed `users` users; `passwordHash` is the stored hash of BENCH_PASSWORD.
  * `numbers` is a table with a column `n` holding 1..users. `hasSearch`: the venue rows have the
- * list's search keys (name, username and phone folded as the service folds them).
+ * list's search keys (name, username and phone folded as the service folds them); `hasDeskSearch`:
+ * the name words, a phone's and a MAC's keys backwards (the DeskSearch migration) too.
  */
-function seedStatements(dialect, users, passwordHash, numbers, hasSearch) {
+function seedStatements(dialect, users, passwordHash, numbers, hasSearch, hasDeskSearch) {
   const d = DIALECT[dialect];
   const status = `CASE WHEN n % 7 = 3 THEN 'blocked' ELSE 'active' END`;
   const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
@@ -60,19 +109,38 @@ function seedStatements(dialect, users, passwordHash, numbers, hasSearch) {
   return [
     `INSERT INTO hotspot_users (id, name, username, email, phone, mac_address, login_method, status, password_hash,
        expires_at, metadata, created_at, updated_at)
-     SELECT ${d.id('01900000-0000-7000-8000-')}, ${d.concat(`'Guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL,
+     SELECT ${d.id('01900000-0000-7000-8000-')}, ${d.concat(`'Guest '`, 'n', `' '`, surnameSql(d, false))}, ${d.concat(`'u'`, 'n')}, NULL,
        ${d.concat(`'+90 5'`, 'n')}, NULL,
        'username_password', ${status}, '${passwordHash}', NULL, '{}', ${d.createdAt}, ${d.createdAt}
      ${range} ORDER BY n`,
     `INSERT INTO hotspot_user_venues (user_id, venue_id, position, user_status, user_created_at, username_key, email_key,
        phone_key${hasSearch ? ', search_name, search_username, search_email, search_phone' : ''})
      SELECT ${d.id('01900000-0000-7000-8000-')}, ${venue}, 0, ${status}, ${d.createdAt}, ${d.concat(`'u'`, 'n')}, NULL,
-       ${d.concat(`'+905'`, 'n')}${hasSearch ? `, ${d.concat(`'guest '`, 'n')}, ${d.concat(`'u'`, 'n')}, NULL, ${d.concat(`'905'`, 'n')}` : ''}
+       ${d.concat(`'+905'`, 'n')}${hasSearch ? `, ${d.concat(`'guest '`, 'n', `' '`, surnameSql(d, true))}, ${d.concat(`'u'`, 'n')}, NULL, ${d.concat(`'905'`, 'n')}` : ''}
      ${range} ORDER BY n`,
     `INSERT INTO devices (id, user_id, mac_address, name, status, first_seen_at, last_seen_at)
      SELECT ${d.id('01900000-0000-7000-9000-')}, ${d.id('01900000-0000-7000-8000-')}, ${d.mac}, NULL, 'active',
        ${d.createdAt}, ${d.createdAt}
      ${range} AND ${d.div('n', 3)} % 5 = 0 ORDER BY n`,
+    ...(hasDeskSearch ? deskSearchStatements(d) : []),
+  ];
+}
+
+/**
+ * The DeskSearch keys: each name's words after the first, read from the venue row's folded name
+ * (`guest <n> <surname>` gives `<n> <surname>` and `<surname>`), a phone and a MAC backwards. Each
+ * statement reads one table (no join on a computed id, which MySQL could not look up by index).
+ */
+function deskSearchStatements(d) {
+  const tail = 'SUBSTR(search_name, 7)';
+  const words = (word) =>
+    `INSERT INTO hotspot_user_name_words (user_id, venue_id, word, user_status, user_created_at)
+     SELECT user_id, venue_id, ${word}, user_status, user_created_at FROM hotspot_user_venues`;
+  return [
+    words(tail),
+    words(`SUBSTR(${tail}, INSTR(${tail}, ' ') + 1)`),
+    `UPDATE hotspot_user_venues SET search_phone_suffix = ${d.reversed('search_phone')}`,
+    `UPDATE devices SET mac_reversed = ${d.reversed('mac_address')}`,
   ];
 }
 
@@ -110,9 +178,10 @@ export async function seedMysql(connection, users, passwordHash) {
   await connection.query('DROP TABLE bench_digits_copy');
   const [tables] = await connection.query("SHOW TABLES LIKE 'venue_user_counts'");
   const [search] = await connection.query("SHOW COLUMNS FROM hotspot_user_venues LIKE 'search_name'");
+  const [deskSearch] = await connection.query("SHOW TABLES LIKE 'hotspot_user_name_words'");
   await connection.beginTransaction();
   for (const sql of [
-    ...seedStatements('mysql', users, passwordHash, 'bench_numbers', search.length > 0),
+    ...seedStatements('mysql', users, passwordHash, 'bench_numbers', search.length > 0, deskSearch.length > 0),
     ...countStatements('mysql', tables.length > 0),
   ]) {
     await connection.query(sql);
@@ -120,7 +189,9 @@ export async function seedMysql(connection, users, passwordHash) {
   await connection.commit();
   await connection.query('DROP TABLE bench_numbers');
   await connection.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
-  await connection.query('ANALYZE TABLE hotspot_users, hotspot_user_venues, devices');
+  await connection.query(
+    `ANALYZE TABLE hotspot_users, hotspot_user_venues, devices${deskSearch.length > 0 ? ', hotspot_user_name_words' : ''}`,
+  );
 }
 
 /** Seeds a SQLite file through a better-sqlite3 connection. */
@@ -129,12 +200,15 @@ export function seedSqlite(db, users, passwordHash) {
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_user_counts'").get() !== undefined;
   const hasSearch =
     db.prepare("SELECT 1 FROM pragma_table_info('hotspot_user_venues') WHERE name = 'search_name'").get() !== undefined;
+  const hasDeskSearch =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hotspot_user_name_words'").get() !==
+    undefined;
   db.exec(`CREATE TEMP TABLE bench_numbers (n INTEGER PRIMARY KEY)`);
   db.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${users})
            INSERT INTO bench_numbers (n) SELECT n FROM c`);
   db.transaction(() => {
     for (const sql of [
-      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers', hasSearch),
+      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers', hasSearch, hasDeskSearch),
       ...countStatements('sqlite', hasCounts),
     ]) {
       db.exec(sql);

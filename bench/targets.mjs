@@ -20,6 +20,21 @@ const WORKLOAD_TARGETS = [
     text: 'search (q) of the 100,000-user venue by a phone prefix, p99',
   },
   { workload: 'users-search-name', measure: 'p99', limit: 100, unit: 'ms', text: 'the same by a name prefix, p99' },
+  { workload: 'users-search-surname', measure: 'p99', limit: 100, unit: 'ms', text: 'the same by a surname, p99' },
+  {
+    workload: 'users-search-phone-end',
+    measure: 'p99',
+    limit: 100,
+    unit: 'ms',
+    text: "the same by a phone's last 4 digits, p99",
+  },
+  {
+    workload: 'users-search-mac-end',
+    measure: 'p99',
+    limit: 100,
+    unit: 'ms',
+    text: "the same by a MAC's last 4 hex digits, p99",
+  },
   {
     workload: 'console-users-search',
     measure: 'p99',

@@ -1,6 +1,6 @@
 // The benchmark's workloads. Each names the requests, the statuses it expects, and which yardstick
 // (bare node:http + SQL handler, or minimal Nest app) runs the same requests beside the service.
-import { BENCH_PASSWORD, HOT_VENUE, smallVenue, userId, VENUE_SIZE } from './seed.mjs';
+import { BENCH_PASSWORD, deviceMac, hasDevice, HOT_VENUE, smallVenue, SURNAMES, userId, VENUE_SIZE } from './seed.mjs';
 
 const USERS = '/api/v1/hotspot-users';
 
@@ -92,6 +92,26 @@ export function radiusWorkloads(radius) {
 export const SEARCH = { phone: '+90 512', name: 'guest 12' };
 
 /**
+ * A front desk's searches in the hot venue (`q`), one per request in turn: a surname alone, typed
+ * without its accents (one user in 20 has each); the last 4 digits of a phone (about 1 user in 10,000
+ * of all, each of the hot venue); the last 4 hex digits of the MAC of a random device of the hot venue.
+ */
+function deskSearches(users) {
+  const hotDevices = [];
+  for (let n = 7; n <= users && hotDevices.length < 1000; n += 10) if (hasDevice(n)) hotDevices.push(n);
+  return {
+    surname: cycling((i) => SURNAMES[i % SURNAMES.length][1]),
+    phoneEnd: cycling((i) => `${String((i * 37) % 1000).padStart(3, '0')}7`),
+    macEnd: cycling((i) =>
+      deviceMac(hotDevices[(i * 7919) % hotDevices.length])
+        .slice(-5)
+        .replace(':', '')
+        .toLowerCase(),
+    ),
+  };
+}
+
+/**
  * Concurrent requests of the console workloads, whatever --connections says: pages people ask for
  * (the users search sends one request per pause in typing), so 8 at once stands for a busy chain's
  * front desks; the API's search is measured at --connections like the other list workloads.
@@ -139,6 +159,23 @@ export function consoleWorkloads(session, users) {
       expected: [200],
       request: page(`/admin/users/export.csv?venueId=${HOT_VENUE}`),
     },
+  ];
+}
+
+/** The desk's searches of the v1 list (deskSearches), each a workload at --connections like the other searches. */
+function deskSearchWorkloads(users) {
+  const searches = deskSearches(users);
+  const search = (name, next, what) => ({
+    name,
+    title: `list, ${users / 10}-user venue, q=${what}`,
+    yardstick: null,
+    expected: [200],
+    request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(next())}` }),
+  });
+  return [
+    search('users-search-surname', searches.surname, 'a surname (yilmaz, kaya, …; 1 in 20 of the venue)'),
+    search('users-search-phone-end', searches.phoneEnd, "a phone's last 4 digits (0007, 0377, …)"),
+    search('users-search-mac-end', searches.macEnd, "a device MAC's last 4 hex digits"),
   ];
 }
 
@@ -216,6 +253,7 @@ export function workloads(users) {
       expected: [200],
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.name)}` }),
     },
+    ...deskSearchWorkloads(users),
     {
       name: 'create-guest',
       title: 'create guest',

@@ -84,6 +84,36 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     return { user, session };
   }
 
+  it("Online now finds the sessions of the users a search finds: a surname, a room, a phone's end, a MAC's end", async () => {
+    const guest = await givenUser(testApp, {
+      name: 'Zehra Karakoç',
+      room: 'S-1733',
+      phone: '+90 555 771 98 76',
+      venueIds: ['venue-a'],
+    });
+    const mac = 'AA-BB-CC-00-77-31';
+    await accountingStart(testApp, radiusToken, { name: nasName, ip: nas.address }, { username: guest.username!, mac });
+    const [found] = await testApp.dataSource.getRepository(SessionEntity).findBy({ userId: guest._id });
+    const { session: other } = await onlineUser('AA-BB-CC-00-00-09');
+    const online = (q: string) => reader.get(`/admin/online?venueId=venue-a&q=${encodeURIComponent(q)}`);
+    const everyone = await reader.get('/admin/online?venueId=venue-a');
+    expect(everyone.text).toContain(`data-session="${found.id}"`);
+    expect(everyone.text).toContain(`data-session="${other.id}"`);
+    for (const q of ['karakoc', 'KARAKOÇ', 's-17', '0555 771 98 76', '9876', '77:31', '7731']) {
+      const page = await online(q);
+      expect({ q, status: page.status }).toEqual({ q, status: 200 });
+      expect({ q, found: page.text.includes(`data-session="${found.id}"`) }).toEqual({ q, found: true });
+      expect({ q, other: page.text.includes(`data-session="${other.id}"`) }).toEqual({ q, other: false });
+      expect(page.text).toContain('1 online');
+      expect(page.text).toContain(`value="${q}"`);
+    }
+    const none = await online('arakoc');
+    expect(none.text).toContain('Nobody online in this venue matches the search.');
+    expect(none.text).not.toContain(`data-session="${found.id}"`);
+    // What the search cannot be is no error: white space alone lists everyone.
+    expect((await online('   ')).text).toContain(`data-session="${other.id}"`);
+  });
+
   it("a block's job on the user's page: waiting (polled every 2 s), then the NAS's ACK, and polling stops", async () => {
     const { user } = await onlineUser();
     await radiusCall(

@@ -77,8 +77,10 @@ describe('console users screen in a browser', () => {
         await page.goto(`${base}/admin/users?venueId=${VENUE}`);
         expect(await page.locator('tbody tr').count()).toBe(20);
         await check('list', viewport);
-        await page.goto(`${base}/admin/users?venueId=${VENUE}&q=ayse&status=active`);
+        // A surname alone, with why the row was found under its name.
+        await page.goto(`${base}/admin/users?venueId=${VENUE}&q=yilmaz&status=active`);
         expect(await page.locator('tbody tr').count()).toBe(1);
+        expect(await page.locator('tbody tr .row-match').count()).toBe(1);
         await check('search', viewport);
         await page.goto(`${base}/admin/users?venueId=${VENUE}&page=2`);
         await check('page 2', viewport);
@@ -178,6 +180,30 @@ describe('console users screen in a browser', () => {
     expect(text).toContain('ayse1204,Ayşe Yılmaz,ayse.yilmaz.with.a.long.address@example.com');
     expect(text).toContain('Mehmet Öztürk');
     await check('list with the export link', PHONE);
+  }, 30_000);
+
+  it('finds as a desk types (a surname, a national phone, the last digits) and shows why each row matched', async () => {
+    await page.setViewportSize(PHONE);
+    await language('en');
+    await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+    const search = async (typed: string) => {
+      await page.locator('#users-q').fill('');
+      await page.locator('#users-q').pressSequentially(typed);
+      await page.waitForURL((url) => url.searchParams.get('q') === typed);
+      await page.locator('#results').waitFor();
+      return (await page.locator('tbody tr').allInnerTexts()).map((row) => row.replace(/\s+/g, ' '));
+    };
+    const surname = await search('Yilmaz');
+    expect(surname).toHaveLength(1);
+    expect(surname[0]).toContain('Found by the name: Ayşe Yılmaz');
+    const national = await search('0212 444 55 66');
+    expect(national).toHaveLength(1);
+    expect(national[0]).toContain('Mehmet Öztürk');
+    expect(national[0]).toContain('Found by the phone: 0212 444 55 66');
+    const last = await search('2233');
+    expect(last).toHaveLength(1);
+    expect(last[0]).toContain('Found by the phone: +90 532 111 22 33');
+    await check('search with why', PHONE);
   }, 30_000);
 
   it('searches and opens a user with the keyboard alone', async () => {

@@ -114,7 +114,9 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect([stored.loginMethod, stored.passwordHash, stored.username, stored.room]).toEqual(['guest', null, null, '7']);
     // The room is a column of the list and a line of the user page.
     const list = await staff.get(`/admin/users?venueId=${A}&q=7`);
-    expect(list.text).toMatch(/<td><bdi>Guest of room 7<\/bdi><\/td>\n<td><bdi>7<\/bdi><\/td>/);
+    expect(list.text).toMatch(
+      /<td><bdi>Guest of room 7<\/bdi><span class="row-match">Found by the name: <bdi>Guest of room 7<\/bdi><\/span><\/td>\n<td><bdi>7<\/bdi><\/td>/,
+    );
     const page = await staff.get(`/admin/users/${stored.id}?venueId=${A}`);
     expect(page.text).toMatch(/<dt>Room<\/dt><dd><bdi>7<\/bdi><\/dd>/);
   });
@@ -157,6 +159,37 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(digits.text).toContain('Guest of room 7');
     const none = await staff.get(`/admin/users?venueId=${A}&q=zzz`);
     expect(none.text).toContain('No user of this venue matches the search.');
+  });
+
+  it.each([
+    ['a surname alone, accents ignored', 'yilmaz', 'Found by the name: <bdi>Ayşe Yılmaz</bdi>'],
+    ['a national phone', '0532 111 22 33', 'Found by the phone: <bdi>+90 532 111 22 33</bdi>'],
+    ['the last digits of a phone', '2233', 'Found by the phone: <bdi>+90 532 111 22 33</bdi>'],
+  ])('finds a user by %s, and says why', async (_what, q, why) => {
+    const found = await staff.get(`/admin/users?venueId=${A}&q=${encodeURIComponent(q)}`);
+    expect(found.status).toBe(200);
+    expect(found.text).toContain('Users found: 1');
+    expect(found.text).toContain(`<span class="row-match">${why}</span>`);
+  });
+
+  it('finds a guest by a room and by the end of a MAC, and says which', async () => {
+    const guest = await givenGuest(testApp, {
+      name: 'Deniz Room Guest',
+      room: '1204',
+      macAddress: '02:00:5e:10:ab:cd',
+      venueIds: [A],
+    });
+    const byRoom = await staff.get(`/admin/users?venueId=${A}&q=1204`);
+    expect(byRoom.text).toContain('Users found: 1');
+    expect(byRoom.text).toContain('Found by the room: <bdi>1204</bdi>');
+    const byMac = await staff.get(`/admin/users?venueId=${A}&q=${encodeURIComponent('ab:cd')}`);
+    expect(byMac.text).toContain('Deniz Room Guest');
+    expect(byMac.text).toContain('Found by the MAC address: <bdi>02:00:5E:10:AB:CD</bdi>');
+    // Without a search, no row says why it is listed.
+    const all = await staff.get(`/admin/users?venueId=${A}`);
+    expect(all.text).toContain('Deniz Room Guest');
+    expect(all.text).not.toContain('row-match');
+    await api(testApp).users.remove(guest._id).expect(200);
   });
 
   it('edits with the ETag: a change meanwhile gives the conflict message and overwrites nothing', async () => {

@@ -4,6 +4,7 @@ import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { newId } from '../src/common/ids.js';
 import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
 import { NasService } from '../src/nas/nas.service.js';
+import { searchUsernameOf } from '../src/radius/login-attempt-search.rules.js';
 import { LoginAttemptEntity, type LoginOutcome } from '../src/radius/entities/login-attempt.entity.js';
 import { REJECT_MESSAGES } from '../src/radius/radius.rules.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
@@ -53,6 +54,8 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
       macAddress: null,
       reason: null,
       ...fields,
+      // As the service keeps it (login-attempts.e2e-spec.ts checks that it does).
+      searchUsername: fields.username == null ? null : searchUsernameOf(fields.username),
     });
   }
 
@@ -220,6 +223,23 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
       const badMac = await venueA.get('/admin/logins?mac=not-a-mac');
       expect(badMac.status).toBe(422);
       expect(badMac.text).toContain('That is not a MAC address');
+    });
+
+    it("searches by the start of a username, case ignored, and never finds another venue's by it", async () => {
+      const exact = await venueA.get(`/admin/logins?username=${usernameA}&show=all`);
+      const rows = (exact.text.match(/<tr>/g) ?? []).length;
+      expect(rows).toBeGreaterThan(1);
+      const start = await venueA.get(`/admin/logins?username=${encodeURIComponent('  GUEST-A-')}&show=all`);
+      expect(start.status).toBe(200);
+      expect((start.text.match(/<tr>/g) ?? []).length).toBe(rows);
+      expect(start.text).toContain(usernameA);
+      // guest-b-… starts the same way but is venue B's.
+      expect((await venueA.get('/admin/logins?username=GUEST-&show=all')).text).not.toContain(usernameB);
+      expect((await admin.get('/admin/logins?username=GUEST-&show=all')).text).toContain(usernameB);
+      // The middle of a username is no start.
+      expect((await venueA.get('/admin/logins?username=uest-a&show=all')).text).toContain(
+        'No login attempt matches this search',
+      );
     });
 
     it("never shows venue B's attempts to a venue-A operator, by URL either", async () => {

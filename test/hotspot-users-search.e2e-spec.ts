@@ -8,8 +8,14 @@ import { initializeDataSource } from '../src/database/migrations.js';
 import type { HotspotUserDto } from '../src/hotspot-users/dto/hotspot-user.response.js';
 import { HotspotUserVenueEntity } from '../src/hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
+import { HotspotUsersRepository, searchMatches } from '../src/hotspot-users/hotspot-users.repository.js';
+import { HotspotUserNameWordEntity } from '../src/hotspot-users/entities/hotspot-user-name-word.entity.js';
+import { reversedMac } from '../src/common/search/search-folds.js';
+import { LoginAttemptEntity } from '../src/radius/entities/login-attempt.entity.js';
+import { searchUsernameOf } from '../src/radius/login-attempt-search.rules.js';
+import { DeviceEntity } from '../src/sessions/entities/device.entity.js';
 import {
+  nameWordRowsOf,
   SEARCHABLE_FIELDS,
   searchKeysOf,
   searchPrefixes,
@@ -66,7 +72,7 @@ const fieldsOfKind = (kind: SearchKind) =>
   SEARCHABLE_FIELDS.filter((searchable) => searchable.kind === kind).map(({ field }) => field);
 const SEARCH_KINDS = [...new Set(SEARCHABLE_FIELDS.map(({ kind }) => kind))];
 /** What `q`'s help in docs/api.md and in the OpenAPI document must say, naming every searchable field. */
-const SEARCHED = `whose ${listed([...SEARCHABLE_FIELDS.map(({ field }) => field), 'MAC'])} (`;
+const SEARCHED = `whose ${listed([...new Set(SEARCHABLE_FIELDS.map(({ field }) => field)), 'MAC'])} (`;
 const KIND_WORDING: Record<SearchKind, { docs: (fields: string[]) => string; openApi: (fields: string[]) => string }> =
   {
     text: {
@@ -76,6 +82,10 @@ const KIND_WORDING: Record<SearchKind, { docs: (fields: string[]) => string; ope
     phone: {
       docs: (fields) => `the ${listed(fields)} as its digits alone`,
       openApi: (fields) => `a ${listed(fields)} prefix ignores spaces`,
+    },
+    phoneSuffix: {
+      docs: (fields) => `the ${listed(fields)} is also found by its end: its last digits or its national form`,
+      openApi: (fields) => `a ${listed(fields)} is also found by its last 4 or more digits or its national form`,
     },
   };
 
@@ -125,7 +135,7 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
       phone: '+90 (532) 111-22-33',
       // UserRoom, reverted and run again with the others, keeps no room: a room is not filled.
       room: null,
-      macAddress: null,
+      macAddress: '0A:1B:2C:3D:4E:5F',
       loginMethod: 'username_password',
       status: 'active',
       passwordHash: null,
@@ -146,6 +156,13 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
       userStatus: 'active',
       userCreatedAt: now,
     });
+    const device = { id: newId(), userId: user.id, macAddress: '02:00:00:00:12:34', name: null, status: 'active' };
+    await dataSource.manager.insert(DeviceEntity, { ...device, firstSeenAt: now, lastSeenAt: now } as DeviceEntity);
+    const attemptId = newId();
+    await dataSource.manager.insert(LoginAttemptEntity, {
+      ...{ id: attemptId, createdAt: now, outcome: 'reject', nasClientId: null, venueId: 'migrated-venue' },
+      ...{ userId: null, username: 'Ayşe.Y', searchUsername: null, macAddress: null, reason: null },
+    } satisfies LoginAttemptEntity);
     const declared: string[] = SEARCHABLE_FIELDS.map(({ column }) => column);
     let undone = 0;
     while (Object.keys(await keyColumns(dataSource)).some((column) => declared.includes(column))) {
@@ -159,6 +176,23 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
     const row = await dataSource.manager.findOneByOrFail(HotspotUserVenueEntity, { userId: user.id });
     const keys: Record<string, string | null> = searchKeysOf(stored);
     for (const { key } of SEARCHABLE_FIELDS) expect({ [key]: row[key] }).toEqual({ [key]: keys[key] });
+    // The name's words, the MACs backwards and the attempt's folded username, as the service writes them.
+    const words = await dataSource.manager.findBy(HotspotUserNameWordEntity, { userId: user.id });
+    expect(words.map(({ word, venueId, userStatus }) => ({ word, venueId, userStatus }))).toEqual(
+      nameWordRowsOf(stored, ['migrated-venue']).map(({ word, venueId, userStatus }) => ({
+        word,
+        venueId,
+        userStatus,
+      })),
+    );
+    expect(words.map(({ userCreatedAt }) => userCreatedAt)).toEqual([now]);
+    const [macs] = await dataSource.query<Array<{ own: string; device: string }>>(
+      'SELECT u.mac_reversed AS own, d.mac_reversed AS device FROM hotspot_users u JOIN devices d ON d.user_id = u.id WHERE u.id = ?',
+      [user.id],
+    );
+    expect(macs).toEqual({ own: reversedMac(user.macAddress), device: reversedMac(device.macAddress) });
+    const attempt = await dataSource.manager.findOneByOrFail(LoginAttemptEntity, { id: attemptId });
+    expect(attempt.searchUsername).toBe(searchUsernameOf('Ayşe.Y'));
     // Not blind: the fields this user had before are found (a field whose user column comes with its
     // key has nothing to fill: null on both sides).
     expect(Object.values(keys).some((key) => key !== null)).toBe(true);
@@ -230,8 +264,80 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
     expect(ids(data)).toEqual([mehmet._id]);
   });
 
-  it('matches only prefixes, and never a user of another venue', async () => {
-    expect((await found('yilmaz')).data).toEqual([]);
+  it.each([
+    ['a surname alone', 'Yılmaz'],
+    ['a surname without its accents', 'yilmaz'],
+    ['a surname in capitals', 'YILMAZ'],
+    ['the start of a surname', 'yıl'],
+    ['a national phone', '0532 111 22 33'],
+    ['a national phone as digits', '05321112233'],
+    ['a phone without its country code', '5321112233'],
+    ['the last digits of a phone', '2233'],
+    ['the end of the own MAC', '4e:5f'],
+    ['the end of the own MAC without separators', '3D4E5F'],
+  ])('finds by %s', async (_what, q) => {
+    const { data, pagination } = await found(q);
+    expect(ids(data)).toEqual([ayse._id]);
+    expect(pagination.total).toBe(1);
+  });
+
+  it("finds by the end of a device's MAC", async () => {
+    const { data } = await found(deviceMac.slice(-5));
+    expect(ids(data)).toEqual([mehmet._id]);
+  });
+
+  it('reads no end of a phone or MAC shorter than 4 digits', async () => {
+    expect((await found('233')).data).toEqual([]);
+    expect((await found('e5f')).data).toEqual([]);
+  });
+
+  it("follows a change of the name and the phone, the user's status and venues, and its deletion", async () => {
+    const changing = await givenUser(current(), {
+      name: 'Elif Kaya',
+      username: 'elif.k',
+      phone: '+90 533 999 88 77',
+      macAddress: '02:aa:bb:cc:dd:ee',
+      venueIds: [VENUE],
+    });
+    expect(ids((await found('kaya')).data)).toEqual([changing._id]);
+    await api(current()).users.update(changing._id, { name: 'Elif Demir', phone: '+90 533 999 66 55' }).expect(200);
+    expect((await found('kaya')).data).toEqual([]);
+    expect((await found('8877')).data).toEqual([]);
+    expect(ids((await found('ccddee')).data)).toEqual([changing._id]);
+    expect(ids((await found('demir')).data)).toEqual([changing._id]);
+    expect(ids((await found('6655')).data)).toEqual([changing._id]);
+    await api(current()).users.update(changing._id, { status: 'blocked' }).expect(200);
+    expect(ids((await found('demir', '&status=blocked')).data)).toEqual([changing._id]);
+    expect((await found('demir', '&status=active')).data).toEqual([]);
+    await api(current())
+      .users.update(changing._id, { venueIds: [OTHER] })
+      .expect(200);
+    expect((await found('demir')).data).toEqual([]);
+    const other = await list(`venueId=${OTHER}&q=demir`).expect(200);
+    expect(ids(other.body.data)).toEqual([changing._id]);
+    await api(current()).users.remove(changing._id).expect(200);
+    const [{ n }] = await current().dataSource.query<Array<{ n: number | string }>>(
+      'SELECT COUNT(*) AS n FROM hotspot_user_name_words WHERE user_id = ?',
+      [changing._id],
+    );
+    expect(Number(n)).toBe(0);
+  });
+
+  it("keeps a changed MAC's end searchable (the repository writes its key with it)", async () => {
+    const user = await givenUser(current(), { name: 'Mac Change', macAddress: '02:11:22:33:44:55', venueIds: [VENUE] });
+    expect(ids((await found('4455')).data)).toEqual([user._id]);
+    const { dataSource, app } = current();
+    await app.get(HotspotUsersRepository).update(dataSource.manager, user._id, { macAddress: '02:11:22:33:66:77' });
+    expect((await found('4455')).data).toEqual([]);
+    expect(ids((await found('66:77')).data)).toEqual([user._id]);
+    await app.get(HotspotUsersRepository).update(dataSource.manager, user._id, { macAddress: null });
+    expect((await found('66:77')).data).toEqual([]);
+    await api(current()).users.remove(user._id).expect(200);
+  });
+
+  it('matches only the start of a word, and never a user of another venue', async () => {
+    expect((await found('ilmaz')).data).toEqual([]);
+    expect((await found('zturk')).data).toEqual([]);
     const other = await list(`venueId=${OTHER}&q=ayse`).expect(200);
     expect(ids(other.body.data)).toEqual([otherVenue._id]);
     expect(ids((await found('+90 532')).data)).toEqual([ayse._id]);
@@ -337,9 +443,10 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       const filler = await givenGuest(testApp, { name: `Filler ${i}`, venueIds: [VENUE] });
       await startSession(testApp, { userId: filler._id, venueId: VENUE, macAddress: uniqueDevice().macAddress });
     }
-    // A prefix of every kind of key.
+    // A prefix of every kind of key, of the name's words and of a MAC's start and end.
     const search = searchPrefixes('90532');
     for (const { kind } of SEARCHABLE_FIELDS) expect(search[kind]).not.toBeNull();
+    for (const other of ['word', 'mac', 'macSuffix'] as const) expect(search[other]).not.toBeNull();
     const { sql, params } = searchMatches({ venueId: VENUE, macAddress: null, search });
     if (testApp.kind === 'sqlite') {
       await testApp.dataSource.query('ANALYZE');
@@ -348,17 +455,29 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       for (const { index, column } of SEARCHABLE_FIELDS) {
         expect(details).toMatch(new RegExp(`USING COVERING INDEX ${index} \\(venue_id=\\? AND ${column}>`));
       }
+      expect(details).toMatch(/USING COVERING INDEX idx_user_name_words_search \(venue_id=\? AND word>/);
       expect(details).toMatch(/USING (COVERING )?INDEX idx_hotspot_users_mac_address \(mac_address>/);
       expect(details).toMatch(/USING (COVERING )?INDEX idx_devices_mac_address \(mac_address>/);
+      expect(details).toMatch(/USING (COVERING )?INDEX idx_hotspot_users_mac_reversed \(mac_reversed>/);
+      expect(details).toMatch(/USING (COVERING )?INDEX idx_devices_mac_reversed \(mac_reversed>/);
       expect(details).not.toMatch(/SCAN (uv|hotspot_user_venues)\b(?! USING)/);
     } else {
-      await testApp.dataSource.query('ANALYZE TABLE hotspot_user_venues, hotspot_users, devices');
+      await testApp.dataSource.query(
+        'ANALYZE TABLE hotspot_user_venues, hotspot_user_name_words, hotspot_users, devices',
+      );
       const plan: Array<{ table: string; key: string | null; type: string }> = await testApp.dataSource.query(
         `EXPLAIN ${sql!}`,
         params,
       );
       const keys = plan.map((row) => row.key);
       for (const { index } of SEARCHABLE_FIELDS) expect(keys).toContain(index);
+      for (const index of [
+        'idx_user_name_words_search',
+        'idx_hotspot_users_mac_reversed',
+        'idx_devices_mac_reversed',
+      ]) {
+        expect(keys).toContain(index);
+      }
       expect(plan.filter((row) => row.type === 'ALL' && row.table !== null && !row.table.startsWith('<'))).toEqual([]);
     }
   });

@@ -259,6 +259,13 @@ for (const kind of databaseKinds()) {
         ]);
       });
 
+      it('keeps the username folded, to be found by its start whatever the case and accents', async () => {
+        await postAuth({ 'User-Name': 'Ayşe.YILMAZ-1204' }, { 'X-Radius-Result': 'reject' });
+        expect((await attemptsOf('Ayşe.YILMAZ-1204')).map((attempt) => attempt.searchUsername)).toEqual([
+          'ayse.yilmaz-1204',
+        ]);
+      });
+
       it("a re-authentication's Class names its user, when that user is of the NAS's venue", async () => {
         const user = await givenUser(app, { venueIds: [VENUE] });
         const other = await givenUser(app, { venueIds: ['venue-b'] });

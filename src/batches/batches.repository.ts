@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThanOrEqual, type EntityManager } from 'typeorm';
 import { newId } from '../common/ids.js';
 import { ID_LENGTH } from '../database/columns.js';
+import { HotspotUserNameWordEntity } from '../hotspot-users/entities/hotspot-user-name-word.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from '../hotspot-users/entities/hotspot-user.entity.js';
 import type { CountDelta } from '../hotspot-users/venue-counts.rules.js';
@@ -69,10 +70,12 @@ export class BatchesRepository {
     em: EntityManager,
     users: readonly HotspotUserEntity[],
     venueRows: readonly HotspotUserVenueEntity[],
+    nameWords: readonly HotspotUserNameWordEntity[],
     passwords: readonly BatchPasswordEntity[],
   ): Promise<void> {
     for (const chunk of chunks(users, ROWS_PER_INSERT)) await em.insert(HotspotUserEntity, [...chunk]);
     for (const chunk of chunks(venueRows, ROWS_PER_INSERT)) await em.insert(HotspotUserVenueEntity, [...chunk]);
+    for (const chunk of chunks(nameWords, ROWS_PER_INSERT)) await em.insert(HotspotUserNameWordEntity, [...chunk]);
     for (const chunk of chunks(passwords, ROWS_PER_INSERT)) await em.insert(BatchPasswordEntity, [...chunk]);
   }
 

@@ -23,7 +23,7 @@ import { NO_USER_TEXT } from '../hotspot-users/user-text-fields.js';
 import { keysOf } from '../hotspot-users/hotspot-user.rules.js';
 import { Deadline } from '../common/load/deadline.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
-import { searchKeysOf } from '../hotspot-users/user-search.rules.js';
+import { nameWordRowsOf, searchKeysOf } from '../hotspot-users/user-search.rules.js';
 import { countDeltas } from '../hotspot-users/venue-counts.rules.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { NasSecretUnavailableError, openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
@@ -174,7 +174,8 @@ export class BatchesService {
       } satisfies BatchPasswordEntity),
     );
     await this.batches.insertBatch(em, batch);
-    await this.batches.insertAccounts(em, users, venueRows, sealed);
+    const nameWords = users.flatMap((user) => nameWordRowsOf(user, [request.venueId]));
+    await this.batches.insertAccounts(em, users, venueRows, nameWords, sealed);
     const [delta] = countDeltas(null, { status: 'active', createdAt: now, venueIds: [request.venueId] });
     await this.batches.recordCountChanges(em, [{ ...delta, delta: users.length }]);
     await this.audit.record(em, {

@@ -5,6 +5,7 @@ import { consoleAssetsDir } from './console-assets.js';
 import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/audit.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { SEARCH_MATCH_FIELDS } from '../hotspot-users/user-search.rules.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -122,6 +123,7 @@ describe('console keys built at run time', () => {
     'users.loginMethod': LOGIN_METHODS,
     'users.new.kind': ['guest', 'username_password'],
     'users.stay': STAY_CHOICES,
+    'users.matchedBy': SEARCH_MATCH_FIELDS,
     'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.status': USER_STATUSES,

@@ -2,6 +2,7 @@ import { AuditEventEntity } from '../audit/entities/audit-event.entity.js';
 import { ApiTokenEntity } from '../auth/entities/api-token.entity.js';
 import { BatchPasswordEntity } from '../batches/entities/batch-password.entity.js';
 import { UserBatchEntity } from '../batches/entities/user-batch.entity.js';
+import { HotspotUserNameWordEntity } from '../hotspot-users/entities/hotspot-user-name-word.entity.js';
 import { HotspotUserVenueEntity } from '../hotspot-users/entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity } from '../hotspot-users/entities/hotspot-user.entity.js';
 import {
@@ -27,6 +28,7 @@ export const ENTITIES = [
   ApiTokenEntity,
   HotspotUserEntity,
   HotspotUserVenueEntity,
+  HotspotUserNameWordEntity,
   VenueUserCountEntity,
   VenueUserBucketEntity,
   VenueUserCountChangeEntity,

@@ -6,7 +6,7 @@ import { DatabaseService } from '../database/database.service.js';
 import type { HotspotUserEntity } from './entities/hotspot-user.entity.js';
 import { clashErrors, conflictErrors, KeyConflict, keysOf, venueRowChanges } from './hotspot-user.rules.js';
 import { HotspotUsersRepository, type UserRecord } from './hotspot-users.repository.js';
-import { searchKeysOf } from './user-search.rules.js';
+import { nameWordChanges, nameWordRowsOf, searchKeysOf } from './user-search.rules.js';
 import { VenueCountsRepository } from './venue-counts.repository.js';
 import { countDeltas, type CountedUser } from './venue-counts.rules.js';
 
@@ -27,7 +27,7 @@ export class HotspotUserWriter {
   insert(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.insert(em, user);
-      await this.writeVenueRows(em, user, [], venueIds);
+      await this.writeVenueRows(em, user, null, venueIds);
       await this.counts.recordChanges(em, countDeltas(null, { ...user, venueIds }));
     });
   }
@@ -42,7 +42,7 @@ export class HotspotUserWriter {
   ): Promise<void> {
     return this.guarded(em, user, venueIds, async () => {
       await this.users.update(em, user.id, changes);
-      await this.writeVenueRows(em, user, stored.venueIds, venueIds);
+      await this.writeVenueRows(em, user, stored, venueIds);
       await this.counts.recordChanges(em, countDeltas(counted(stored), { ...user, venueIds }));
     });
   }
@@ -50,7 +50,7 @@ export class HotspotUserWriter {
   /** The move into expired: expired users hold no keys, so nothing can clash. */
   async updateExpired(em: EntityManager, user: HotspotUserEntity, stored: UserRecord): Promise<void> {
     await this.users.update(em, user.id, { status: user.status, updatedAt: user.updatedAt, version: user.version });
-    await this.writeVenueRows(em, user, stored.venueIds, stored.venueIds);
+    await this.writeVenueRows(em, user, stored, stored.venueIds);
     await this.counts.recordChanges(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
   }
 
@@ -92,14 +92,18 @@ export class HotspotUserWriter {
     }
   }
 
-  /** From the `stored` venue rows to `venueIds`; removed rows go first, so the keys they held are free. */
+  /**
+   * From the `stored` venue rows (null: a new user) to `venueIds`; removed rows go first, so the keys
+   * they held are free. The name's words follow (they copy the status and the venues too): only the
+   * rows that change are deleted and written, each by its primary key.
+   */
   private async writeVenueRows(
     em: EntityManager,
     user: HotspotUserEntity,
-    stored: readonly string[],
+    stored: UserRecord | null,
     venueIds: readonly string[],
   ): Promise<void> {
-    const { removed, kept, added } = venueRowChanges(stored, venueIds);
+    const { removed, kept, added } = venueRowChanges(stored?.venueIds ?? [], venueIds);
     const fields = (position: number) => ({
       position,
       userStatus: user.status,
@@ -117,6 +121,12 @@ export class HotspotUserWriter {
         ...fields(position),
       })),
     );
+    const words = nameWordChanges(
+      stored === null ? [] : nameWordRowsOf(stored.user, stored.venueIds),
+      nameWordRowsOf(user, venueIds),
+    );
+    await this.users.deleteNameWords(em, words.removed);
+    await this.users.insertNameWords(em, words.added);
   }
 }
 

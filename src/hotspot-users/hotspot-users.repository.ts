@@ -3,6 +3,8 @@ import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeo
 import { dateTimeParameter, ID_LENGTH, readDateTime } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
+import { reversedMac } from '../common/search/search-folds.js';
+import { HotspotUserNameWordEntity } from './entities/hotspot-user-name-word.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
 import { KEY_FIELDS, type KeyHolder, type UniquenessKeys } from './hotspot-user.rules.js';
@@ -342,12 +344,31 @@ export class HotspotUsersRepository {
       .getMany();
   }
 
+  /** The user's row, with its MAC's search key (mac_reversed). */
   async insert(em: EntityManager, user: HotspotUserEntity): Promise<void> {
-    await em.insert(HotspotUserEntity, user);
+    await em.insert(HotspotUserEntity, { ...user, macReversed: macReversedOf(user.macAddress) });
   }
 
+  /** The given columns; a changed MAC changes its search key (mac_reversed) with it. */
   async update(em: EntityManager, id: string, changes: Partial<HotspotUserEntity>): Promise<void> {
-    await em.update(HotspotUserEntity, { id }, changes);
+    const macKey = changes.macAddress === undefined ? {} : { macReversed: macReversedOf(changes.macAddress) };
+    await em.update(HotspotUserEntity, { id }, { ...changes, ...macKey });
+  }
+
+  /**
+   * Name word rows, each by its primary key: on MySQL a record lock apiece, no gap lock that a
+   * concurrent write of another user's words would wait on.
+   */
+  async deleteNameWords(em: EntityManager, rows: readonly HotspotUserNameWordEntity[]): Promise<void> {
+    for (const { userId, venueId, word } of rows) {
+      await em.delete(HotspotUserNameWordEntity, { userId, venueId, word });
+    }
+  }
+
+  async insertNameWords(em: EntityManager, rows: readonly HotspotUserNameWordEntity[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += NAME_WORDS_PER_INSERT) {
+      await em.insert(HotspotUserNameWordEntity, rows.slice(start, start + NAME_WORDS_PER_INSERT));
+    }
   }
 
   /** Venue rows, devices and sessions go with the user (ON DELETE CASCADE). */
@@ -384,6 +405,25 @@ export class HotspotUsersRepository {
   }
 
   /** The username (or, without one, the name) of each of the users that exist, by id. */
+  /**
+   * The users the search finds in the venue (searchMatches) that Online now lists there: with an
+   * active session in it, or one ended here whose Disconnect is unconfirmed (the two ranges
+   * findOnlinePageOfVenue reads). At most the venue's users online, however many the search finds.
+   */
+  async findOnlineMatches(em: EntityManager, venueId: string, search: SearchPrefixes): Promise<string[]> {
+    const { sql, params } = searchMatches({ venueId, macAddress: null, search });
+    if (sql === null) return [];
+    const rows: Array<{ user_id: string }> = await em.query(
+      `SELECT user_id FROM sessions WHERE venue_id = ? AND status = 'active'
+         AND user_id IN (SELECT m.user_id FROM (${sql}) m)
+       UNION
+       SELECT user_id FROM sessions WHERE disconnect_job_id IS NOT NULL AND venue_id = ? AND status <> 'active'
+         AND user_id IN (SELECT m.user_id FROM (${sql}) m)`,
+      [venueId, ...params, venueId, ...params],
+    );
+    return rows.map((row) => row.user_id);
+  }
+
   async findUserNames(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
     const wanted = [...new Set(ids.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
     if (wanted.length === 0) return new Map();
@@ -499,8 +539,9 @@ function listRangeParams(
 /**
  * The union of the venue rows a search matches (`user_id`, `user_created_at`), with its parameters;
  * null when `q` is no prefix of any key (white space alone). Each branch is one range of an index
- * that starts with the venue, one per SEARCHABLE_FIELDS key `q` can be a prefix of, in their order
- * (the MAC ones: of the MAC's own index, joined to the venue's rows).
+ * that starts with the venue, one per SEARCHABLE_FIELDS key `q` can be a prefix of, in their order,
+ * then the name words' (idx_user_name_words_search); the MAC ones: of the MAC's own index and of
+ * the MAC backwards (its end), each joined to the venue's rows.
  */
 export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes }): {
   sql: string | null;
@@ -523,20 +564,30 @@ export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes
       `SELECT uv.user_id, uv.user_created_at FROM hotspot_user_venues uv WHERE ${where} AND ${range(`uv.${column}`, prefix)}`,
     );
   };
-  const macBranch = (table: string, userColumn: string, prefix: string) => {
+  const macBranch = (table: string, userColumn: string, column: string, prefix: string) => {
     params.push(...venueParams);
     branches.push(
       `SELECT uv.user_id, uv.user_created_at FROM ${table} x JOIN hotspot_user_venues uv ON uv.user_id = x.${userColumn}
-       WHERE uv.venue_id = ?${statusSql} AND ${range('x.mac_address', prefix)}`,
+       WHERE uv.venue_id = ?${statusSql} AND ${range(`x.${column}`, prefix)}`,
     );
   };
   for (const { column, kind } of SEARCHABLE_FIELDS) {
     const prefix = search[kind];
     if (prefix !== null) keyBranch(column, prefix);
   }
-  if (search.mac !== null) {
-    macBranch('hotspot_users', 'id', search.mac);
-    macBranch('devices', 'user_id', search.mac);
+  if (search.word !== null) {
+    params.push(...venueParams);
+    branches.push(
+      `SELECT uv.user_id, uv.user_created_at FROM hotspot_user_name_words uv WHERE uv.venue_id = ?${statusSql} AND ${range('uv.word', search.word)}`,
+    );
+  }
+  for (const [column, prefix] of [
+    ['mac_address', search.mac],
+    ['mac_reversed', search.macSuffix],
+  ] as const) {
+    if (prefix === null) continue;
+    macBranch('hotspot_users', 'id', column, prefix);
+    macBranch('devices', 'user_id', column, prefix);
   }
   if (branches.length === 0) return { sql: null, params: [] };
   let sql = branches.join('\n UNION ');
@@ -548,6 +599,13 @@ export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes
     params.push(macAddress, macAddress);
   }
   return { sql, params };
+}
+
+/** Name word rows per INSERT: well under SQLite's and MySQL's placeholder limits at 5 columns. */
+const NAME_WORDS_PER_INSERT = 500;
+
+function macReversedOf(mac: string | null): string | null {
+  return mac === null ? null : reversedMac(mac);
 }
 
 /** Hour counts read per query while looking for a deep page's start. */

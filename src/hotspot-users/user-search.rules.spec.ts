@@ -1,10 +1,16 @@
 import {
   foldedText,
+  nameWordChanges,
+  nameWordRowsOf,
+  nameWordsOf,
+  NAME_WORDS_MAX,
   prefixRange,
   SEARCHABLE_FIELDS,
   searchKeysOf,
+  searchMatchOf,
   searchPrefixes,
   successor,
+  type SearchedUser,
 } from './user-search.rules.js';
 
 /** A user with every searchable field set to `value` (null: unset, where the field may be). */
@@ -32,6 +38,7 @@ describe('user search rules', () => {
       searchUsername: 'ayse.y',
       searchEmail: null,
       searchPhone: '905321112233',
+      searchPhoneSuffix: '332211123509',
       searchRoom: 'suit a-12',
     });
   });
@@ -42,13 +49,16 @@ describe('user search rules', () => {
     ]).toHaveLength(255);
   });
 
-  it('declares each searchable field once, its key, column and index named after it', () => {
-    for (const name of ['field', 'key', 'column', 'index'] as const) {
+  it('declares each key once, a field once per kind, its key, column and index named after them', () => {
+    for (const name of ['key', 'column', 'index'] as const) {
       const values = SEARCHABLE_FIELDS.map((searchable) => searchable[name]);
       expect(new Set(values).size).toBe(values.length);
     }
-    for (const { field, key, column, index } of SEARCHABLE_FIELDS) {
-      expect(key).toBe(`search${field.charAt(0).toUpperCase()}${field.slice(1)}`);
+    const fieldKinds = SEARCHABLE_FIELDS.map(({ field, kind }) => `${field} ${kind}`);
+    expect(new Set(fieldKinds).size).toBe(fieldKinds.length);
+    for (const { field, key, column, index, kind } of SEARCHABLE_FIELDS) {
+      const suffix = kind.endsWith('Suffix') ? 'Suffix' : '';
+      expect(key).toBe(`search${field.charAt(0).toUpperCase()}${field.slice(1)}${suffix}`);
       expect(column).toBe(key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
       expect(index).toBe(`idx_user_venues_${column}`);
     }
@@ -66,19 +76,119 @@ describe('user search rules', () => {
     const keys: Record<string, string | null> = searchKeysOf(userWith(' +90 (532) Şİ '));
     const prefixes = searchPrefixes(' +90 (532) Şİ ');
     for (const { key, kind } of SEARCHABLE_FIELDS) {
-      expect(keys[key]).toBe({ text: '+90 (532) si', phone: '90532' }[kind]);
+      expect(keys[key]).toBe({ text: '+90 (532) si', phone: '90532', phoneSuffix: '23509' }[kind]);
       if (kind === 'text') expect(prefixes[kind]).toBe(keys[key]);
     }
     expect(searchPrefixes('+90 (532)').phone).toBe('90532');
+    expect(searchPrefixes('+90 (532)').phoneSuffix).toBe('23509');
   });
 
-  it('reads q as a text, phone and MAC prefix where it can be one', () => {
-    expect(searchPrefixes('+90 532-1')).toEqual({ text: '+90 532-1', phone: '905321', mac: null });
-    expect(searchPrefixes('aa:bb:c')).toEqual({ text: 'aa:bb:c', phone: null, mac: 'AA:BB:C' });
-    expect(searchPrefixes('12')).toEqual({ text: '12', phone: '12', mac: '12' });
-    expect(searchPrefixes('a')).toEqual({ text: 'a', phone: null, mac: null });
-    expect(searchPrefixes('Şeker')).toEqual({ text: 'seker', phone: null, mac: null });
-    expect(searchPrefixes('   ')).toEqual({ text: null, phone: null, mac: null });
+  const none = { text: null, phone: null, phoneSuffix: null, word: null, mac: null, macSuffix: null };
+
+  it('reads q as a text, phone and MAC prefix where it can be one, and as an end of a phone or MAC', () => {
+    expect(searchPrefixes('+90 532-1')).toEqual({
+      ...none,
+      text: '+90 532-1',
+      word: '+90 532-1',
+      phone: '905321',
+      phoneSuffix: '123509',
+    });
+    expect(searchPrefixes('aa:bb:c')).toEqual({
+      ...none,
+      text: 'aa:bb:c',
+      word: 'aa:bb:c',
+      mac: 'AA:BB:C',
+      macSuffix: 'CB:BA:A',
+    });
+    expect(searchPrefixes('12')).toEqual({ ...none, text: '12', word: '12', phone: '12', mac: '12' });
+    expect(searchPrefixes('a')).toEqual({ ...none, text: 'a', word: 'a' });
+    expect(searchPrefixes('Şeker')).toEqual({ ...none, text: 'seker', word: 'seker' });
+    expect(searchPrefixes('   ')).toEqual(none);
+  });
+
+  it("reads a phone's national form and last digits as the end of its digits, from 4 digits on", () => {
+    // Dropping zeros only widens: what ends with 05321112233 ends with 5321112233.
+    // 0532 111 22 33 is +90 532 111 22 33 without its country code: its trunk 0 is dropped.
+    expect(searchPrefixes('0532 111 22 33').phoneSuffix).toBe('3322111235');
+    expect(searchPrefixes('5321112233').phoneSuffix).toBe('3322111235');
+    expect(searchPrefixes('2233').phoneSuffix).toBe('3322');
+    expect(searchPrefixes('233').phoneSuffix).toBeNull();
+    // Leading zeros are kept when fewer than 4 digits would remain: they are the last digits typed.
+    expect(searchPrefixes('0007').phoneSuffix).toBe('7000');
+    expect(searchPrefixes('00 233').phoneSuffix).toBe('33200');
+  });
+
+  it("reads a MAC's end from 4 hex digits on, backwards in the stored form's pairs", () => {
+    expect(searchPrefixes('4e:5f').macSuffix).toBe('F5:E4');
+    expect(searchPrefixes('e5f').macSuffix).toBeNull();
+    expect(searchPrefixes('0a1b2c3d4e5f').macSuffix).toBe('F5:E4:D3:C2:B1:A0');
+  });
+
+  it('keys the words of a name after the first: the name from each word on, folded', () => {
+    expect(nameWordsOf('Ayşe Nur Yılmaz-Demir')).toEqual(['nur yilmaz-demir', 'yilmaz-demir', 'demir']);
+    expect(nameWordsOf('Ali')).toEqual([]);
+    expect(nameWordsOf('Ali Ali')).toEqual(['ali']);
+    expect(nameWordsOf("(VIP) O'Brien")).toEqual(["vip) o'brien", "o'brien", 'brien']);
+    expect(nameWordsOf(`A ${'b'.repeat(100)}`)).toEqual(['b'.repeat(64)]);
+    expect(nameWordsOf(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(NAME_WORDS_MAX);
+  });
+
+  it('gives a row per venue and word, with the status and creation time', () => {
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    expect(nameWordRowsOf({ id: 'u1', name: 'Ayşe Yılmaz', status: 'blocked', createdAt }, ['a', 'b'])).toEqual([
+      { userId: 'u1', venueId: 'a', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
+      { userId: 'u1', venueId: 'b', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
+    ]);
+  });
+
+  it('changes only the name word rows that differ', () => {
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    const user = { id: 'u1', name: 'Ayşe Nur Yılmaz', status: 'active' as const, createdAt };
+    const before = nameWordRowsOf(user, ['a']);
+    expect(nameWordChanges(before, nameWordRowsOf(user, ['a']))).toEqual({ removed: [], added: [] });
+    // The first word has no row: changing it changes none.
+    expect(nameWordChanges(before, nameWordRowsOf({ ...user, name: 'Elif Nur Yılmaz' }, ['a']))).toEqual({
+      removed: [],
+      added: [],
+    });
+    const renamed = nameWordRowsOf({ ...user, name: 'Ayşe Demir Yılmaz' }, ['a']);
+    expect(nameWordChanges(before, renamed)).toEqual({
+      removed: before.filter(({ word }) => word === 'nur yilmaz'),
+      added: renamed.filter(({ word }) => word === 'demir yilmaz'),
+    });
+    const blocked = nameWordRowsOf({ ...user, status: 'blocked' }, ['a', 'b']);
+    expect(nameWordChanges(before, blocked)).toEqual({ removed: before, added: blocked });
+    expect(nameWordChanges([], before)).toEqual({ removed: [], added: before });
+  });
+
+  describe('tells why a user was found', () => {
+    const ayse: SearchedUser = {
+      name: 'Ayşe Yılmaz',
+      username: 'ayse1',
+      email: 'a@example.com',
+      phone: '+905321112233',
+      room: '1204',
+      macAddress: '0A:1B:2C:3D:4E:5F',
+      deviceMacs: ['02:00:00:00:12:34'],
+    };
+    it.each([
+      ['yilmaz', { field: 'name', value: 'Ayşe Yılmaz' }],
+      ['AYŞE', { field: 'name', value: 'Ayşe Yılmaz' }],
+      ['ayse1', { field: 'username', value: 'ayse1' }],
+      ['a@ex', { field: 'email', value: 'a@example.com' }],
+      ['+90 532', { field: 'phone', value: '+905321112233' }],
+      ['0532 111 22 33', { field: 'phone', value: '+905321112233' }],
+      ['2233', { field: 'phone', value: '+905321112233' }],
+      ['1204', { field: 'room', value: '1204' }],
+      ['0a1b', { field: 'mac', value: '0A:1B:2C:3D:4E:5F' }],
+      ['4e5f', { field: 'mac', value: '0A:1B:2C:3D:4E:5F' }],
+      ['12:34', { field: 'mac', value: '02:00:00:00:12:34' }],
+    ])('%s', (q, match) => {
+      expect(searchMatchOf(searchPrefixes(q), ayse)).toEqual(match);
+    });
+    it('none when nothing matches', () => {
+      expect(searchMatchOf(searchPrefixes('zeynep'), ayse)).toBeNull();
+    });
   });
 
   it('reads no phone prefix longer than the longest phone key', () => {

@@ -13,6 +13,7 @@ import type { PaginationDto } from './dto/hotspot-user.response.js';
 import { toVenueSessionDto } from './hotspot-user.mapper.js';
 import type { SessionsQuery } from './hotspot-user.inputs.js';
 import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import type { SearchPrefixes } from './user-search.rules.js';
 
 /** A session Online now lists: as GET /sessions answers it, with its user's name and, while its Disconnect is unconfirmed, the job. */
 export type OnlineSession = VenueSessionDto & { userName: string | null; disconnectJobId: string | null };
@@ -37,11 +38,12 @@ export class VenueSessionsService {
    * What the console's Online now lists in a venue (the venue rules of list): its active sessions and
    * those ended here whose Disconnect the NAS has not confirmed yet, newest first, each with the
    * username (or name) of its user and, for the latter, the unauth job it waits on; and how many of
-   * each there are. The v1 API's sessions are unchanged by it: those sessions are ended there.
+   * each there are; with a search (`q`, read as the users list reads it), only the sessions of the
+   * users it finds. The v1 API's sessions are unchanged by it: those sessions are ended there.
    */
   async listOnline(
     actor: Actor,
-    query: { venueId?: string; page: number; limit: number },
+    query: { venueId?: string; page: number; limit: number; search?: SearchPrefixes | null },
   ): Promise<{
     data: Array<OnlineSession>;
     pagination: PaginationDto;
@@ -50,8 +52,15 @@ export class VenueSessionsService {
   }> {
     const venueId = this.venueScope.resolveListVenue(actor, query.venueId);
     const now = this.clock.now();
-    const { active, disconnecting, sessions } = await this.database.run((em) =>
-      this.sessions.onlinePageOfVenue(em, venueId, pageWindow(query)),
+    const search = query.search ?? null;
+    // With a search, the users it finds online first (at most those online), then their sessions.
+    const { active, disconnecting, sessions } = await this.database.run(async (em) =>
+      this.sessions.onlinePageOfVenue(
+        em,
+        venueId,
+        pageWindow(query),
+        search === null ? null : await this.users.findOnlineMatches(em, venueId, search),
+      ),
     );
     const names = await this.database.run((em) =>
       this.users.findUserNames(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, LessThan, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
+import { LIKE_ESCAPE, type PrefixRange } from '../hotspot-users/user-search.rules.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
 
 /** Which attempts to list: each given field narrows the list; at most one of userId, username and macAddress. */
@@ -30,8 +31,8 @@ export interface LoginAttemptQuery {
   scope: LoginAttemptScope;
   /** Only these outcomes (`reject` and `unknown` together are the rejections). */
   outcomes: readonly LoginOutcome[];
-  /** Exactly as the NAS sent it. */
-  username?: string;
+  /** The start of the username, case and accents ignored (usernameSearchRange). */
+  usernameStart?: PrefixRange;
   /** Canonical (AA:BB:CC:DD:EE:FF). */
   macAddress?: string;
   offset: number;
@@ -72,7 +73,8 @@ export class LoginAttemptsRepository {
   }
 
   /**
-   * A window of the attempts `query` selects, newest first: by username or MAC on their index, else
+   * A window of the attempts `query` selects, newest first: by the start of the username
+   * (idx_login_attempts_search_username) or MAC on their index, else
    * by venue (one venue: idx_login_attempts_venue) or by time (idx_login_attempts_created_at).
    */
   page(em: EntityManager, query: LoginAttemptQuery): Promise<LoginAttemptEntity[]> {
@@ -84,7 +86,12 @@ export class LoginAttemptsRepository {
       .addOrderBy('attempt.id', 'DESC')
       .offset(query.offset)
       .limit(query.limit);
-    if (query.username !== undefined) builder.andWhere('attempt.username = :username', { username: query.username });
+    if (query.usernameStart !== undefined) {
+      const { from, to, like } = query.usernameStart;
+      builder.andWhere('attempt.searchUsername >= :from', { from });
+      if (to !== null) builder.andWhere('attempt.searchUsername < :to', { to });
+      builder.andWhere(`attempt.searchUsername LIKE :like ESCAPE '${LIKE_ESCAPE}'`, { like });
+    }
     if (query.macAddress !== undefined) {
       builder.andWhere('attempt.macAddress = :macAddress', { macAddress: query.macAddress });
     }

@@ -5,6 +5,7 @@ import { normaliseMac } from '../common/validation/normalise.js';
 import { Deadline } from '../common/load/deadline.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LoginAttemptEntity, type LoginOutcome } from './entities/login-attempt.entity.js';
+import { searchUsernameOf } from './login-attempt-search.rules.js';
 import { LoginAttemptWriter } from './login-attempt-writer.js';
 import {
   LoginAttemptsRepository,
@@ -83,6 +84,7 @@ export class LoginAttemptsService {
       venueId: nas?.venueId ?? null,
       userId: nas === null ? null : await this.userOf(nas, attributes, deadline),
       username: username?.slice(0, USERNAME_COLUMN_LENGTH) ?? null,
+      searchUsername: username === null ? null : searchUsernameOf(username),
       macAddress: callingStationId === null ? null : normaliseMac(callingStationId),
       reason: reasonOf(nas, outcome, answered.replyMessage),
     } satisfies LoginAttemptEntity);

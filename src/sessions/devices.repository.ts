@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { dateTimeParameter } from '../database/columns.js';
 import { changedRows } from '../database/plain-sql.js';
+import { reversedMac } from '../common/search/search-folds.js';
 import { DeviceEntity } from './entities/device.entity.js';
 
 /** The SQL of devices; every method runs on the caller's EntityManager (its transaction, if any). */
@@ -17,8 +18,9 @@ export class DevicesRepository {
     return em.findBy(DeviceEntity, { userId: In([...userIds]) });
   }
 
+  /** The device's row, with its MAC's search key (mac_reversed). */
   async insert(em: EntityManager, device: DeviceEntity): Promise<void> {
-    await em.insert(DeviceEntity, device);
+    await em.insert(DeviceEntity, withMacKey(device));
   }
 
   async markActive(em: EntityManager, id: string, lastSeenAt: Date): Promise<void> {
@@ -47,6 +49,10 @@ export class DevicesRepository {
       [device.status, seenAt, userId, macAddress, seenAt],
     );
     if (seen > 0) return;
-    if ((await this.findOne(em, userId, macAddress)) === null) await em.insert(DeviceEntity, device);
+    if ((await this.findOne(em, userId, macAddress)) === null) await em.insert(DeviceEntity, withMacKey(device));
   }
+}
+
+function withMacKey(device: DeviceEntity): DeviceEntity {
+  return { ...device, macReversed: reversedMac(device.macAddress) };
 }

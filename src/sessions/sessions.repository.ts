@@ -366,28 +366,32 @@ export class SessionsRepository {
 
   /**
    * One page of what Online now lists in a venue: its active sessions and those ended here whose
-   * Disconnect its NAS has not confirmed, newest first; and how many of each. The page's ids in one
-   * UNION ALL (active ones by idx_sessions_venue_status_started, the others by
+   * Disconnect its NAS has not confirmed, newest first; and how many of each; only those of `userIds`
+   * when given (a search's). The page's ids in one UNION ALL (active ones by idx_sessions_venue_status_started, the others by
    * idx_sessions_disconnect_job), then the sessions.
    */
   async findOnlinePageOfVenue(
     em: EntityManager,
     venueId: string,
     page: { offset: number; limit: number },
+    userIds: readonly string[] | null = null,
   ): Promise<{ active: number; disconnecting: number; sessions: SessionEntity[] }> {
-    const branches = `SELECT id, started_at, 1 AS active FROM sessions WHERE venue_id = ? AND status = 'active'
+    if (userIds !== null && userIds.length === 0) return { active: 0, disconnecting: 0, sessions: [] };
+    const ofUsers = userIds === null ? '' : ` AND user_id IN (${userIds.map(() => '?').join(', ')})`;
+    const branches = `SELECT id, started_at, 1 AS active FROM sessions WHERE venue_id = ? AND status = 'active'${ofUsers}
       UNION ALL
       SELECT id, started_at, 0 AS active FROM sessions
-        WHERE disconnect_job_id IS NOT NULL AND venue_id = ? AND status <> 'active'`;
+        WHERE disconnect_job_id IS NOT NULL AND venue_id = ? AND status <> 'active'${ofUsers}`;
+    const branchParams = [venueId, ...(userIds ?? []), venueId, ...(userIds ?? [])];
     const [counts] = await em.query<Array<{ active: number | string | null; total: number | string }>>(
       `SELECT SUM(o.active) AS active, COUNT(*) AS total FROM (${branches}) o`,
-      [venueId, venueId],
+      branchParams,
     );
     const active = Number(counts?.active ?? 0);
     const disconnecting = Number(counts?.total ?? 0) - active;
     const rows = await em.query<Array<{ id: string }>>(
       `SELECT o.id FROM (${branches}) o ORDER BY o.started_at DESC, o.id DESC LIMIT ? OFFSET ?`,
-      [venueId, venueId, page.limit, page.offset],
+      [...branchParams, page.limit, page.offset],
     );
     if (rows.length === 0) return { active, disconnecting, sessions: [] };
     const ids = rows.map((row) => row.id);

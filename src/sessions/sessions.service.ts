@@ -178,8 +178,9 @@ export class SessionsService {
     em: EntityManager,
     venueId: string,
     page: { offset: number; limit: number },
+    userIds: readonly string[] | null = null,
   ): Promise<{ active: number; disconnecting: number; sessions: SessionEntity[] }> {
-    return this.sessions.findOnlinePageOfVenue(em, venueId, page);
+    return this.sessions.findOnlinePageOfVenue(em, venueId, page, userIds);
   }
 
   /** How many sessions of these venues (null: every venue) are active now (the console's dashboard). */

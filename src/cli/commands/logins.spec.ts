@@ -12,6 +12,7 @@ function attempt(overrides: Partial<LoginAttemptEntity> = {}): LoginAttemptEntit
     venueId: 'venue-a',
     userId: 'user-1',
     username: 'room-1204',
+    searchUsername: 'room-1204',
     macAddress: '02:00:00:00:00:09',
     reason: 'invalidCredentials',
     ...overrides,

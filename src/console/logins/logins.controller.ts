@@ -2,6 +2,7 @@ import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { normaliseMac } from '../../common/validation/normalise.js';
 import { NasService } from '../../nas/nas.service.js';
+import { usernameSearchRange } from '../../radius/login-attempt-search.rules.js';
 import { LoginAttemptsService, type LoginAttemptQuery } from '../../radius/login-attempts.service.js';
 import { ConsolePages, session } from '../console-page.js';
 import { queryValue } from '../../web/forms.js';
@@ -37,6 +38,8 @@ export class LoginsController {
     const scope = requestedVenueView(request);
     const show = attemptOutcomeFilter(queryValue(request, 'show'));
     const username = queryValue(request, 'username').trim().slice(0, USERNAME_MAX_LENGTH);
+    // The start of a username, case and accents ignored: "ROOM12" finds room-1204's attempts' "room1204".
+    const usernameStart = usernameSearchRange(username);
     const macText = queryValue(request, 'mac').trim();
     const mac = macText === '' ? null : normaliseMac(macText);
     const page = pageNumber(queryValue(request, 'page'), MAX_PAGE);
@@ -65,7 +68,7 @@ export class LoginsController {
     const query: LoginAttemptQuery = {
       scope,
       outcomes: outcomesOf(show),
-      ...(username === '' ? {} : { username }),
+      ...(usernameStart === null ? {} : { usernameStart }),
       ...(mac === null ? {} : { macAddress: mac }),
       offset: (page - 1) * PAGE_SIZE,
       limit: PAGE_SIZE + 1,

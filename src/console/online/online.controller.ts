@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { SessionDisconnectService, type Disconnected } from '../../hotspot-users/session-disconnect.service.js';
 import { UserUnauthJobsService } from '../../hotspot-users/user-unauth-jobs.service.js';
 import { VenueSessionsService, type OnlineSession } from '../../hotspot-users/venue-sessions.service.js';
+import { SEARCH_QUERY_MAX_LENGTH, searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import type { Actor } from '../../auth/actor.js';
 import { PageRedirect, PageRefusal } from '../../web/errors.js';
 import { ConsolePages, operatorActor, requirePermission, session } from '../console-page.js';
@@ -21,7 +22,8 @@ const PAGE_SIZE = 25;
 type OnlineRow = OnlineSession & { disconnect: DisconnectView | null };
 
 /**
- * Online now: a venue's active sessions, newest first, stale ones flagged, each with a Disconnect
+ * Online now: a venue's active sessions, newest first (those of the users a search `q` finds, read as
+ * the users list reads it), stale ones flagged, each with a Disconnect
  * (write permission, confirmed on a page of its own) that ends it through an unauth job of reason
  * `operator`; the page then follows that job until the NAS has answered. A session ended here (by a
  * Disconnect, a block, an expiry…) stays listed as "disconnecting, not confirmed" until its NAS
@@ -45,7 +47,11 @@ export class OnlineController {
     const asked = queryValue(request, 'venueId').trim();
     const venueId = asked !== '' ? asked : (operator.venueIds?.[0] ?? '');
     const page = pageNumber(queryValue(request, 'page'));
-    const list = venueId === '' ? null : await this.sessions.listOnline(actor, { venueId, page, limit: PAGE_SIZE });
+    // The users list's search (a word of the name, username, room, a phone's start or end, a MAC's start or end).
+    const q = queryValue(request, 'q').trim().slice(0, SEARCH_QUERY_MAX_LENGTH);
+    const search = q === '' ? null : searchPrefixes(q);
+    const list =
+      venueId === '' ? null : await this.sessions.listOnline(actor, { venueId, page, limit: PAGE_SIZE, search });
     await this.pages.render(request, response, 200, 'online/page', {
       venueId,
       venueChoices: await this.pages.venueChoices(operator),
@@ -54,7 +60,9 @@ export class OnlineController {
       pagination: list?.pagination ?? null,
       active: list?.active ?? 0,
       disconnecting: list?.disconnecting ?? 0,
-      pageLink: (to: number) => `/admin/online${queryString({ venueId, page: to })}`,
+      q,
+      searchMaxLength: SEARCH_QUERY_MAX_LENGTH,
+      pageLink: (to: number) => `/admin/online${queryString({ venueId, q, page: to })}`,
       job: await this.followed(request),
       context: queryString({ venueId }),
       disconnectProblem: await this.banner.problem(),

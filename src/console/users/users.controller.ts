@@ -38,6 +38,7 @@ import {
   formOf,
   listFilters,
   listUrl,
+  rowMatch,
   updateBody,
   formFieldLength,
   STAY_CHOICES,
@@ -98,12 +99,13 @@ export class ConsoleUsersController {
     });
     const venueId = filters.venueId ?? (operator.venueIds !== null ? (operator.venueIds[0] ?? null) : null);
     let result: Awaited<ReturnType<HotspotUsersService['list']>> | null = null;
+    const search = filters.q === '' ? null : searchPrefixes(filters.q);
     if (venueId !== null) {
       result = await this.users.list(operatorActor(operator), {
         venueId,
         status: filters.status,
         macAddress: null,
-        search: filters.q === '' ? null : searchPrefixes(filters.q),
+        search,
         page: filters.page,
         limit: DEFAULT_LIMIT,
       });
@@ -117,6 +119,7 @@ export class ConsoleUsersController {
       unrestricted: operator.venueIds === null,
       filters,
       users: result?.data ?? [],
+      matchOf: (user: HotspotUserDto) => rowMatch(search, user),
       pagination: result?.pagination ?? null,
       previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
       next: filters.page < pages ? listUrl({ ...filters, venueId, page: filters.page + 1 }) : null,

@@ -7,6 +7,7 @@ import {
   listUrl,
   pickedVenueIds,
   slipUrl,
+  rowMatch,
   stayChoiceOf,
   unconfirmedVenues,
   venuePicker,
@@ -14,6 +15,7 @@ import {
   updateBody,
   userFormInputs,
 } from './users.rules.js';
+import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
 
 const user = {
@@ -187,5 +189,26 @@ describe('venue picker', () => {
   it("links a result's slip in the venue the operator came from", () => {
     expect(slipUrl('u 1', 'r1', 'grand')).toBe('/admin/users/u%201/slip/r1?venueId=grand');
     expect(slipUrl('u1', 'r1', null)).toBe('/admin/users/u1/slip/r1');
+  });
+});
+
+describe('rowMatch', () => {
+  const guest = {
+    ...user,
+    name: 'Ayşe Yılmaz',
+    phone: '+905321112233',
+    room: '1204',
+    devices: [{ macAddress: '02:00:00:00:AB:CD' }],
+  } as unknown as HotspotUserDto;
+
+  it("names the field a row was found by, and the field's value", () => {
+    expect(rowMatch(searchPrefixes('yilmaz'), guest)).toEqual({ field: 'name', value: 'Ayşe Yılmaz' });
+    expect(rowMatch(searchPrefixes('1204'), guest)).toEqual({ field: 'room', value: '1204' });
+    expect(rowMatch(searchPrefixes('0532 111 22 33'), guest)).toEqual({ field: 'phone', value: '+905321112233' });
+    expect(rowMatch(searchPrefixes('abcd'), guest)).toEqual({ field: 'mac', value: '02:00:00:00:AB:CD' });
+  });
+
+  it('says nothing without a search', () => {
+    expect(rowMatch(null, guest)).toBeNull();
   });
 });

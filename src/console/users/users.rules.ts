@@ -1,7 +1,12 @@
 import { USER_STATUSES, type UserStatus } from '../../hotspot-users/entities/hotspot-user.entity.js';
 import type { HotspotUserDto } from '../../hotspot-users/dto/hotspot-user.response.js';
 import { MAX_PAGE } from '../../hotspot-users/dto/hotspot-user-queries.dto.js';
-import { SEARCH_QUERY_MAX_LENGTH } from '../../hotspot-users/user-search.rules.js';
+import {
+  SEARCH_QUERY_MAX_LENGTH,
+  searchMatchOf,
+  type SearchMatch,
+  type SearchPrefixes,
+} from '../../hotspot-users/user-search.rules.js';
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../../common/validation/normalise.js';
 import { METADATA_MAX_BYTES, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 import { ROOM_MAX_LENGTH } from '../../hotspot-users/dto/field-schemas.js';
@@ -334,4 +339,21 @@ function metadataOf(text: string): Record<string, unknown> | null | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a row of the list was found by the search (the field that matched, and its value), so the
+ * operator sees that "1204" found a room and not a phone; null without a search.
+ */
+export function rowMatch(search: SearchPrefixes | null, user: HotspotUserDto): SearchMatch | null {
+  if (search === null) return null;
+  return searchMatchOf(search, {
+    name: user.name,
+    username: user.username,
+    email: user.email,
+    phone: user.phone,
+    room: user.room,
+    macAddress: user.macAddress,
+    deviceMacs: user.devices.map((device) => device.macAddress),
+  });
 }

@@ -4,7 +4,13 @@ import { IsIn, IsOptional, IsString } from 'class-validator';
 import { USER_STATUSES, type UserStatus } from '../entities/hotspot-user.entity.js';
 import { MAC_INPUT, VENUE_ID_SCHEMA } from './field-schemas.js';
 import { HasCharacters, IsMacAddress, IsSafeText } from '../../common/validation/validators.js';
-import { SEARCH_QUERY_MAX_LENGTH, SEARCHABLE_FIELDS, type SearchKind } from '../user-search.rules.js';
+import {
+  MAC_SUFFIX_MIN_DIGITS,
+  PHONE_SUFFIX_MIN_DIGITS,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCHABLE_FIELDS,
+  type SearchKind,
+} from '../user-search.rules.js';
 
 import {
   CONTEXT_VENUE_DESCRIPTION,
@@ -57,7 +63,13 @@ const KIND_HELP: Record<SearchKind, (fields: string[]) => string> = {
   text: (fields) =>
     `${listed(fields, 'and')} ignore${fields.length === 1 ? 's' : ''} case, accents and repeated spaces`,
   phone: (fields) => `a ${listed(fields, 'or')} prefix ignores spaces, dashes, brackets and a leading +`,
+  phoneSuffix: (fields) =>
+    `a ${listed(fields, 'or')} is also found by its last ${PHONE_SUFFIX_MIN_DIGITS} or more digits or its national ` +
+    'form (leading zeros dropped: 0532 111 22 33)',
 };
+
+/** Each searchable field once (the phone has two keys). */
+const SEARCHED_FIELDS = [...new Set(SEARCHABLE_FIELDS.map(({ field }) => field))];
 
 const SEARCH_KINDS = [...new Set(SEARCHABLE_FIELDS.map(({ kind }) => kind))];
 
@@ -70,9 +82,10 @@ const KINDS_HELP = SEARCH_KINDS.map((kind) => KIND_HELP[kind](fieldsOfKind(kind)
 /** `q`'s help, naming the searchable fields from their list (user-search.rules.ts). */
 const SEARCH_DESCRIPTION =
   'Search (an addition to v1), e.g. +90 532: users whose ' +
-  `${listed([...SEARCHABLE_FIELDS.map(({ field }) => field), 'MAC'], 'or')} (their own or a device's) starts with ` +
-  `this, within the venue and the other filters. ${KINDS_HELP.charAt(0).toUpperCase()}${KINDS_HELP.slice(1)}; a ` +
-  'MAC prefix of 2-12 hex digits matches in any separator form. % and _ match themselves.';
+  `${listed([...SEARCHED_FIELDS, 'MAC'], 'or')} (their own or a device's) starts with ` +
+  'this, within the venue and the other filters; any word of the name counts (a surname alone finds it). ' +
+  `${KINDS_HELP.charAt(0).toUpperCase()}${KINDS_HELP.slice(1)}; a MAC prefix of 2-12 hex digits matches in any ` +
+  `separator form, and ${MAC_SUFFIX_MIN_DIGITS}-12 hex digits match a MAC's end too. % and _ match themselves.`;
 
 export class ListHotspotUsersQueryDto {
   @VenueIdField(LIST_VENUE_DESCRIPTION)

@@ -41,6 +41,14 @@ export class HotspotUserEntity {
   @Column({ name: 'mac_address', type: 'varchar', length: 17, nullable: true })
   macAddress!: string | null;
 
+  /**
+   * The MAC read backwards (reversedMac), for the list's search by a MAC's end; written by the
+   * repository with the MAC, never read into a user (hence optional, and not selected).
+   */
+  @Index('idx_hotspot_users_mac_reversed')
+  @Column({ name: 'mac_reversed', type: 'varchar', length: 17, nullable: true, select: false })
+  macReversed?: string | null;
+
   @Column({ name: 'login_method', type: 'varchar', length: 32 })
   loginMethod!: LoginMethod;
 

@@ -17,6 +17,14 @@ export class DeviceEntity {
   @Column({ name: 'mac_address', type: 'varchar', length: 17 })
   macAddress!: string;
 
+  /**
+   * The MAC read backwards (reversedMac), for the users list's search by a MAC's end; written by the
+   * repository with the device, never read into one (hence optional, and not selected).
+   */
+  @Index('idx_devices_mac_reversed')
+  @Column({ name: 'mac_reversed', type: 'varchar', length: 17, nullable: true, select: false })
+  macReversed?: string | null;
+
   @Column({ type: 'varchar', length: 255, nullable: true })
   name!: string | null;
 

@@ -1,0 +1,63 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { fillAttemptUsernames, fillNameWords } from '../shared/desk-search-keys.js';
+
+/**
+ * The front desk's search: a phone's digits backwards on each venue row (its end, the last digits
+ * or a national form, found as a prefix), a MAC backwards on users and devices (its end), the words
+ * of each name after the first in a table of their own (a surname alone finds the user), each with
+ * its index; and each login attempt's username folded, to find attempts by its start whatever the
+ * case. Every key is filled for the rows already there, as the service writes it.
+ */
+export class DeskSearch1797753610000 implements MigrationInterface {
+  name = 'DeskSearch1797753610000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE `hotspot_user_venues` ADD `search_phone_suffix` varchar(16) NULL');
+    await queryRunner.query(
+      'UPDATE `hotspot_user_venues` SET `search_phone_suffix` = REVERSE(`search_phone`) WHERE `search_phone` IS NOT NULL',
+    );
+    await queryRunner.query(
+      'ALTER TABLE `hotspot_user_venues` ADD INDEX `idx_user_venues_search_phone_suffix` (`venue_id`, `search_phone_suffix`, `user_status`, `user_created_at`, `user_id`)',
+    );
+    for (const table of ['hotspot_users', 'devices']) {
+      await queryRunner.query(`ALTER TABLE \`${table}\` ADD \`mac_reversed\` varchar(17) NULL`);
+      await queryRunner.query(
+        `UPDATE \`${table}\` SET \`mac_reversed\` = REVERSE(\`mac_address\`) WHERE \`mac_address\` IS NOT NULL`,
+      );
+      await queryRunner.query(`CREATE INDEX \`idx_${table}_mac_reversed\` ON \`${table}\` (\`mac_reversed\`)`);
+    }
+    await queryRunner.query(
+      `CREATE TABLE \`hotspot_user_name_words\` (
+        \`user_id\` varchar(36) NOT NULL,
+        \`venue_id\` varchar(64) NOT NULL,
+        \`word\` varchar(64) NOT NULL,
+        \`user_status\` varchar(16) NOT NULL,
+        \`user_created_at\` datetime(3) NOT NULL,
+        PRIMARY KEY (\`user_id\`, \`venue_id\`, \`word\`),
+        CONSTRAINT \`fk_user_name_words_user\` FOREIGN KEY (\`user_id\`) REFERENCES \`hotspot_users\` (\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION
+      ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    );
+    await fillNameWords(queryRunner);
+    await queryRunner.query(
+      'CREATE INDEX `idx_user_name_words_search` ON `hotspot_user_name_words` (`venue_id`, `word`, `user_status`, `user_created_at`, `user_id`)',
+    );
+    await queryRunner.query('ALTER TABLE `login_attempts` ADD `search_username` varchar(253) NULL');
+    await fillAttemptUsernames(queryRunner);
+    await queryRunner.query(
+      'CREATE INDEX `idx_login_attempts_search_username` ON `login_attempts` (`search_username`, `created_at`)',
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX `idx_login_attempts_search_username` ON `login_attempts`');
+    await queryRunner.query('ALTER TABLE `login_attempts` DROP COLUMN `search_username`');
+    await queryRunner.query('DROP TABLE `hotspot_user_name_words`');
+    for (const table of ['devices', 'hotspot_users']) {
+      await queryRunner.query(`DROP INDEX \`idx_${table}_mac_reversed\` ON \`${table}\``);
+      await queryRunner.query(`ALTER TABLE \`${table}\` DROP COLUMN \`mac_reversed\``);
+    }
+    await queryRunner.query(
+      'ALTER TABLE `hotspot_user_venues` DROP INDEX `idx_user_venues_search_phone_suffix`, DROP COLUMN `search_phone_suffix`',
+    );
+  }
+}
