@@ -7,8 +7,11 @@ import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { databaseKinds } from './support/databases.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { VenuesService } from '../src/venues/venues.service.js';
+import { ConsolePages } from '../src/console/console-page.js';
 
 const etagOf = (html: string) => /name="etag" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const venueOfV = (browser: ConsoleBrowser, venueId: string) => browser.get(`/admin/users?venueId=${venueId}`);
 const decoded = (html: string) =>
   html
     .replace(/&quot;/g, '"')
@@ -31,7 +34,7 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
   const jobs = (userId: string) => testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId });
 
   beforeAll(async () => {
-    testApp = await startTestApp(kind);
+    testApp = await startTestApp(kind, { SECRETS_KEY: 'c'.repeat(64) });
     ({ console: staff } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'] }));
     ({ console: venueA } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'], venueIds: [A] }));
     ({ console: reader } = await signInConsole(testApp, { permissions: ['read'] }));
@@ -157,6 +160,52 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(digits.text).toContain('Guest of room 7');
     const none = await staff.get(`/admin/users?venueId=${A}&q=zzz`);
     expect(none.text).toContain('No user of this venue matches the search.');
+  });
+
+  it('lists the guests without the vouchers by default, each with its room, expiry in the venue zone and whether online', async () => {
+    const V = 'cu-venue-v';
+    await testApp.app.get(VenuesService).set(V, { timeZone: 'Europe/Istanbul' });
+    testApp.app.get(ConsolePages).forgetVenueNames();
+    const guest = await givenUser(testApp, {
+      name: 'Deniz Room Guest',
+      room: '1204',
+      venueIds: [V],
+      expiresAt: '2030-06-01T09:00:00.000Z',
+    });
+    await givenGuest(testApp, { name: 'Ece Offline', venueIds: [V] });
+    await startSession(testApp, { userId: guest._id, venueId: V, macAddress: uniqueDevice().macAddress });
+    const token = await testApp.createToken({ permissions: ['write'], venueIds: [V] });
+    const batch = await testApp.http
+      .post('/api/v1/hotspot-user-batches')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ venueId: V, count: 3, prefix: 'vch-', label: 'Lobby cards', expiresAt: '2030-06-02T09:00:00.000Z' });
+    expect(batch.status).toBe(201);
+    const vouchers = (batch.body as { data: { accounts: Array<{ username: string }> } }).data.accounts;
+
+    const page = await venueOfV(staff, V);
+    expect(page.status).toBe(200);
+    for (const account of vouchers) expect(page.text).not.toContain(account.username);
+    expect(page.text).toContain('Users found: 2 (vouchers not counted)');
+    expect(page.text).toContain('Vouchers are not listed.');
+    const rowOf = (html: string, name: string) =>
+      html.split('<tr>').find((tr) => tr.includes(`<bdi>${name}</bdi>`)) ?? '';
+    const row = rowOf(page.text, 'Deniz Room Guest');
+    expect(row).toContain('<bdi>1204</bdi>');
+    // 09:00 UTC is 12:00 in Istanbul, the venue's zone.
+    expect(row).toMatch(/<time datetime="2030-06-01T09:00:00.000Z"[^>]*>[^<]*12:00/);
+    expect(row).toContain('<span class="badge good">Online</span>');
+    const offlineRow = rowOf(page.text, 'Ece Offline');
+    expect(offlineRow).toContain('<td>No</td>');
+    expect(offlineRow).toContain('<td>Never</td>');
+
+    const all = await staff.get(`/admin/users?venueId=${V}&vouchers=shown`);
+    expect(all.text).toContain('Users found: 5');
+    for (const account of vouchers) expect(all.text).toContain(account.username);
+    expect(all.text).toContain('<span class="badge">Voucher</span>');
+    expect(all.text).toContain('Hide the vouchers');
+    // A search looks through the vouchers too.
+    const searched = await staff.get(`/admin/users?venueId=${V}&q=${vouchers[0].username}`);
+    expect(searched.text).toContain(vouchers[0].username);
   });
 
   it('edits with the ETag: a change meanwhile gives the conflict message and overwrites nothing', async () => {

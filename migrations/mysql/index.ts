@@ -30,6 +30,7 @@ import { VenueCheckOutTime1797753602000 } from './1797753602000-VenueCheckOutTim
 import { UnauthJobNotSent1797753603000 } from './1797753603000-UnauthJobNotSent.js';
 import { SessionDisconnectJob1797753604000 } from './1797753604000-SessionDisconnectJob.js';
 import { ConsoleFormTokens1797753605000 } from './1797753605000-ConsoleFormTokens.js';
+import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -64,4 +65,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   UnauthJobNotSent1797753603000,
   SessionDisconnectJob1797753604000,
   ConsoleFormTokens1797753605000,
+  VenueRowsInBatch1797753630000,
 ];

@@ -49,10 +49,13 @@ describe('hotspot user inputs', () => {
       macAddress: null,
       search: null,
       batchId: null,
+      excludeBatches: false,
       page: 1,
       limit: 20,
     });
     expect(toListQuery({ venueId: 'v', batchId: 'b1' }).batchId).toBe('b1');
+    expect(toListQuery({ venueId: 'v', batchAccounts: 'exclude' }).excludeBatches).toBe(true);
+    expect(toListQuery({ venueId: 'v', batchAccounts: 'include' }).excludeBatches).toBe(false);
     expect(toListQuery({ macAddress: 'aa-bb-cc-dd-ee-ff', page: '3', limit: '5' })).toMatchObject({
       macAddress: 'AA:BB:CC:DD:EE:FF',
       page: 3,

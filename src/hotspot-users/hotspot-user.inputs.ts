@@ -56,6 +56,8 @@ export interface ListUsersQuery {
   search: SearchPrefixes | null;
   /** Only this batch's accounts; null: any user. */
   batchId?: string | null;
+  /** Leaves out every batch's accounts (vouchers); absent: the list holds them. */
+  excludeBatches?: boolean;
   page: number;
   limit: number;
 }
@@ -99,6 +101,7 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
     macAddress: dto.macAddress === undefined ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     search: dto.q === undefined ? null : searchPrefixes(dto.q),
     batchId: dto.batchId ?? null,
+    excludeBatches: dto.batchAccounts === 'exclude',
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };

@@ -38,10 +38,14 @@ export interface VenueListFilter {
   search: SearchPrefixes | null;
   /** Only the accounts of this batch (an addition to v1); null: any user. Not combined with `search`. */
   batchId?: string | null;
+  /** Leaves out the batches' accounts (vouchers), an addition to v1; not combined with `search` or `batchId`. */
+  excludeBatches?: boolean;
 }
 
 /** The columns a venue row copies from its user, and its uniqueness keys. */
-export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus'> & UniquenessKeys & SearchKeys;
+export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus' | 'inBatch'> &
+  UniquenessKeys &
+  SearchKeys;
 
 /**
  * The SQL of hotspot users and their venue rows; every method runs on the caller's EntityManager
@@ -66,6 +70,7 @@ export class HotspotUsersRepository {
     if (filter.search !== null) return this.findVenuePageBySearch(em, { ...filter, search: filter.search }, page);
     if (filter.macAddress !== null || filter.batchId != null) return this.findVenuePageFiltered(em, filter, page);
     const { venueId, status } = filter;
+    if (filter.excludeBatches === true) return this.findGuestPage(em, venueId, status, page);
     if (page.offset === 0) return this.findFirstPage(em, venueId, status, page.limit);
     const start = await this.findPageStart(em, venueId, status, page.offset);
     if (start === null) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
@@ -102,7 +107,41 @@ export class HotspotUsersRepository {
     return { total: Number(first.total), records: shownRecordsOf(rows, pageOrder(rows)) };
   }
 
-  /** By MAC address, by batch, or both. */
+  /**
+   * A page of the venue's users that are no batch's account, newest first: one range of
+   * idx_user_venues_guests (or its by-status twin) read up to the page's end. The total is the
+   * venue's from its counters less its batch accounts, counted over their own range of the same
+   * index, in the same statement.
+   */
+  private async findGuestPage(
+    em: EntityManager,
+    venueId: string,
+    status: UserStatus | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
+      `SELECT user_id, ${guestTotal(status)} AS total FROM hotspot_user_venues
+       WHERE venue_id = ? AND in_batch = 0${status === undefined ? '' : ' AND user_status = ?'}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+      [...guestTotalParams(venueId, status), ...venueKey(venueId, status), page.limit, page.offset],
+    );
+    if (rows.length === 0) {
+      const [count] = await em.query<Array<{ total: number | string }>>(
+        `SELECT ${guestTotal(status)} AS total`,
+        guestTotalParams(venueId, status),
+      );
+      return { total: Number(count.total), records: [] };
+    }
+    return {
+      total: Number(rows[0].total),
+      records: await this.findShownRecords(
+        em,
+        rows.map((row) => row.user_id),
+      ),
+    };
+  }
+
+  /** By MAC address, by batch, or both (and without the batches' accounts). */
   private async findVenuePageFiltered(
     em: EntityManager,
     filter: VenueListFilter,
@@ -112,6 +151,7 @@ export class HotspotUsersRepository {
       .createQueryBuilder(HotspotUserVenueEntity, 'uv')
       .where('uv.venueId = :venueId', { venueId: filter.venueId });
     if (filter.status !== undefined) matching.andWhere('uv.userStatus = :status', { status: filter.status });
+    if (filter.excludeBatches === true) matching.andWhere('uv.inBatch = :inBatch', { inBatch: false });
     if (filter.batchId != null) {
       const inBatch = matching
         .subQuery()
@@ -412,6 +452,19 @@ const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 function venueTotal(status: UserStatus | undefined): string {
   const where = `WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`;
   return `((SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts ${where}) + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes ${where}))`;
+}
+
+/**
+ * The venue's users that are no batch's account: its total (venueTotal) less its batch accounts,
+ * counted over their range of idx_user_venues_guests; its parameters are guestTotalParams'.
+ */
+function guestTotal(status: UserStatus | undefined): string {
+  return `(${venueTotal(status)} - (SELECT COUNT(*) FROM hotspot_user_venues
+     WHERE venue_id = ? AND in_batch = 1${status === undefined ? '' : ' AND user_status = ?'}))`;
+}
+
+function guestTotalParams(venueId: string, status: UserStatus | undefined): string[] {
+  return [...venueTotalParams(venueId, status), ...venueKey(venueId, status)];
 }
 
 function venueTotalParams(venueId: string, status: UserStatus | undefined): string[] {

@@ -13,6 +13,7 @@ import { toCreateInput, toUpdateInput } from '../../hotspot-users/hotspot-user.i
 import { generatedPassword, GENERATED_PASSWORD_RANDOM_BYTES } from '../../hotspot-users/hotspot-user.rules.js';
 import { HotspotUsersService, type Versioned } from '../../hotspot-users/hotspot-users.service.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
   ConsolePages,
@@ -37,6 +38,7 @@ import {
   listUrl,
   updateBody,
   formFieldLength,
+  hidesVouchers,
   STAY_CHOICES,
   stayChoiceOf,
   stayEnd,
@@ -75,6 +77,7 @@ export class ConsoleUsersController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly users: HotspotUsersService,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Get('users')
@@ -85,6 +88,7 @@ export class ConsoleUsersController {
       q: queryValue(request, 'q'),
       status: queryValue(request, 'status'),
       page: queryValue(request, 'page'),
+      vouchers: queryValue(request, 'vouchers'),
     });
     const venueId = filters.venueId ?? (operator.venueIds !== null ? (operator.venueIds[0] ?? null) : null);
     let result: Awaited<ReturnType<HotspotUsersService['list']>> | null = null;
@@ -94,10 +98,19 @@ export class ConsoleUsersController {
         status: filters.status,
         macAddress: null,
         search: filters.q === '' ? null : searchPrefixes(filters.q),
+        excludeBatches: hidesVouchers(filters),
         page: filters.page,
         limit: DEFAULT_LIMIT,
       });
     }
+    const users = result?.data ?? [];
+    const online =
+      venueId === null || users.length === 0
+        ? new Set<string>()
+        : await this.sessions.onlineUserIds(
+            venueId,
+            users.map((user) => user._id),
+          );
     const pages = result?.pagination.pages ?? 0;
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
       key,
@@ -106,7 +119,11 @@ export class ConsoleUsersController {
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
       filters,
-      users: result?.data ?? [],
+      users,
+      online,
+      hidesVouchers: hidesVouchers(filters),
+      withVouchers: listUrl({ ...filters, venueId, vouchers: true, page: 1 }),
+      withoutVouchers: listUrl({ ...filters, venueId, vouchers: false, page: 1 }),
       pagination: result?.pagination ?? null,
       previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
       next: filters.page < pages ? listUrl({ ...filters, venueId, page: filters.page + 1 }) : null,

@@ -3,6 +3,7 @@ import {
   createBody,
   createdUrl,
   formOf,
+  hidesVouchers,
   listFilters,
   listUrl,
   stayChoiceOf,
@@ -33,20 +34,31 @@ describe('users screen rules', () => {
       q: '+90 5',
       status: 'blocked',
       page: 3,
+      vouchers: false,
       problems: [],
     });
+    expect(listFilters({ venueId: 'hot', q: '', status: '', page: '', vouchers: 'shown' }).vouchers).toBe(true);
+    expect(listFilters({ venueId: 'hot', q: '', status: '', page: '', vouchers: 'yes' }).vouchers).toBe(false);
     expect(listFilters({ venueId: '../x', q: 'a'.repeat(65), status: 'odd', page: '-1' })).toEqual({
       venueId: null,
       q: '',
       status: undefined,
       page: 1,
+      vouchers: false,
       problems: ['users.problem.venueId', 'users.problem.q'],
     });
+  });
+
+  it('hides the vouchers unless asked, and never from a search', () => {
+    expect(hidesVouchers({ q: '', vouchers: false })).toBe(true);
+    expect(hidesVouchers({ q: '', vouchers: true })).toBe(false);
+    expect(hidesVouchers({ q: '1204', vouchers: false })).toBe(false);
   });
 
   it('builds list URLs', () => {
     expect(listUrl({ venueId: 'hot', q: 'a b', status: '', page: 2 })).toBe('/admin/users?venueId=hot&q=a+b&page=2');
     expect(listUrl({ venueId: null })).toBe('/admin/users');
+    expect(listUrl({ venueId: 'hot', vouchers: true, page: 2 })).toBe('/admin/users?venueId=hot&vouchers=shown&page=2');
   });
 
   it("builds the address of a created user's result page, the venue kept", () => {

@@ -18,11 +18,19 @@ export interface UsersListFilters {
   q: string;
   status: UserStatus | undefined;
   page: number;
+  /** Whether the list shows the batches' accounts (vouchers), hidden unless asked for (`vouchers=shown`). */
+  vouchers: boolean;
   /** Catalogue keys of what was wrong in the query (the list is shown without it). */
   problems: string[];
 }
 
-export function listFilters(raw: { venueId: string; q: string; status: string; page: string }): UsersListFilters {
+export function listFilters(raw: {
+  venueId: string;
+  q: string;
+  status: string;
+  page: string;
+  vouchers?: string;
+}): UsersListFilters {
   const problems: string[] = [];
   let venueId: string | null = raw.venueId.trim() === '' ? null : raw.venueId.trim();
   if (venueId !== null && !VENUE_ID_PATTERN.test(venueId)) {
@@ -36,15 +44,30 @@ export function listFilters(raw: { venueId: string; q: string; status: string; p
   }
   const status = (USER_STATUSES as readonly string[]).includes(raw.status) ? (raw.status as UserStatus) : undefined;
   const page = /^[1-9][0-9]{0,6}$/.test(raw.page) ? Math.min(Number(raw.page), MAX_PAGE) : 1;
-  return { venueId, q, status, page, problems };
+  return { venueId, q, status, page, vouchers: raw.vouchers === 'shown', problems };
+}
+
+/**
+ * Whether the list leaves out the batches' accounts: unless the operator asked to see them, and
+ * never while searching (a search looks through every account, so a voucher's code finds it).
+ */
+export function hidesVouchers(filters: Pick<UsersListFilters, 'q' | 'vouchers'>): boolean {
+  return !filters.vouchers && filters.q === '';
 }
 
 /** The list's URL with these filters (and a page), for the pager and the links back. */
-export function listUrl(filters: { venueId: string | null; q?: string; status?: string; page?: number }): string {
+export function listUrl(filters: {
+  venueId: string | null;
+  q?: string;
+  status?: string;
+  page?: number;
+  vouchers?: boolean;
+}): string {
   const params = new URLSearchParams();
   if (filters.venueId !== null) params.set('venueId', filters.venueId);
   if (filters.q !== undefined && filters.q !== '') params.set('q', filters.q);
   if (filters.status !== undefined && filters.status !== '') params.set('status', filters.status);
+  if (filters.vouchers === true) params.set('vouchers', 'shown');
   if (filters.page !== undefined && filters.page > 1) params.set('page', String(filters.page));
   const query = params.toString();
   return query === '' ? '/admin/users' : `/admin/users?${query}`;
