@@ -24,6 +24,9 @@ export interface UserRecord {
   venueIds: string[];
 }
 
+/** How a page names a user: its name, and its username when it has one. */
+export type GuestName = Pick<HotspotUserEntity, 'name' | 'username'>;
+
 /** What accounting needs to know of a user: its standing, and whether it is in the NAS's venue. */
 export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt' | 'createdAt'> & {
   inVenue: boolean;
@@ -420,6 +423,17 @@ export class HotspotUsersRepository {
   private async venueIdsOf(em: EntityManager, userId: string): Promise<string[]> {
     const venues = await em.find(HotspotUserVenueEntity, { where: { userId }, order: { position: 'ASC' } });
     return venues.map((venue) => venue.venueId);
+  }
+
+  /** The name and username of each of the users that exist, by id (pages that name a user they link to). */
+  async findGuestNames(em: EntityManager, ids: readonly string[]): Promise<Map<string, GuestName>> {
+    const wanted = [...new Set(ids.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
+    if (wanted.length === 0) return new Map();
+    const users = await em.find(HotspotUserEntity, {
+      select: { id: true, username: true, name: true },
+      where: { id: In(wanted) },
+    });
+    return new Map(users.map((user) => [user.id, { name: user.name, username: user.username }]));
   }
 
   /** The username (or, without one, the name) of each of the users that exist, by id. */

@@ -40,6 +40,16 @@ export interface JobView extends Omit<UnauthJobDto, 'sessions'> {
   notSentWords: Words | null;
   /** Each dispatcher's delivery with the time its last attempt ended (the job page). */
   deliveryTimes: Record<string, string>;
+  /** The job's user as pages name it (linked to its page); null once the user is deleted (see namedJobs). */
+  guest: { name: string; username: string | null } | null;
+}
+
+/** The jobs with their users' names (`names`: by user id, the users that still exist). */
+export function namedJobs(
+  jobs: readonly JobView[],
+  names: ReadonlyMap<string, { name: string; username: string | null }>,
+): JobView[] {
+  return jobs.map((job) => ({ ...job, guest: names.get(job.userId) ?? null }));
 }
 
 /**
@@ -87,6 +97,7 @@ export function jobViewOfDto(job: UnauthJobDto, venueIds: readonly string[] | nu
         ? null
         : { key: notSentWhyKey(notSent.reason), values: { count: notSent.sessions, total: shown.length } },
     deliveryTimes: {},
+    guest: null,
   };
 }
 
