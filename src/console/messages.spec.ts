@@ -5,6 +5,14 @@ import { consoleAssetsDir } from './console-assets.js';
 import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/audit.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
+import { DISPATCHER_NAMES } from '../config/configuration.js';
+import { LOGIN_OUTCOMES } from '../radius/entities/login-attempt.entity.js';
+import { DEVICE_STATUSES } from '../sessions/entities/device.entity.js';
+import { SESSION_STATUSES } from '../sessions/entities/session.entity.js';
+import { DELIVERY_STATUSES } from '../unauth-jobs/delivery.js';
+import { UNAUTH_REASONS } from '../unauth-jobs/entities/unauth-job.entity.js';
+import { SESSION_OUTCOMES } from '../unauth-jobs/job-report.js';
+import { JOB_STATES } from './network/network.rules.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -128,6 +136,16 @@ describe('console keys built at run time', () => {
     'audit.actionName': AUDIT_ACTIONS,
     'audit.targetName': AUDIT_TARGET_TYPES,
     'audit.actorName': AUDIT_ACTOR_TYPES,
+    'jobs.statusValue': JOB_STATES,
+    'jobs.reasonValue': UNAUTH_REASONS,
+    'jobs.deliveryValue': DELIVERY_STATUSES,
+    'jobs.dispatcherValue': DISPATCHER_NAMES,
+    // network-view.ts builds these (a NAK and a session not sent have keys of their own).
+    'jobs.outcome': SESSION_OUTCOMES.filter((outcome) => outcome !== 'nak' && outcome !== 'not-sent'),
+    'userPage.statusValue': USER_STATUSES,
+    'userPage.deviceStatus': DEVICE_STATUSES,
+    'userPage.sessionStatus': SESSION_STATUSES,
+    'userPage.outcome': LOGIN_OUTCOMES,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {
@@ -161,5 +179,17 @@ describe('console keys built at run time', () => {
     const known = [...Object.keys(BUILT), ...Object.keys(ACTIONS).map((stem) => `${stem} (action)`)];
     expect([...stems].filter((stem) => !known.includes(stem))).toEqual([]);
     expect(stems.size).toBeGreaterThan(8);
+  });
+
+  it('sees every key a template builds: none is a template literal, which the stems above would miss', () => {
+    const literal: string[] = [];
+    for (const path of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.eta'),
+    )) {
+      for (const match of readFileSync(join(dir, path), 'utf8').matchAll(/\bt\(\s*`[^`]*`/g)) {
+        literal.push(`${path}: ${match[0]}`);
+      }
+    }
+    expect(literal).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { UnauthJobEntity } from '../../unauth-jobs/entities/unauth-job.enti
 import type { NotSentReason } from '../../unauth-jobs/job-report.js';
 import { isOpenJob } from '../../unauth-jobs/unauth-job-rules.js';
 import {
+  answeredAt,
   inVenues,
   jobStateOf,
   notSentKey,
@@ -23,6 +24,8 @@ export interface Words {
 export interface JobSessionView extends UnauthJobSessionDto {
   words: Words;
   badge: string;
+  /** When the NAS answered (ACK, NAK, its Stop); null without an answer (answeredAt). */
+  answeredAt: string | null;
 }
 
 /** A job as the console shows it: only its sessions in the reader's venues, each outcome in words. */
@@ -85,6 +88,7 @@ export function jobViewOfDto(job: UnauthJobDto, venueIds: readonly string[] | nu
       ...session,
       words: outcomeWords(session, notSent?.reason ?? null),
       badge: stateBadge(session.outcome),
+      answeredAt: answeredAt(session.outcome, session.at),
     })),
     hiddenSessions: job.sessions.length - shown.length,
     open: isOpenJob(job.status),
