@@ -30,6 +30,8 @@ describe('hotspot user inputs', () => {
 
   it('keeps only the fields a PUT sent; "" and null both clear the username', () => {
     expect(toUpdateInput({})).toEqual({});
+    expect(toUpdateInput({ macAddress: 'aabb.ccdd.ee11' })).toEqual({ macAddress: 'AA:BB:CC:DD:EE:11' });
+    expect(toUpdateInput({ macAddress: null })).toEqual({ macAddress: null });
     expect(toUpdateInput({ username: '' })).toEqual({ username: null });
     expect(toUpdateInput({ username: null, expiresAt: null, email: null })).toEqual({
       username: null,

@@ -41,6 +41,8 @@ export interface UpdateUserInput {
   email?: string | null;
   phone?: string | null;
   room?: string | null;
+  /** Normalised (AA:BB:CC:DD:EE:FF); null clears it. */
+  macAddress?: string | null;
   venueIds?: string[];
   expiresAt?: Date | null;
   validFor?: number | null;
@@ -86,6 +88,9 @@ export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
   if (dto.email !== undefined) input.email = dto.email;
   if (dto.phone !== undefined) input.phone = dto.phone;
   if (dto.room !== undefined) input.room = dto.room;
+  if (dto.macAddress !== undefined) {
+    input.macAddress = dto.macAddress === null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress);
+  }
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
   if (dto.validFor !== undefined) input.validFor = dto.validFor;

@@ -159,6 +159,7 @@ describe('creation and PUT changes', () => {
       email: null,
       phone: '+90 532 123 45 67',
       room: '1204',
+      macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: later,
       validFor: null,
       metadata: { room: '1204' },
@@ -178,6 +179,7 @@ describe('creation and PUT changes', () => {
       email: 'zeynep@example.com',
       phone: '+90 533 000 00 00',
       room: '2201',
+      macAddress: 'AA:BB:CC:DD:EE:22',
       expiresAt: new Date(later.getTime() + 86_400_000),
       validFor: 3600,
       status: 'blocked',
@@ -204,6 +206,7 @@ describe('creation and PUT changes', () => {
       [
         'email',
         'expiresAt',
+        'macAddress',
         'metadata',
         'name',
         'phone',

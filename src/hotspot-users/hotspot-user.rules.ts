@@ -190,6 +190,7 @@ export function appliedUpdate(
     email: input.email === undefined ? user.email : input.email,
     phone: input.phone === undefined ? user.phone : input.phone,
     room: input.room === undefined ? user.room : input.room,
+    macAddress: input.macAddress === undefined ? user.macAddress : input.macAddress,
     expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
     validFor: input.validFor === undefined ? user.validFor : input.validFor,
     metadata: input.metadata ?? user.metadata,
