@@ -241,6 +241,37 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(events.at(-1)).toMatchObject({ action: 'user.update', actorType: 'operator' });
   });
 
+  it("changes and clears a guest's MAC address on the edit form, which lists the devices seen", async () => {
+    const user = await givenGuest(testApp, { name: 'Mac Guest', venueIds: [A], macAddress: 'AA:BB:CC:00:00:01' });
+    const device = uniqueDevice();
+    await startSession(testApp, { userId: user._id, venueId: A, macAddress: device.macAddress });
+    const form = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('name="macAddress" value="AA:BB:CC:00:00:01"');
+    expect(form.text).toContain('<h2 id="edit-devices-heading">Devices</h2>');
+    expect(form.text).toContain(`<td>${device.macAddress}</td>`);
+    const send = async (macAddress: string, html: string) =>
+      staff.post(`/admin/users/${user._id}/edit`, {
+        context: A,
+        etag: decoded(etagOf(html)),
+        name: 'Mac Guest',
+        venueIds: A,
+        macAddress,
+      });
+    const refused = await send('zz-not-a-mac', form.text);
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/<p class="problem" id="problem-macAddress">[^<]+<\/p>/);
+    expect(refused.text).toContain('id="user-macAddress" name="macAddress" value="zz-not-a-mac"');
+    expect((await row(user._id))!.macAddress).toBe('AA:BB:CC:00:00:01');
+    const changed = await send('aa-bb-cc-00-00-99', form.text);
+    expect(changed.status).toBe(303);
+    expect((await row(user._id))!.macAddress).toBe('AA:BB:CC:00:00:99');
+    expect((await audit(user._id)).at(-1)).toMatchObject({ action: 'user.update', changedFields: ['macAddress'] });
+    const again = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect((await send('', again.text)).status).toBe(303);
+    expect((await row(user._id))!.macAddress).toBeNull();
+  });
+
   it('says an expired user cannot be edited', async () => {
     const user = await givenGuest(testApp, { name: 'Gone', venueIds: [A] });
     await api(testApp).users.expire(user._id).expect(200);

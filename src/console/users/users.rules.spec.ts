@@ -102,6 +102,15 @@ describe('users screen rules', () => {
       expiresAt: null,
     });
   });
+
+  it('sends a changed MAC address as typed (the API normalises it), an emptied one as null', () => {
+    const withMac = { ...user, macAddress: 'AA:BB:CC:DD:EE:FF' };
+    expect(updateBody({ ...formOf(withMac, null), macAddress: ' aa-bb-cc-dd-ee-01 ' }, withMac, null).body).toEqual({
+      macAddress: 'aa-bb-cc-dd-ee-01',
+    });
+    expect(updateBody({ ...formOf(withMac, null), macAddress: '' }, withMac, null).body).toEqual({ macAddress: null });
+    expect(updateBody(formOf(withMac, null), withMac, null).body).toEqual({});
+  });
 });
 
 describe('userFormInputs', () => {
@@ -128,14 +137,24 @@ describe('userFormInputs', () => {
     expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'room', 'macAddress', 'venueIds', 'metadata']);
   });
 
-  it('editing: no password and no MAC address; a guest shows its username', () => {
-    expect(names('guest', true)).toEqual(['name', 'username', 'email', 'phone', 'room', 'venueIds', 'metadata']);
+  it('editing: no password; the MAC address can be changed; a guest shows its username', () => {
+    expect(names('guest', true)).toEqual([
+      'name',
+      'username',
+      'email',
+      'phone',
+      'room',
+      'macAddress',
+      'venueIds',
+      'metadata',
+    ]);
     expect(names('username_password', true)).toEqual([
       'name',
       'username',
       'email',
       'phone',
       'room',
+      'macAddress',
       'venueIds',
       'expiresAt',
       'metadata',

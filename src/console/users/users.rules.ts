@@ -159,14 +159,13 @@ const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, '
 
 /**
  * The inputs of the create form (`editing` false) or the edit form for a user of `loginMethod`: a
- * password only when creating a username/password user, a MAC address only when creating, no
- * username when creating a guest (the service picks it), no expiry for a guest.
+ * password only when creating a username/password user, no username when creating a guest (the
+ * service picks it), no expiry for a guest.
  */
 export function userFormInputs(loginMethod: string, editing: boolean): UserFormInput[] {
   const guest = loginMethod === 'guest';
   const shown = (name: UserFormInput['name']): boolean => {
     if (name === 'password') return !editing && !guest;
-    if (name === 'macAddress') return !editing;
     if (name === 'username') return editing || !guest;
     if (name === 'expiresAt') return !guest;
     return true;
@@ -258,7 +257,7 @@ export function updateBody(
   const problems: FormProblem[] = [];
   const body: Record<string, unknown> = {};
   if (form.name !== current.name) body.name = form.name;
-  for (const name of ['username', 'email', 'phone', 'room'] as const) {
+  for (const name of ['username', 'email', 'phone', 'room', 'macAddress'] as const) {
     const typed = form[name].trim() === '' ? null : form[name].trim();
     if (typed !== current[name]) body[name] = typed;
   }
