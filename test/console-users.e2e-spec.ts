@@ -122,32 +122,59 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(page.text).toMatch(/<dt>Room<\/dt><dd><bdi>7<\/bdi><\/dd>/);
   });
 
-  it('shows validation problems on the form, naming the field', async () => {
+  it('shows every problem of the form in one round, labelled as the form labels its fields, beside each and linked from the summary', async () => {
     const refused = await staff.post('/admin/users/new', {
       context: A,
       loginMethod: 'username_password',
       name: '',
       username: 'bad name!',
       email: 'not-an-email',
+      macAddress: 'zz',
       venueIds: A,
       expiresAt: 'soon',
       metadata: '[1]',
     });
     expect(refused.status).toBe(422);
     expect(refused.text).toContain('The user was not saved. Please correct:');
-    expect(refused.text).toContain('Expires at: Give the date and time as the field asks.');
-    const v1 = await staff.post('/admin/users/new', {
+    const summary = /<div class="problem" role="alert" id="form-problems"[\s\S]*?<\/div>/.exec(refused.text)?.[0] ?? '';
+    // The console's own checks (expiry, metadata) and the API's validation (the rest) in the same round.
+    for (const [field, label, words] of [
+      ['name', 'Name', 'Give 1 to 255 characters'],
+      ['username', 'Username', 'Use 1 to 64 letters'],
+      ['email', 'Email', 'Give an email address such as'],
+      ['macAddress', 'MAC address', 'Give a MAC address such as'],
+      ['expiresAt', 'Expires at', 'Give the date and time as the field asks.'],
+      ['metadata', 'Metadata (JSON)', 'Metadata must be a JSON object'],
+    ]) {
+      expect(summary).toContain(`<a href="#user-${field}">${label}</a>: ${words}`);
+      expect(refused.text).toMatch(
+        new RegExp(`<p class="problem" id="problem-${field}">${words.replace(/[()]/g, '\\$&')}`),
+      );
+      expect(refused.text).toMatch(
+        new RegExp(`id="user-${field}"[^>]*aria-describedby="[^"]*problem-${field}"[^>]*aria-invalid="true"`),
+      );
+    }
+    // Never the API's field names.
+    expect(summary).not.toMatch(/\b(macAddress|username|email) must\b/);
+    expect(await testApp.dataSource.getRepository(HotspotUserEntity).countBy({ name: '' })).toBe(0);
+  });
+
+  it("names a taken username beside its field, in the form's words", async () => {
+    await givenUser(testApp, { username: 'taken-at-desk', venueIds: [A] });
+    const taken = await staff.post('/admin/users/new', {
       context: A,
       loginMethod: 'username_password',
-      name: 'Valid',
-      username: 'bad name!',
-      email: 'not-an-email',
+      name: 'Second',
+      username: 'taken-at-desk',
       venueIds: A,
     });
-    expect(v1.status).toBe(422);
-    expect(v1.text).toContain('Username: username must be');
-    expect(v1.text).toContain('Email: email must be a valid email address');
-    expect(v1.text).toContain('aria-invalid="true"');
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain(
+      '<a href="#user-username">Username</a>: Another user of this venue already has this username.',
+    );
+    expect(taken.text).toContain(
+      '<p class="problem" id="problem-username">Another user of this venue already has this username.</p>',
+    );
   });
 
   it('finds a user by a prefix of the phone number', async () => {
@@ -386,7 +413,7 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
       venueIds: B,
     });
     expect(created.status).toBe(403);
-    expect(created.text).toContain('outside');
+    expect(created.text).toContain('One of these venues is not yours: use only the venues you manage.');
     expect(await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Sneaky' })).toEqual([]);
     // A user of A moved into B through the edit form's venues.
     const own = await givenGuest(testApp, { name: 'Stay In A', venueIds: [A] });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_ACTIONS, BATCH_FORM_INPUTS } from './batches/batches.rules.js';
 import { consoleAssetsDir } from './console-assets.js';
-import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
+import { STAY_CHOICES, TAKEN_FIELDS, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/audit.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { DISPATCHER_NAMES } from '../config/configuration.js';
@@ -125,6 +125,9 @@ describe('console keys built at run time', () => {
     [false, true].flatMap((editing) => userFormInputs(loginMethod, editing).filter((input) => input.help));
   const BUILT: Record<string, readonly string[]> = {
     'users.field': [...USER_FORM_FIELDS, 'other'],
+    // users.rules.ts (apiFieldProblem) builds these from a v1 refusal's field.
+    'users.invalid': USER_FORM_FIELDS,
+    'users.taken': TAKEN_FIELDS,
     'users.help': [...helped('guest'), ...helped('username_password')].map((input) => input.name),
     'users.status': USER_STATUSES,
     'users.loginMethod': LOGIN_METHODS,
@@ -132,6 +135,8 @@ describe('console keys built at run time', () => {
     'users.stay': STAY_CHOICES,
     'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
+    // batches.rules.ts (batchApiProblem) builds these from a v1 refusal's field.
+    'batches.invalid': [...BATCH_FORM_INPUTS.map(([name]) => name), 'prefixTaken'],
     'batches.status': USER_STATUSES,
     'audit.actionName': AUDIT_ACTIONS,
     'audit.targetName': AUDIT_TARGET_TYPES,

@@ -50,17 +50,12 @@ import {
   venueIdsOf,
   userUrl,
   type FormProblem,
+  type ShownProblem,
   type UserForm,
+  apiFieldProblem,
+  mergedProblems,
 } from './users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
-
-/** A problem shown on a form: beside its field when the form has it, and in the summary. */
-interface ShownProblem {
-  field: string | null;
-  /** A catalogue key (the console's own checks) or null with `text` (the v1 message as it is). */
-  key: string | null;
-  text: string | null;
-}
 
 const pipe = createValidationPipe();
 
@@ -164,12 +159,14 @@ export class ConsoleUsersController {
         venueId,
       });
     const { body, problems } = createBody(form, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
     let generated: string | null = null;
     if (form.loginMethod === 'username_password' && form.password === '') {
       generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
       body.password = generated;
     }
+    // Every problem in one round: the form's own checks and the v1 validation of the rest together.
+    const invalid = mergedProblems(problems.map(own), await validationProblems(body, CreateHotspotUserDto));
+    if (invalid.length > 0) return again(422, invalid);
     // The venue the result page shows the user in: the one the operator came from, if the user is in it.
     const shownVenue = (created: Versioned<HotspotUserDto>) =>
       venueId !== null && created.data.venueIds.includes(venueId) ? venueId : (created.data.venueIds[0] ?? null);
@@ -246,7 +243,8 @@ export class ConsoleUsersController {
     const again = (status: number, problems: ShownProblem[]) =>
       this.renderEdit(request, response, status, current, venueId, form, problems, field(request, 'etag'));
     const { body, problems } = updateBody(form, current.data, times.zone);
-    if (problems.length > 0) return again(422, problems.map(own));
+    const invalid = mergedProblems(problems.map(own), await validationProblems(body, UpdateHotspotUserDto));
+    if (invalid.length > 0) return again(422, invalid);
     try {
       const dto = (await pipe.transform(body, {
         type: 'body',
@@ -428,10 +426,29 @@ function stayWallTime(choice: StayChoice, times: VenueTimes, currentExpiry: stri
 /** The v1 refusal as problems to show on the form, if it is one of `statuses`; null for anything else. */
 function apiProblems(error: unknown, statuses: number[]): { status: number; problems: ShownProblem[] } | null {
   if (!(error instanceof ApiError) || !statuses.includes(error.getStatus())) return null;
+  const status = error.getStatus();
   const errors: FieldError[] = error.body.errors ?? [];
   const problems: ShownProblem[] =
     errors.length > 0
-      ? errors.map((e) => ({ field: e.field.split('.')[0], key: null, text: e.message }))
+      ? mergedProblems(
+          [],
+          errors.map((e) => apiFieldProblem(status, e.field, e.message)),
+        )
       : [{ field: null, key: null, text: error.body.message }];
-  return { status: error.getStatus(), problems };
+  return { status, problems };
+}
+
+/** What the v1 validation refuses in `body` (every field at once), in the form's words; none when it passes. */
+async function validationProblems(
+  body: Record<string, unknown>,
+  metatype: typeof CreateHotspotUserDto | typeof UpdateHotspotUserDto,
+): Promise<ShownProblem[]> {
+  try {
+    await pipe.transform(body, { type: 'body', metatype });
+    return [];
+  } catch (error) {
+    const shown = apiProblems(error, [400]);
+    if (shown === null) throw error;
+    return shown.problems;
+  }
 }

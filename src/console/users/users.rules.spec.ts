@@ -3,7 +3,9 @@ import {
   createBody,
   createdUrl,
   formOf,
+  apiFieldProblem,
   hidesVouchers,
+  mergedProblems,
   listFilters,
   listUrl,
   stayChoiceOf,
@@ -184,5 +186,47 @@ describe('stayEnd', () => {
     expect(stayChoiceOf('checkOut')).toBe('checkOut');
     expect(stayChoiceOf('extraNight')).toBe('extraNight');
     expect(stayChoiceOf('forever')).toBeNull();
+  });
+});
+
+describe("problems in the form's words", () => {
+  it('turns a v1 refusal of a field into the form field and its sentence, never the API field name', () => {
+    expect(apiFieldProblem(400, 'macAddress', 'macAddress must be a MAC address')).toEqual({
+      field: 'macAddress',
+      key: 'users.invalid.macAddress',
+      text: null,
+    });
+    expect(apiFieldProblem(400, 'venueIds.2', 'venueIds.2 must be …')).toEqual({
+      field: 'venueIds',
+      key: 'users.invalid.venueIds',
+      text: null,
+    });
+    expect(apiFieldProblem(409, 'email', 'email already used')).toEqual({
+      field: 'email',
+      key: 'users.taken.email',
+      text: null,
+    });
+    expect(apiFieldProblem(403, 'venueIds', 'venue x is outside')).toEqual({
+      field: 'venueIds',
+      key: 'users.problem.venueOutside',
+      text: null,
+    });
+    // A field the form does not have keeps the API's words, in the summary only.
+    expect(apiFieldProblem(400, 'validFor', 'validFor must be …')).toEqual({
+      field: null,
+      key: null,
+      text: 'validFor must be …',
+    });
+  });
+
+  it("merges the form's own problems and the API's, once each, in the form's order", () => {
+    const own = [{ field: 'metadata', key: 'users.problem.metadata', text: null }];
+    const api = [
+      { field: 'email', key: 'users.invalid.email', text: null },
+      { field: 'name', key: 'users.invalid.name', text: null },
+      { field: 'name', key: 'users.invalid.name', text: null },
+      { field: null, key: null, text: 'other' },
+    ];
+    expect(mergedProblems(own, api).map((p) => p.field)).toEqual([null, 'name', 'email', 'metadata']);
   });
 });

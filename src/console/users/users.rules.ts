@@ -213,6 +213,49 @@ export interface FormProblem {
   key: string;
 }
 
+/** A problem as the form shows it: beside its field when the form has it, and in the summary. */
+export interface ShownProblem {
+  field: string | null;
+  /** A catalogue key, or null with `text` (a refusal that names no field of the form, as the API said it). */
+  key: string | null;
+  text: string | null;
+}
+
+/**
+ * A v1 refusal of one field, in the form's words: the field the form has (`venueIds.0` is the
+ * venues' field), and the catalogue's sentence for it (`users.invalid.<field>` for a value the API
+ * refused, `users.taken.<field>` for a username, email or phone another user of the venue holds,
+ * `users.problem.venueOutside` for a venue outside the operator's), never the API's field name. A
+ * field the form does not have keeps the API's text, shown in the summary only.
+ */
+export function apiFieldProblem(status: number, field: string, text: string): ShownProblem {
+  const name = field.split('.')[0];
+  if (!(USER_FORM_FIELDS as readonly string[]).includes(name)) return { field: null, key: null, text };
+  if (status === 403 && name === 'venueIds') return { field: name, key: 'users.problem.venueOutside', text: null };
+  if (status === 409 && (TAKEN_FIELDS as readonly string[]).includes(name)) {
+    return { field: name, key: `users.taken.${name}`, text: null };
+  }
+  return { field: name, key: `users.invalid.${name}`, text: null };
+}
+
+/** The fields unique within a venue, whose 409 says another user holds the value. */
+export const TAKEN_FIELDS = ['username', 'email', 'phone'] as const;
+
+/** The form's problems and the API's together, one per field and message, in the form's order of fields. */
+export function mergedProblems(own: readonly ShownProblem[], api: readonly ShownProblem[]): ShownProblem[] {
+  const all = [...own, ...api];
+  const seen = new Set<string>();
+  const unique = all.filter((problem) => {
+    const id = `${problem.field ?? ''} ${problem.key ?? ''} ${problem.text ?? ''}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const order = (problem: ShownProblem) =>
+    problem.field === null ? -1 : (USER_FORM_FIELDS as readonly string[]).indexOf(problem.field);
+  return unique.sort((a, b) => order(a) - order(b));
+}
+
 /**
  * The v1 create body of the form; empty optional fields are left out; the password only when typed
  * (the console generates one otherwise). `expiresAt` is a local time in the operator's zone.
