@@ -173,7 +173,7 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     expect(nak.text).not.toContain('hx-trigger');
     const failedPage = await writer.get(`/admin/jobs/${job.id}`);
     expect(failedPage.text).toContain(`href="/admin/jobs/${job.id}/retry"`);
-    expect(failedPage.text).toContain('radius');
+    expect(failedPage.text).toContain('<td>RADIUS Disconnect-Request</td>');
     const listed = await writer.get('/admin/jobs?status=failed&reason=operator');
     expect(listed.text).toContain(`/admin/jobs/${job.id}`);
     // Jobs name the user, linked to its page, instead of its id.
