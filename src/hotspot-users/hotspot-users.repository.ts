@@ -122,12 +122,8 @@ export class HotspotUsersRepository {
     status: UserStatus | undefined,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; records: ShownRecord[] }> {
-    const rows: Array<{ user_id: string; total: number | string }> = await em.query(
-      `SELECT user_id, ${guestTotal(status)} AS total FROM hotspot_user_venues
-       WHERE venue_id = ? AND in_batch = 0${status === undefined ? '' : ' AND user_status = ?'}
-       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
-      [...guestTotalParams(venueId, status), ...venueKey(venueId, status), page.limit, page.offset],
-    );
+    const { sql, params } = guestPage(venueId, status, page);
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(sql, params);
     if (rows.length === 0) {
       const [count] = await em.query<Array<{ total: number | string }>>(
         `SELECT ${guestTotal(status)} AS total`,
@@ -466,6 +462,23 @@ const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 function venueTotal(status: UserStatus | undefined): string {
   const where = `WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`;
   return `((SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts ${where}) + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes ${where}))`;
+}
+
+/**
+ * One page of the venue's users that are no batch's account (`user_id`, with their `total`), newest
+ * first: a range of idx_user_venues_guests, or of its by-status twin with a status.
+ */
+export function guestPage(
+  venueId: string,
+  status: UserStatus | undefined,
+  page: { offset: number; limit: number },
+): { sql: string; params: Array<string | number> } {
+  return {
+    sql: `SELECT user_id, ${guestTotal(status)} AS total FROM hotspot_user_venues
+       WHERE venue_id = ? AND in_batch = 0${status === undefined ? '' : ' AND user_status = ?'}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+    params: [...guestTotalParams(venueId, status), ...venueKey(venueId, status), page.limit, page.offset],
+  };
 }
 
 /**
