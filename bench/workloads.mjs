@@ -135,6 +135,14 @@ export function consoleWorkloads(session, users) {
       request: page(`/admin?venueId=${HOT_VENUE}`),
     },
     {
+      name: 'console-users',
+      title: `console users page, ${HOT_VENUE} venue, page 1 (no vouchers, who is online)`,
+      yardstick: null,
+      connections: CONSOLE_CONNECTIONS,
+      expected: [200],
+      request: page(`/admin/users?venueId=${HOT_VENUE}`),
+    },
+    {
       name: 'console-users-search',
       title: `console users page, ${HOT_VENUE} venue, q=${SEARCH.phone}`,
       yardstick: null,
@@ -222,6 +230,13 @@ export function workloads(users) {
       yardstick: 'bare',
       expected: [200],
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&status=blocked&limit=100` }),
+    },
+    {
+      name: 'list-hot-guests',
+      title: `list, ${users / 10}-user venue, batchAccounts=exclude, page 1`,
+      yardstick: null,
+      expected: [200],
+      request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&batchAccounts=exclude` }),
     },
     {
       name: 'get',

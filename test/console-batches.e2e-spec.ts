@@ -216,11 +216,20 @@ describe.each(databaseKinds())('console batches screen [%s]', (kind) => {
   it('shows the form again with its problems, and never answers 500 to odd input', async () => {
     const again = await venueA.post('/admin/batches', { venueId: A, count: '5000', expiresAt: 'soon', prefix: 'a b' });
     expect(again.status).toBe(422);
-    expect(again.text).toContain('Give a whole number from 1 to 1,000.');
-    expect(again.text).toContain('aria-invalid="true"');
+    // Every problem in one round, each labelled as the form labels it and linked to its field.
+    expect(again.text).toContain('<a href="#batch-count">Accounts</a>: Give a whole number from 1 to 1,000.');
+    expect(again.text).toContain(
+      '<a href="#batch-expiresAt">Expires at</a>: Give the date and time as the field asks.',
+    );
+    expect(again.text).toContain('<a href="#batch-prefix">Username prefix</a>: Use up to 16 letters');
+    expect(again.text).toMatch(/id="batch-count"[^>]*aria-describedby="help-count problem-count" aria-invalid="true"/);
     const past = await venueA.post('/admin/batches', { venueId: A, count: '1', expiresAt: '2020-01-01T00:00' });
     expect(past.status).toBe(422);
-    expect(past.text).toContain('expiresAt must lie in the future');
+    // The service's refusal in the form's words, never the API's field name.
+    expect(past.text).toContain(
+      '<a href="#batch-expiresAt">Expires at</a>: Give a date and time in the future, or the hours from the first login instead.',
+    );
+    expect(past.text).not.toContain('expiresAt must');
     for (const path of [
       '/admin/batches/x',
       `/admin/batches/${'z'.repeat(500)}`,

@@ -196,6 +196,10 @@ describe.each(databaseKinds())('honest disconnects [%s]', (kind: DatabaseKind) =
       expect(row).toContain('No answer from the NAS');
       expect(row).toContain('badge warn');
       expect(page).toMatch(/\d+ disconnecting, not confirmed by the NAS/);
+      // No answer is no time of answer: "Answered" stays empty until the NAS answers.
+      const answered = /ACK: the NAS confirmed<\/span><\/td>\s*<td>\d+<\/td>\s*<td><time /;
+      const unanswered = (await writer.get(`/admin/jobs/${job.id}/status`)).text;
+      expect(unanswered).toMatch(/No answer from the NAS<\/span><\/td>\s*<td>1<\/td>\s*<td>—<\/td>/);
 
       nas.answer = () => 'ack';
       await dueNow(job.id);
@@ -206,6 +210,7 @@ describe.each(databaseKinds())('honest disconnects [%s]', (kind: DatabaseKind) =
         disconnectJobId: null,
         terminateCause: 'disconnected',
       });
+      expect((await writer.get(`/admin/jobs/${job.id}/status`)).text).toMatch(answered);
       expect(onlineRow(await online(), session.id)).toBe('');
     });
 

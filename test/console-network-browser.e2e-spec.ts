@@ -111,11 +111,17 @@ describe('console network screens in a browser', () => {
     await tabUntil((element) => element.href === target);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${base}${target}`);
+    // The confirmation names the guest it disconnects, in its heading and the page's title.
+    expect(await page.locator('h1').textContent()).toBe(`Disconnect \u2068${user.name}\u2069?`);
+    expect(await page.title()).toContain(user.name);
     await tabUntil((element) => element.id === 'confirm-disconnect');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/admin/online' && url.searchParams.has('job'));
     const [job] = await testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId: user._id });
     expect(job.reason).toBe('operator');
+    expect(await page.locator('section[aria-labelledby="followed-heading"] a bdi').first().textContent()).toBe(
+      user.name,
+    );
     await expect(page.locator('#job-status .net-outcome').first().textContent()).resolves.toBe('Waiting');
     expect(await worker.processBatch()).toBe(1);
     await page.locator('#job-status .net-outcome', { hasText: 'ACK' }).waitFor({ timeout: 6_000 });

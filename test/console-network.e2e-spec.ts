@@ -61,8 +61,8 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
   });
 
   /** A user of venue-a online through the simulated NAS (an accounting Start as FreeRADIUS passes it on). */
-  async function onlineUser(mac = 'AA-BB-CC-00-00-01') {
-    const user = await givenUser(testApp);
+  async function onlineUser(mac = 'AA-BB-CC-00-00-01', name = 'Selin Online') {
+    const user = await givenUser(testApp, { name });
     await accountingStart(testApp, radiusToken, { name: nasName, ip: nas.address }, { username: user.username!, mac });
     const [session] = await testApp.dataSource.getRepository(SessionEntity).findBy({ userId: user._id });
     return { user, session };
@@ -152,7 +152,7 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
   });
 
   it('Disconnect from Online now: confirmed, the session ended with a job of reason operator; the NAK and its cause shown; Retry now delivers it', async () => {
-    const { user, session } = await onlineUser('AA-BB-CC-00-00-02');
+    const { user, session } = await onlineUser('AA-BB-CC-00-00-02', 'Kerem Disconnected');
     const online = await writer.get('/admin/online?venueId=venue-a');
     expect(online.status).toBe(200);
     expect(online.text).toContain(user.username!);
@@ -161,6 +161,11 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     const confirm = await writer.get(`/admin/online/${session.id}/disconnect`);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain(`action="/admin/online/${session.id}/disconnect"`);
+    // The confirmation names the guest, linked to its page.
+    expect(confirm.text).toContain('<h1>Disconnect \u2068Kerem Disconnected\u2069?</h1>');
+    expect(confirm.text).toContain(
+      `<a href="/admin/users/${user._id}?venueId=venue-a"><bdi>Kerem Disconnected</bdi></a> <span class="muted">(<bdi>${user.username}</bdi>)</span>`,
+    );
     // Nothing changed on GET.
     expect((await testApp.dataSource.getRepository(SessionEntity).findOneByOrFail({ id: session.id })).status).toBe(
       'active',
@@ -183,6 +188,7 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     const following = await writer.get(posted.headers.location);
     expect(following.text).toContain('The session was ended.');
     expect(following.text).toContain(`hx-get="/admin/jobs/${job.id}/status"`);
+    expect(following.text).toContain(`<a href="/admin/users/${user._id}"><bdi>Kerem Disconnected</bdi></a>`);
     expect(following.text).not.toContain(`/admin/online/${session.id}/disconnect`);
     // A second Disconnect of the ended session: refused, no second job.
     expect((await writer.post(`/admin/online/${session.id}/disconnect`, {})).status).toBe(409);
@@ -197,9 +203,12 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     expect(nak.text).not.toContain('hx-trigger');
     const failedPage = await writer.get(`/admin/jobs/${job.id}`);
     expect(failedPage.text).toContain(`href="/admin/jobs/${job.id}/retry"`);
-    expect(failedPage.text).toContain('radius');
+    expect(failedPage.text).toContain('<td>RADIUS Disconnect-Request</td>');
     const listed = await writer.get('/admin/jobs?status=failed&reason=operator');
     expect(listed.text).toContain(`/admin/jobs/${job.id}`);
+    // Jobs name the user, linked to its page, instead of its id.
+    expect(listed.text).toContain(`<a href="/admin/users/${user._id}"><bdi>Kerem Disconnected</bdi></a>`);
+    expect(failedPage.text).toContain(`<a href="/admin/users/${user._id}"><bdi>Kerem Disconnected</bdi></a>`);
     expect((await writer.get('/admin/jobs?status=done')).text).not.toContain(`/admin/jobs/${job.id}"`);
 
     expect((await writer.get(`/admin/jobs/${job.id}/retry`)).status).toBe(200);
@@ -219,6 +228,11 @@ describe.each(databaseKinds())('console network screens [%s]', (kind: DatabaseKi
     expect(done.text).toContain('ACK: the NAS confirmed');
     expect(done.text).not.toContain(`/admin/jobs/${job.id}/retry`);
     expect((await writer.get(`/admin/jobs/${job.id}/retry`)).status).toBe(409);
+    // Once the user is deleted, its job still says who it was, and that the user is gone.
+    await api(testApp).users.remove(user._id).expect(200);
+    const orphan = await writer.get(`/admin/jobs/${job.id}`);
+    expect(orphan.text).toContain(`<bdi>${user.username}</bdi> <span class="muted">(user deleted)</span>`);
+    expect(orphan.text).not.toContain(`href="/admin/users/${user._id}"`);
   });
 
   it('a venue-A operator never sees venue B: users, sessions, jobs, by list, URL or form', async () => {

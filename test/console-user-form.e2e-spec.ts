@@ -99,7 +99,9 @@ describe.each(databaseKinds())('console user form: venue time zones, stays and l
       newUserForm(HOTEL, { username: 'stay-long', name: 'x'.repeat(5000) }),
     );
     expect(long.status).toBe(422);
-    expect(long.text).toContain('<li>Name: name must be 1-255 characters</li>');
+    expect(long.text).toContain(
+      '<li><a href="#user-name">Name</a>: Give 1 to 255 characters, without control or text-direction characters.</li>',
+    );
     expect(await testApp.dataSource.getRepository(HotspotUserEntity).findOneBy({ username: 'stay-long' })).toBeNull();
     // Metadata past the old 1,024-character cut arrives whole.
     const notes = 'n'.repeat(5000);

@@ -21,10 +21,11 @@ describe('console users screen in a browser', () => {
   let browser: TestBrowser;
   let page: Page;
   let active: { _id: string };
+  let vouchers: string[];
   let counter = 0;
 
   beforeAll(async () => {
-    testApp = await startTestApp('sqlite');
+    testApp = await startTestApp('sqlite', { SECRETS_KEY: 'd'.repeat(64) });
     await testApp.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
     active = await givenUser(testApp, {
@@ -42,6 +43,15 @@ describe('console users screen in a browser', () => {
       .send({ status: 'blocked' })
       .expect(200);
     for (let i = 0; i < 22; i += 1) await givenGuest(testApp, { name: `Room ${100 + i}`, venueIds: [VENUE] });
+    // A batch printed last: its vouchers are the newest users, yet the list opens on the guests.
+    const batch = await testApp.http
+      .post('/api/v1/hotspot-user-batches')
+      .set('Authorization', `Bearer ${testApp.adminToken}`)
+      .send({ venueId: VENUE, count: 3, prefix: 'card-', expiresAt: '2030-06-02T09:00:00.000Z' })
+      .expect(201);
+    vouchers = (batch.body as { data: { accounts: Array<{ username: string }> } }).data.accounts.map(
+      (account) => account.username,
+    );
     const operator = await givenOperator(testApp, { permissions: ['read', 'write', 'delete'] });
     browser = await TestBrowser.launch(DESKTOP);
     page = await browser.newPage();
@@ -84,6 +94,8 @@ describe('console users screen in a browser', () => {
         await check('search', viewport);
         await page.goto(`${base}/admin/users?venueId=${VENUE}&page=2`);
         await check('page 2', viewport);
+        await page.goto(`${base}/admin/users?venueId=${VENUE}&vouchers=shown`);
+        await check('list with vouchers', viewport);
         await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
         await check('create form', viewport);
         counter += 1;
@@ -204,6 +216,58 @@ describe('console users screen in a browser', () => {
     expect(last).toHaveLength(1);
     expect(last[0]).toContain('Found by the phone: +90 532 111 22 33');
     await check('search with why', PHONE);
+  }, 30_000);
+
+  it('opens on the guests without the vouchers, each with room, expiry and online; the check box shows the vouchers, by keyboard', async () => {
+    await page.setViewportSize(PHONE);
+    await language('en');
+    await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+    const main = async () => (await page.locator('#results').textContent()) ?? '';
+    for (const username of vouchers) expect(await main()).not.toContain(username);
+    const guests = Number(/Users found: (\d+) \(vouchers not counted\)/.exec(await main())?.[1]);
+    expect(guests).toBeGreaterThanOrEqual(24);
+    const headers = await page.locator('thead th').allTextContents();
+    expect(headers).toEqual(expect.arrayContaining(['Room', 'Expires', 'Online now']));
+    // The first guest, online now, on the last page of the guests.
+    await page.goto(`${base}/admin/users?venueId=${VENUE}&page=2`);
+    const ayse = page.locator('tbody tr', { hasText: 'Ayşe Yılmaz' });
+    expect(await ayse.locator('.badge.good', { hasText: 'Online' }).count()).toBe(1);
+    expect(await page.locator('tbody tr', { hasText: 'Mehmet Öztürk' }).locator('.badge.good').count()).toBe(0);
+    await page.goto(`${base}/admin/users?venueId=${VENUE}`);
+    // The check box, reached and ticked with the keyboard, lists the vouchers (htmx, the address kept).
+    await page.locator('#users-vouchers').focus();
+    await page.keyboard.press('Space');
+    await page.waitForURL(/vouchers=shown/);
+    await page.locator('tbody tr', { hasText: vouchers[0] }).waitFor();
+    expect(await main()).toContain(`Users found: ${guests + 3}`);
+    expect(await page.locator('tbody tr .badge', { hasText: 'Voucher' }).count()).toBe(3);
+    await check('vouchers shown', PHONE);
+  }, 30_000);
+
+  it('links each problem of the summary to its field: Enter on the link puts the cursor in the field', async () => {
+    await page.setViewportSize(DESKTOP);
+    await language('en');
+    await page.goto(`${base}/admin/users/new?venueId=${VENUE}`);
+    await page.locator('#user-name').fill('Summary Links');
+    await page.locator('#user-username').fill('not valid!');
+    await page.locator('#user-macAddress').fill('zz');
+    await page.locator('#user-name').press('Enter');
+    await page.locator('#form-problems').waitFor();
+    const items = await page.locator('#form-problems li').allTextContents();
+    expect(items).toEqual([
+      expect.stringMatching(/^Username: Use 1 to 64 letters/),
+      expect.stringMatching(/^MAC address: Give a MAC address/),
+    ]);
+    const link = page.locator('#form-problems a[href="#user-macAddress"]');
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id ===
+        'user-macAddress',
+    );
+    expect(await page.locator('#user-macAddress').getAttribute('aria-invalid')).toBe('true');
+    expect(browser.problems).toEqual([]);
   }, 30_000);
 
   it('searches and opens a user with the keyboard alone', async () => {

@@ -7,8 +7,11 @@ import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { databaseKinds } from './support/databases.js';
 import { givenGuest, givenUser, startSession, uniqueDevice } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { VenuesService } from '../src/venues/venues.service.js';
+import { ConsolePages } from '../src/console/console-page.js';
 
 const etagOf = (html: string) => /name="etag" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const venueOfV = (browser: ConsoleBrowser, venueId: string) => browser.get(`/admin/users?venueId=${venueId}`);
 const decoded = (html: string) =>
   html
     .replace(/&quot;/g, '"')
@@ -31,7 +34,7 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
   const jobs = (userId: string) => testApp.dataSource.getRepository(UnauthJobEntity).findBy({ userId });
 
   beforeAll(async () => {
-    testApp = await startTestApp(kind);
+    testApp = await startTestApp(kind, { SECRETS_KEY: 'c'.repeat(64) });
     ({ console: staff } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'] }));
     ({ console: venueA } = await signInConsole(testApp, { permissions: ['read', 'write', 'delete'], venueIds: [A] }));
     ({ console: reader } = await signInConsole(testApp, { permissions: ['read'] }));
@@ -121,32 +124,59 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect(page.text).toMatch(/<dt>Room<\/dt><dd><bdi>7<\/bdi><\/dd>/);
   });
 
-  it('shows validation problems on the form, naming the field', async () => {
+  it('shows every problem of the form in one round, labelled as the form labels its fields, beside each and linked from the summary', async () => {
     const refused = await staff.post('/admin/users/new', {
       context: A,
       loginMethod: 'username_password',
       name: '',
       username: 'bad name!',
       email: 'not-an-email',
+      macAddress: 'zz',
       venueIds: A,
       expiresAt: 'soon',
       metadata: '[1]',
     });
     expect(refused.status).toBe(422);
     expect(refused.text).toContain('The user was not saved. Please correct:');
-    expect(refused.text).toContain('Expires at: Give the date and time as the field asks.');
-    const v1 = await staff.post('/admin/users/new', {
+    const summary = /<div class="problem" role="alert" id="form-problems"[\s\S]*?<\/div>/.exec(refused.text)?.[0] ?? '';
+    // The console's own checks (expiry, metadata) and the API's validation (the rest) in the same round.
+    for (const [field, label, words] of [
+      ['name', 'Name', 'Give 1 to 255 characters'],
+      ['username', 'Username', 'Use 1 to 64 letters'],
+      ['email', 'Email', 'Give an email address such as'],
+      ['macAddress', 'MAC address', 'Give a MAC address such as'],
+      ['expiresAt', 'Expires at', 'Give the date and time as the field asks.'],
+      ['metadata', 'Metadata (JSON)', 'Metadata must be a JSON object'],
+    ]) {
+      expect(summary).toContain(`<a href="#user-${field}">${label}</a>: ${words}`);
+      expect(refused.text).toMatch(
+        new RegExp(`<p class="problem" id="problem-${field}">${words.replace(/[()]/g, '\\$&')}`),
+      );
+      expect(refused.text).toMatch(
+        new RegExp(`id="user-${field}"[^>]*aria-describedby="[^"]*problem-${field}"[^>]*aria-invalid="true"`),
+      );
+    }
+    // Never the API's field names.
+    expect(summary).not.toMatch(/\b(macAddress|username|email) must\b/);
+    expect(await testApp.dataSource.getRepository(HotspotUserEntity).countBy({ name: '' })).toBe(0);
+  });
+
+  it("names a taken username beside its field, in the form's words", async () => {
+    await givenUser(testApp, { username: 'taken-at-desk', venueIds: [A] });
+    const taken = await staff.post('/admin/users/new', {
       context: A,
       loginMethod: 'username_password',
-      name: 'Valid',
-      username: 'bad name!',
-      email: 'not-an-email',
+      name: 'Second',
+      username: 'taken-at-desk',
       venueIds: A,
     });
-    expect(v1.status).toBe(422);
-    expect(v1.text).toContain('Username: username must be');
-    expect(v1.text).toContain('Email: email must be a valid email address');
-    expect(v1.text).toContain('aria-invalid="true"');
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain(
+      '<a href="#user-username">Username</a>: Another user of this venue already has this username.',
+    );
+    expect(taken.text).toContain(
+      '<p class="problem" id="problem-username">Another user of this venue already has this username.</p>',
+    );
   });
 
   it('finds a user by a prefix of the phone number', async () => {
@@ -192,6 +222,52 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     await api(testApp).users.remove(guest._id).expect(200);
   });
 
+  it('lists the guests without the vouchers by default, each with its room, expiry in the venue zone and whether online', async () => {
+    const V = 'cu-venue-v';
+    await testApp.app.get(VenuesService).set(V, { timeZone: 'Europe/Istanbul' });
+    testApp.app.get(ConsolePages).forgetVenueNames();
+    const guest = await givenUser(testApp, {
+      name: 'Deniz Room Guest',
+      room: '1204',
+      venueIds: [V],
+      expiresAt: '2030-06-01T09:00:00.000Z',
+    });
+    await givenGuest(testApp, { name: 'Ece Offline', venueIds: [V] });
+    await startSession(testApp, { userId: guest._id, venueId: V, macAddress: uniqueDevice().macAddress });
+    const token = await testApp.createToken({ permissions: ['write'], venueIds: [V] });
+    const batch = await testApp.http
+      .post('/api/v1/hotspot-user-batches')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ venueId: V, count: 3, prefix: 'vch-', label: 'Lobby cards', expiresAt: '2030-06-02T09:00:00.000Z' });
+    expect(batch.status).toBe(201);
+    const vouchers = (batch.body as { data: { accounts: Array<{ username: string }> } }).data.accounts;
+
+    const page = await venueOfV(staff, V);
+    expect(page.status).toBe(200);
+    for (const account of vouchers) expect(page.text).not.toContain(account.username);
+    expect(page.text).toContain('Users found: 2 (vouchers not counted)');
+    expect(page.text).toContain('Vouchers are not listed.');
+    const rowOf = (html: string, name: string) =>
+      html.split('<tr>').find((tr) => tr.includes(`<bdi>${name}</bdi>`)) ?? '';
+    const row = rowOf(page.text, 'Deniz Room Guest');
+    expect(row).toContain('<bdi>1204</bdi>');
+    // 09:00 UTC is 12:00 in Istanbul, the venue's zone.
+    expect(row).toMatch(/<time datetime="2030-06-01T09:00:00.000Z"[^>]*>[^<]*12:00/);
+    expect(row).toContain('<span class="badge good">Online</span>');
+    const offlineRow = rowOf(page.text, 'Ece Offline');
+    expect(offlineRow).toContain('<td>No</td>');
+    expect(offlineRow).toContain('<td>Never</td>');
+
+    const all = await staff.get(`/admin/users?venueId=${V}&vouchers=shown`);
+    expect(all.text).toContain('Users found: 5');
+    for (const account of vouchers) expect(all.text).toContain(account.username);
+    expect(all.text).toContain('<span class="badge">Voucher</span>');
+    expect(all.text).toContain('Hide the vouchers');
+    // A search looks through the vouchers too.
+    const searched = await staff.get(`/admin/users?venueId=${V}&q=${vouchers[0].username}`);
+    expect(searched.text).toContain(vouchers[0].username);
+  });
+
   it('edits with the ETag: a change meanwhile gives the conflict message and overwrites nothing', async () => {
     const user = await givenGuest(testApp, { name: 'Edit Me', venueIds: [A] });
     const form = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
@@ -223,6 +299,37 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
     expect([stored!.name, stored!.email]).toEqual(['From The Form', 'form@example.com']);
     const events = await audit(user._id);
     expect(events.at(-1)).toMatchObject({ action: 'user.update', actorType: 'operator' });
+  });
+
+  it("changes and clears a guest's MAC address on the edit form, which lists the devices seen", async () => {
+    const user = await givenGuest(testApp, { name: 'Mac Guest', venueIds: [A], macAddress: 'AA:BB:CC:00:00:01' });
+    const device = uniqueDevice();
+    await startSession(testApp, { userId: user._id, venueId: A, macAddress: device.macAddress });
+    const form = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('name="macAddress" value="AA:BB:CC:00:00:01"');
+    expect(form.text).toContain('<h2 id="edit-devices-heading">Devices</h2>');
+    expect(form.text).toContain(`<td>${device.macAddress}</td>`);
+    const send = async (macAddress: string, html: string) =>
+      staff.post(`/admin/users/${user._id}/edit`, {
+        context: A,
+        etag: decoded(etagOf(html)),
+        name: 'Mac Guest',
+        venueIds: A,
+        macAddress,
+      });
+    const refused = await send('zz-not-a-mac', form.text);
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/<p class="problem" id="problem-macAddress">[^<]+<\/p>/);
+    expect(refused.text).toContain('id="user-macAddress" name="macAddress" value="zz-not-a-mac"');
+    expect((await row(user._id))!.macAddress).toBe('AA:BB:CC:00:00:01');
+    const changed = await send('aa-bb-cc-00-00-99', form.text);
+    expect(changed.status).toBe(303);
+    expect((await row(user._id))!.macAddress).toBe('AA:BB:CC:00:00:99');
+    expect((await audit(user._id)).at(-1)).toMatchObject({ action: 'user.update', changedFields: ['macAddress'] });
+    const again = await staff.get(`/admin/users/${user._id}/edit?venueId=${A}`);
+    expect((await send('', again.text)).status).toBe(303);
+    expect((await row(user._id))!.macAddress).toBeNull();
   });
 
   it('says an expired user cannot be edited', async () => {
@@ -341,7 +448,7 @@ describe.each(databaseKinds())('console users screen [%s]', (kind) => {
       venueIds: B,
     });
     expect(created.status).toBe(403);
-    expect(created.text).toContain('outside');
+    expect(created.text).toContain('One of these venues is not yours: use only the venues you manage.');
     expect(await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ name: 'Sneaky' })).toEqual([]);
     // A user of A moved into B through the edit form's venues.
     const own = await givenGuest(testApp, { name: 'Stay In A', venueIds: [A] });

@@ -42,6 +42,7 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
   let nasB: NasClientEntity;
   const usernameA = `guest-a-${Date.now().toString(36)}`;
   const usernameB = `guest-b-${Date.now().toString(36)}`;
+  let userIdA: string;
 
   async function attempt(fields: Partial<LoginAttemptEntity> & { outcome: LoginOutcome }, ageMs: number) {
     await testApp.dataSource.getRepository(LoginAttemptEntity).insert({
@@ -73,6 +74,7 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
 
     // Venue A: two active users with one session each, one blocked, one expired guest; venue B: three users.
     const a1 = await givenUserWithSessions(testApp, { venues: ['venue-a'], user: { username: usernameA } });
+    userIdA = a1.user._id;
     const a2 = await givenUserWithSessions(testApp, { venues: ['venue-a'] });
     const blocked = await givenUserWithSessions(testApp, { venues: ['venue-a'] });
     const expired = await givenGuest(testApp, { venueIds: ['venue-a'] });
@@ -254,6 +256,23 @@ describe.each(databaseKinds())('console: dashboard, login attempts, NAS and venu
       expect(page.text).toContain('stranger-nas');
       expect(page.text).toContain('Unknown NAS');
       expect(page.text).toContain(usernameB);
+    });
+
+    it("says a rejected login the same way on the user's page as on the login attempts, in both languages", async () => {
+      for (const [language, rejected, reason] of [
+        ['en', 'Rejected', 'Wrong password or unknown user'],
+        ['tr', 'Reddedildi', 'Yanlış parola veya bilinmeyen kullanıcı'],
+      ]) {
+        const cookie = `${venueA.cookie}; lang=${language}`;
+        const logins = await testApp.http.get(`/admin/logins?username=${usernameA}`).set('Cookie', cookie);
+        const userPage = await testApp.http.get(`/admin/users/${userIdA}?venueId=venue-a`).set('Cookie', cookie);
+        for (const page of [logins, userPage]) {
+          expect(page.status).toBe(200);
+          expect(page.text).toContain(`>${rejected}<`);
+          expect(page.text).toContain(reason);
+        }
+        expect(userPage.text).not.toMatch(/>Refused</);
+      }
     });
 
     it('gives every reason in words, in English and in Turkish', async () => {

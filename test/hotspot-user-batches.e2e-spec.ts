@@ -88,6 +88,43 @@ for (const kind of databaseKinds()) {
       expect(other.batchId).toBeNull();
     });
 
+    it('lists a venue without its batch accounts on batchAccounts=exclude (an addition); v1 still lists every user', async () => {
+      const venue = 'bx-venue';
+      const token = await testApp.createToken({ permissions: ['read', 'write'], venueIds: [venue] });
+      const first = await givenUser(testApp, { name: 'Before the batch', venueIds: [venue] }, { token });
+      const created = await post({ venueId: venue, count: 4, prefix: 'bx-', expiresAt: expiresAt() }, token);
+      expect(created.status).toBe(201);
+      const second = await givenUser(testApp, { name: 'After the batch', venueIds: [venue] }, { token });
+      const blocked = await testApp.http
+        .put(`/api/v1/hotspot-users/${second._id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ status: 'blocked' });
+      expect(blocked.status).toBe(200);
+      const page = async (query: string) => {
+        const response = await get(`/api/v1/hotspot-users?venueId=${venue}${query}`, token).expect(200);
+        const body = response.body as { data: HotspotUserDto[]; pagination: { total: number } };
+        return { names: body.data.map((user) => user.name), total: body.pagination.total };
+      };
+      // v1's answer is unchanged: every user, the batch's accounts among them.
+      expect((await page('')).total).toBe(6);
+      expect((await page('&batchAccounts=include')).total).toBe(6);
+      expect(await page('&batchAccounts=exclude')).toEqual({
+        names: ['After the batch', 'Before the batch'],
+        total: 2,
+      });
+      expect(await page('&batchAccounts=exclude&limit=1&page=2')).toEqual({ names: ['Before the batch'], total: 2 });
+      expect(await page('&batchAccounts=exclude&page=3&limit=1')).toEqual({ names: [], total: 2 });
+      expect(await page('&batchAccounts=exclude&status=active')).toEqual({ names: ['Before the batch'], total: 1 });
+      expect(await page('&batchAccounts=exclude&status=blocked')).toEqual({ names: ['After the batch'], total: 1 });
+      expect((await page('&status=active')).total).toBe(5);
+      expect(first.batchId).toBeNull();
+      for (const query of ['&batchAccounts=exclude&q=bx', `&batchAccounts=exclude&batchId=${created.body.data.id}`]) {
+        const refused = await get(`/api/v1/hotspot-users?venueId=${venue}${query}`, token).expect(400);
+        expect(JSON.stringify(refused.body)).toContain('batchAccounts=exclude cannot be combined with q or batchId');
+      }
+      await get(`/api/v1/hotspot-users?venueId=${venue}&batchAccounts=none`, token).expect(400);
+    });
+
     it('reveals the passwords (write, audited, opens the 24 h window); each logs in through the RADIUS back end', async () => {
       const created = (
         await post({ venueId: 'venue-a', count: 5, passwordLength: 12, expiresAt: expiresAt() }).expect(201)

@@ -31,6 +31,7 @@ import { UnauthJobNotSent1797753603000 } from './1797753603000-UnauthJobNotSent.
 import { SessionDisconnectJob1797753604000 } from './1797753604000-SessionDisconnectJob.js';
 import { ConsoleFormTokens1797753605000 } from './1797753605000-ConsoleFormTokens.js';
 import { DeskSearch1797753610000 } from './1797753610000-DeskSearch.js';
+import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -66,4 +67,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   SessionDisconnectJob1797753604000,
   ConsoleFormTokens1797753605000,
   DeskSearch1797753610000,
+  VenueRowsInBatch1797753630000,
 ];

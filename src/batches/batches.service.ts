@@ -162,6 +162,7 @@ export class BatchesService {
         position: 0,
         userStatus: user.status,
         userCreatedAt: now,
+        inBatch: true,
         ...keysOf(user),
         ...searchKeysOf(user),
       } satisfies HotspotUserVenueEntity),

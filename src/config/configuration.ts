@@ -110,7 +110,7 @@ const databaseUrl = parsedBy(parseDatabaseUrl);
 
 const REQUIRED_FOR_WEBHOOK = 'is required when UNAUTH_DISPATCHER includes webhook';
 
-const DISPATCHER_NAMES = ['log', 'webhook', 'radius'] as const;
+export const DISPATCHER_NAMES = ['log', 'webhook', 'radius'] as const;
 
 /** `log, webhook` → ['log', 'webhook']: known names, each once. */
 const dispatcherList = z

@@ -2,10 +2,18 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_ACTIONS, BATCH_FORM_INPUTS } from './batches/batches.rules.js';
 import { consoleAssetsDir } from './console-assets.js';
-import { STAY_CHOICES, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
+import { STAY_CHOICES, TAKEN_FIELDS, USER_ACTIONS, USER_FORM_FIELDS, userFormInputs } from './users/users.rules.js';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../audit/audit.rules.js';
 import { LOGIN_METHODS, USER_STATUSES } from '../hotspot-users/entities/hotspot-user.entity.js';
 import { SEARCH_MATCH_FIELDS } from '../hotspot-users/user-search.rules.js';
+import { DISPATCHER_NAMES } from '../config/configuration.js';
+import { LOGIN_OUTCOMES } from '../radius/entities/login-attempt.entity.js';
+import { DEVICE_STATUSES } from '../sessions/entities/device.entity.js';
+import { SESSION_STATUSES } from '../sessions/entities/session.entity.js';
+import { DELIVERY_STATUSES } from '../unauth-jobs/delivery.js';
+import { UNAUTH_REASONS } from '../unauth-jobs/entities/unauth-job.entity.js';
+import { SESSION_OUTCOMES } from '../unauth-jobs/job-report.js';
+import { JOB_STATES } from './network/network.rules.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -118,6 +126,9 @@ describe('console keys built at run time', () => {
     [false, true].flatMap((editing) => userFormInputs(loginMethod, editing).filter((input) => input.help));
   const BUILT: Record<string, readonly string[]> = {
     'users.field': [...USER_FORM_FIELDS, 'other'],
+    // users.rules.ts (apiFieldProblem) builds these from a v1 refusal's field.
+    'users.invalid': USER_FORM_FIELDS,
+    'users.taken': TAKEN_FIELDS,
     'users.help': [...helped('guest'), ...helped('username_password')].map((input) => input.name),
     'users.status': USER_STATUSES,
     'users.loginMethod': LOGIN_METHODS,
@@ -126,10 +137,22 @@ describe('console keys built at run time', () => {
     'users.matchedBy': SEARCH_MATCH_FIELDS,
     'batches.field': BATCH_FORM_INPUTS.map(([name]) => name),
     'batches.help': BATCH_FORM_INPUTS.map(([name]) => name),
+    // batches.rules.ts (batchApiProblem) builds these from a v1 refusal's field.
+    'batches.invalid': [...BATCH_FORM_INPUTS.map(([name]) => name), 'prefixTaken'],
     'batches.status': USER_STATUSES,
     'audit.actionName': AUDIT_ACTIONS,
     'audit.targetName': AUDIT_TARGET_TYPES,
     'audit.actorName': AUDIT_ACTOR_TYPES,
+    'jobs.statusValue': JOB_STATES,
+    'jobs.reasonValue': UNAUTH_REASONS,
+    'jobs.deliveryValue': DELIVERY_STATUSES,
+    'jobs.dispatcherValue': DISPATCHER_NAMES,
+    // network-view.ts builds these (a NAK and a session not sent have keys of their own).
+    'jobs.outcome': SESSION_OUTCOMES.filter((outcome) => outcome !== 'nak' && outcome !== 'not-sent'),
+    'userPage.statusValue': USER_STATUSES,
+    'userPage.deviceStatus': DEVICE_STATUSES,
+    'userPage.sessionStatus': SESSION_STATUSES,
+    'userPage.outcome': LOGIN_OUTCOMES,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {
@@ -163,5 +186,17 @@ describe('console keys built at run time', () => {
     const known = [...Object.keys(BUILT), ...Object.keys(ACTIONS).map((stem) => `${stem} (action)`)];
     expect([...stems].filter((stem) => !known.includes(stem))).toEqual([]);
     expect(stems.size).toBeGreaterThan(8);
+  });
+
+  it('sees every key a template builds: none is a template literal, which the stems above would miss', () => {
+    const literal: string[] = [];
+    for (const path of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.eta'),
+    )) {
+      for (const match of readFileSync(join(dir, path), 'utf8').matchAll(/\bt\(\s*`[^`]*`/g)) {
+        literal.push(`${path}: ${match[0]}`);
+      }
+    }
+    expect(literal).toEqual([]);
   });
 });

@@ -29,6 +29,8 @@ describe('hotspot user inputs', () => {
 
   it('keeps only the fields a PUT sent; "" and null both clear the username', () => {
     expect(toUpdateInput({})).toEqual({});
+    expect(toUpdateInput({ macAddress: 'aabb.ccdd.ee11' })).toEqual({ macAddress: 'AA:BB:CC:DD:EE:11' });
+    expect(toUpdateInput({ macAddress: null })).toEqual({ macAddress: null });
     expect(toUpdateInput({ username: '' })).toEqual({ username: null });
     expect(toUpdateInput({ username: null, expiresAt: null, email: null })).toEqual({
       username: null,
@@ -48,10 +50,13 @@ describe('hotspot user inputs', () => {
       macAddress: null,
       search: null,
       batchId: null,
+      excludeBatches: false,
       page: 1,
       limit: 20,
     });
     expect(toListQuery({ venueId: 'v', batchId: 'b1' }).batchId).toBe('b1');
+    expect(toListQuery({ venueId: 'v', batchAccounts: 'exclude' }).excludeBatches).toBe(true);
+    expect(toListQuery({ venueId: 'v', batchAccounts: 'include' }).excludeBatches).toBe(false);
     expect(toListQuery({ macAddress: 'aa-bb-cc-dd-ee-ff', page: '3', limit: '5' })).toMatchObject({
       macAddress: 'AA:BB:CC:DD:EE:FF',
       page: 3,

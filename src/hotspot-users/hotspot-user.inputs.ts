@@ -36,6 +36,8 @@ export interface UpdateUserInput extends Partial<UserTextValues> {
   name?: string;
   /** `""` arrives as null: both clear the username. */
   username?: string | null;
+  /** Normalised (AA:BB:CC:DD:EE:FF); null clears it. */
+  macAddress?: string | null;
   venueIds?: string[];
   expiresAt?: Date | null;
   validFor?: number | null;
@@ -51,6 +53,8 @@ export interface ListUsersQuery {
   search: SearchPrefixes | null;
   /** Only this batch's accounts; null: any user. */
   batchId?: string | null;
+  /** Leaves out every batch's accounts (vouchers); absent: the list holds them. */
+  excludeBatches?: boolean;
   page: number;
   limit: number;
 }
@@ -74,6 +78,9 @@ export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
   const input: UpdateUserInput = sentUserText(dto);
   if (dto.name !== undefined) input.name = dto.name;
   if (dto.username !== undefined) input.username = dto.username === '' ? null : dto.username;
+  if (dto.macAddress !== undefined) {
+    input.macAddress = dto.macAddress === null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress);
+  }
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
   if (dto.validFor !== undefined) input.validFor = dto.validFor;
@@ -89,6 +96,7 @@ export function toListQuery(dto: ListHotspotUsersQueryDto): ListUsersQuery {
     macAddress: dto.macAddress === undefined ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     search: dto.q === undefined ? null : searchPrefixes(dto.q),
     batchId: dto.batchId ?? null,
+    excludeBatches: dto.batchAccounts === 'exclude',
     page: dto.page === undefined ? DEFAULT_PAGE : Number(dto.page),
     limit: dto.limit === undefined ? DEFAULT_LIMIT : Number(dto.limit),
   };

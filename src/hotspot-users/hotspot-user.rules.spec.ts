@@ -157,6 +157,7 @@ describe('creation and PUT changes', () => {
       username: 'Room-1204',
       ...userTextOf(stored),
       email: null,
+      macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: later,
       validFor: null,
       metadata: { room: '1204' },
@@ -174,6 +175,7 @@ describe('creation and PUT changes', () => {
       name: 'Zeynep',
       username: 'room-2201',
       ...userTextOf(Object.fromEntries(USER_TEXT_FIELDS.map((field) => [field, `sent ${field}`]))),
+      macAddress: 'AA:BB:CC:DD:EE:22',
       expiresAt: new Date(later.getTime() + 86_400_000),
       validFor: 3600,
       status: 'blocked',
@@ -200,6 +202,7 @@ describe('creation and PUT changes', () => {
       [
         ...USER_TEXT_FIELDS,
         'expiresAt',
+        'macAddress',
         'metadata',
         'name',
         'status',

@@ -187,6 +187,7 @@ export function appliedUpdate(
     name: input.name ?? user.name,
     username: input.username === undefined ? user.username : input.username,
     ...updatedUserText(user, input),
+    macAddress: input.macAddress === undefined ? user.macAddress : input.macAddress,
     expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
     validFor: input.validFor === undefined ? user.validFor : input.validFor,
     metadata: input.metadata ?? user.metadata,

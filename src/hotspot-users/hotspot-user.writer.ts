@@ -107,6 +107,7 @@ export class HotspotUserWriter {
     const fields = (position: number) => ({
       position,
       userStatus: user.status,
+      inBatch: user.batchId !== null,
       ...keysOf(user),
       ...searchKeysOf(user),
     });

@@ -27,6 +27,9 @@ export interface UserRecord {
   venueIds: string[];
 }
 
+/** How a page names a user: its name, and its username when it has one. */
+export type GuestName = Pick<HotspotUserEntity, 'name' | 'username'>;
+
 /** What accounting needs to know of a user: its standing, and whether it is in the NAS's venue. */
 export type UserStanding = Pick<HotspotUserEntity, 'id' | 'username' | 'status' | 'expiresAt' | 'createdAt'> & {
   inVenue: boolean;
@@ -41,10 +44,14 @@ export interface VenueListFilter {
   search: SearchPrefixes | null;
   /** Only the accounts of this batch (an addition to v1); null: any user. Not combined with `search`. */
   batchId?: string | null;
+  /** Leaves out the batches' accounts (vouchers), an addition to v1; not combined with `search` or `batchId`. */
+  excludeBatches?: boolean;
 }
 
 /** The columns a venue row copies from its user, and its uniqueness keys. */
-export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus'> & UniquenessKeys & SearchKeys;
+export type VenueRowFields = Pick<HotspotUserVenueEntity, 'position' | 'userStatus' | 'inBatch'> &
+  UniquenessKeys &
+  SearchKeys;
 
 /**
  * The SQL of hotspot users and their venue rows; every method runs on the caller's EntityManager
@@ -69,6 +76,7 @@ export class HotspotUsersRepository {
     if (filter.search !== null) return this.findVenuePageBySearch(em, { ...filter, search: filter.search }, page);
     if (filter.macAddress !== null || filter.batchId != null) return this.findVenuePageFiltered(em, filter, page);
     const { venueId, status } = filter;
+    if (filter.excludeBatches === true) return this.findGuestPage(em, venueId, status, page);
     if (page.offset === 0) return this.findFirstPage(em, venueId, status, page.limit);
     const start = await this.findPageStart(em, venueId, status, page.offset);
     if (start === null) return { total: await this.countVenueUsers(em, venueId, status), records: [] };
@@ -105,7 +113,37 @@ export class HotspotUsersRepository {
     return { total: Number(first.total), records: shownRecordsOf(rows, pageOrder(rows)) };
   }
 
-  /** By MAC address, by batch, or both. */
+  /**
+   * A page of the venue's users that are no batch's account, newest first: one range of
+   * idx_user_venues_guests (or its by-status twin) read up to the page's end. The total is the
+   * venue's from its counters less its batch accounts, counted over their own range of the same
+   * index, in the same statement.
+   */
+  private async findGuestPage(
+    em: EntityManager,
+    venueId: string,
+    status: UserStatus | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    const { sql, params } = guestPage(venueId, status, page);
+    const rows: Array<{ user_id: string; total: number | string }> = await em.query(sql, params);
+    if (rows.length === 0) {
+      const [count] = await em.query<Array<{ total: number | string }>>(
+        `SELECT ${guestTotal(status)} AS total`,
+        guestTotalParams(venueId, status),
+      );
+      return { total: Number(count.total), records: [] };
+    }
+    return {
+      total: Number(rows[0].total),
+      records: await this.findShownRecords(
+        em,
+        rows.map((row) => row.user_id),
+      ),
+    };
+  }
+
+  /** By MAC address, by batch, or both (and without the batches' accounts). */
   private async findVenuePageFiltered(
     em: EntityManager,
     filter: VenueListFilter,
@@ -115,6 +153,7 @@ export class HotspotUsersRepository {
       .createQueryBuilder(HotspotUserVenueEntity, 'uv')
       .where('uv.venueId = :venueId', { venueId: filter.venueId });
     if (filter.status !== undefined) matching.andWhere('uv.userStatus = :status', { status: filter.status });
+    if (filter.excludeBatches === true) matching.andWhere('uv.inBatch = :inBatch', { inBatch: false });
     if (filter.batchId != null) {
       const inBatch = matching
         .subQuery()
@@ -404,6 +443,17 @@ export class HotspotUsersRepository {
     return venues.map((venue) => venue.venueId);
   }
 
+  /** The name and username of each of the users that exist, by id (pages that name a user they link to). */
+  async findGuestNames(em: EntityManager, ids: readonly string[]): Promise<Map<string, GuestName>> {
+    const wanted = [...new Set(ids.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
+    if (wanted.length === 0) return new Map();
+    const users = await em.find(HotspotUserEntity, {
+      select: { id: true, username: true, name: true },
+      where: { id: In(wanted) },
+    });
+    return new Map(users.map((user) => [user.id, { name: user.name, username: user.username }]));
+  }
+
   /** The username (or, without one, the name) of each of the users that exist, by id. */
   /**
    * The users the search finds in the venue (searchMatches) that Online now lists there: with an
@@ -481,6 +531,36 @@ const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 function venueTotal(status: UserStatus | undefined): string {
   const where = `WHERE venue_id = ?${status === undefined ? '' : ' AND user_status = ?'}`;
   return `((SELECT COALESCE(SUM(user_count), 0) FROM venue_user_counts ${where}) + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes ${where}))`;
+}
+
+/**
+ * One page of the venue's users that are no batch's account (`user_id`, with their `total`), newest
+ * first: a range of idx_user_venues_guests, or of its by-status twin with a status.
+ */
+export function guestPage(
+  venueId: string,
+  status: UserStatus | undefined,
+  page: { offset: number; limit: number },
+): { sql: string; params: Array<string | number> } {
+  return {
+    sql: `SELECT user_id, ${guestTotal(status)} AS total FROM hotspot_user_venues
+       WHERE venue_id = ? AND in_batch = 0${status === undefined ? '' : ' AND user_status = ?'}
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+    params: [...guestTotalParams(venueId, status), ...venueKey(venueId, status), page.limit, page.offset],
+  };
+}
+
+/**
+ * The venue's users that are no batch's account: its total (venueTotal) less its batch accounts,
+ * counted over their range of idx_user_venues_guests; its parameters are guestTotalParams'.
+ */
+function guestTotal(status: UserStatus | undefined): string {
+  return `(${venueTotal(status)} - (SELECT COUNT(*) FROM hotspot_user_venues
+     WHERE venue_id = ? AND in_batch = 1${status === undefined ? '' : ' AND user_status = ?'}))`;
+}
+
+function guestTotalParams(venueId: string, status: UserStatus | undefined): string[] {
+  return [...venueTotalParams(venueId, status), ...venueKey(venueId, status)];
 }
 
 function venueTotalParams(venueId: string, status: UserStatus | undefined): string[] {

@@ -71,10 +71,14 @@ export class HotspotUsersService {
   async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
     const venueId = this.venueScope.resolveListVenue(token, query.venueId);
     return this.database.run(async (em) => {
-      const { status, macAddress, search, batchId } = query;
+      const { status, macAddress, search, batchId, excludeBatches } = query;
       if (search !== null && batchId != null)
         throw ApiError.validation([{ field: 'batchId', message: 'batchId cannot be combined with q' }]);
-      const filter = { venueId, status, macAddress, search, batchId };
+      if (excludeBatches === true && (search !== null || batchId != null))
+        throw ApiError.validation([
+          { field: 'batchAccounts', message: 'batchAccounts=exclude cannot be combined with q or batchId' },
+        ]);
+      const filter = { venueId, status, macAddress, search, batchId, excludeBatches };
       const { total, records } = await this.users.findVenuePage(em, filter, pageWindow(query));
       return { data: records.map(toDto), pagination: paginationOf(query, total) };
     });

@@ -11,7 +11,7 @@ import type { TransactionClaim } from '../database/transaction-claim.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
-import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import { HotspotUsersRepository, type GuestName } from './hotspot-users.repository.js';
 
 /** What a disconnect did: the session it ended and the unauth job that tells its NAS. */
 export interface Disconnected {
@@ -39,6 +39,15 @@ export class SessionDisconnectService {
   /** The session: 404 when there is none or its venue is outside the actor's venues. */
   find(actor: Actor, sessionId: string): Promise<SessionEntity> {
     return this.database.run((em) => this.findVisible(em, actor, sessionId));
+  }
+
+  /** The session as find reads it, with its user's name (null once the user is deleted): the confirmation names the guest. */
+  findWithGuest(actor: Actor, sessionId: string): Promise<{ session: SessionEntity; guest: GuestName | null }> {
+    return this.database.run(async (em) => {
+      const session = await this.findVisible(em, actor, sessionId);
+      const names = await this.users.findGuestNames(em, [session.userId]);
+      return { session, guest: names.get(session.userId) ?? null };
+    });
   }
 
   /**

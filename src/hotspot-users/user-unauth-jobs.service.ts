@@ -16,7 +16,7 @@ import type { PaginationDto } from './dto/hotspot-user.response.js';
 import type { UnauthJobDto } from './dto/unauth-job.response.js';
 import type { UserPageQuery } from './hotspot-user.inputs.js';
 import { venuesOfJob } from './hotspot-user.rules.js';
-import { HotspotUsersRepository } from './hotspot-users.repository.js';
+import { HotspotUsersRepository, type GuestName } from './hotspot-users.repository.js';
 import { VenueJobsRepository } from './venue-jobs.repository.js';
 import { toUnauthJobDto } from './unauth-job.mapper.js';
 import { UserAccess } from './user-access.js';
@@ -64,6 +64,14 @@ export class UserUnauthJobsService {
       this.views.findJobPage(em, { ...filter, venueIds: token.venueIds }, pageWindow(page)),
     );
     return { jobs: jobs.map((job) => jobSeenFrom(job, token.venueIds)), pagination: paginationOf(page, total) };
+  }
+
+  /**
+   * The name and username of the users of jobs the caller read (pageInScope, find), by id; a user
+   * deleted since has none. Names only: the jobs' venue rules were applied when they were read.
+   */
+  guestNames(userIds: readonly string[]): Promise<Map<string, GuestName>> {
+    return this.database.run((em) => this.users.findGuestNames(em, userIds));
   }
 
   /**

@@ -407,6 +407,18 @@ export class SessionsRepository {
     };
   }
 
+  /** Which of `userIds` have an active session in `venueId`: one query, through idx_sessions_user_status. */
+  async findOnlineUserIds(em: EntityManager, venueId: string, userIds: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(userIds.filter((id) => id.length > 0 && id.length <= ID_LENGTH))];
+    if (wanted.length === 0) return new Set();
+    const rows = await em.query<Array<{ user_id: string }>>(
+      `SELECT DISTINCT user_id FROM sessions
+        WHERE user_id IN (${wanted.map(() => '?').join(', ')}) AND status = 'active' AND venue_id = ?`,
+      [...wanted, venueId],
+    );
+    return new Set(rows.map((row) => row.user_id));
+  }
+
   /** Active sessions in `venueIds` (null: every venue): idx_sessions_venue_status_started, or idx_sessions_status_last_accounting. */
   async countActive(em: EntityManager, venueIds: readonly string[] | null): Promise<number> {
     if (venueIds !== null && venueIds.length === 0) return 0;

@@ -183,6 +183,11 @@ export class SessionsService {
     return this.sessions.findOnlinePageOfVenue(em, venueId, page, userIds);
   }
 
+  /** Which of these users are online now in the venue (an active session there): the console's users list. */
+  onlineUserIds(venueId: string, userIds: readonly string[]): Promise<Set<string>> {
+    return this.database.run((em) => this.sessions.findOnlineUserIds(em, venueId, userIds));
+  }
+
   /** How many sessions of these venues (null: every venue) are active now (the console's dashboard). */
   countActive(venueIds: readonly string[] | null): Promise<number> {
     return this.database.run((em) => this.sessions.countActive(em, venueIds));

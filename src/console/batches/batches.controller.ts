@@ -10,6 +10,7 @@ import {
   BATCH_ACTIONS,
   BATCH_FORM_FIELDS,
   BATCH_FORM_INPUTS,
+  batchApiProblem,
   batchRequestOf,
   type BatchForm,
 } from './batches.rules.js';
@@ -98,7 +99,7 @@ export class BatchesConsoleController {
       const errors = error.body.errors ?? [{ field: '', message: error.body.message }];
       return again(
         error.getStatus() === 400 ? 422 : 409,
-        errors.map((e) => ({ field: e.field, key: null, text: e.message })),
+        errors.map((e) => batchApiProblem(error.getStatus(), e.field, e.message)),
       );
     }
   }
@@ -266,7 +267,8 @@ export class BatchesConsoleController {
 }
 
 interface Problem {
-  field: string;
+  /** The form's field it is about; null for a refusal of none (the summary alone shows it). */
+  field: string | null;
   key: string | null;
   text: string | null;
 }

@@ -1,4 +1,4 @@
-import { batchRequestOf, type BatchForm } from './batches.rules.js';
+import { batchApiProblem, batchRequestOf, type BatchForm } from './batches.rules.js';
 
 const form = (fields: Partial<BatchForm> = {}): BatchForm => ({
   venueId: 'lobby',
@@ -51,5 +51,30 @@ describe('batchRequestOf', () => {
     const { request, problems } = batchRequestOf(form(fields), null);
     expect(request).toBeNull();
     expect(problems.map((problem) => problem.field)).toEqual([field]);
+  });
+});
+
+describe('batchApiProblem', () => {
+  it("names the form's field and its sentence, never the API's field name", () => {
+    expect(batchApiProblem(400, 'expiresAt', 'expiresAt must lie in the future')).toEqual({
+      field: 'expiresAt',
+      key: 'batches.invalid.expiresAt',
+      text: null,
+    });
+    expect(batchApiProblem(400, 'validFor', 'validFor must be …')).toEqual({
+      field: 'validForHours',
+      key: 'batches.invalid.validForHours',
+      text: null,
+    });
+    expect(batchApiProblem(409, 'prefix', 'no free usernames')).toEqual({
+      field: 'prefix',
+      key: 'batches.invalid.prefixTaken',
+      text: null,
+    });
+    expect(batchApiProblem(400, 'venueId', 'venueId must be …')).toEqual({
+      field: null,
+      key: null,
+      text: 'venueId must be …',
+    });
   });
 });

@@ -33,6 +33,22 @@ export interface BatchFormProblem {
   key: string;
 }
 
+/**
+ * A v1 refusal of one field of a batch, in the form's words: the form's field (`validFor` is typed
+ * as hours) with `batches.invalid.<field>` (`batches.invalid.prefixTaken` for a prefix without free
+ * names), never the API's field name; a field the form does not have keeps the API's text.
+ */
+export function batchApiProblem(
+  status: number,
+  field: string,
+  text: string,
+): { field: string | null; key: string | null; text: string | null } {
+  const name = field === 'validFor' ? 'validForHours' : field;
+  if (!BATCH_FORM_INPUTS.some(([input]) => input === name)) return { field: null, key: null, text };
+  if (status === 409 && name === 'prefix') return { field: name, key: 'batches.invalid.prefixTaken', text: null };
+  return { field: name, key: `batches.invalid.${name}`, text: null };
+}
+
 const WHOLE_NUMBER = /^\d{1,4}$/;
 
 /**

@@ -6,7 +6,7 @@ import { PageRedirect, PageRefusal } from '../../web/errors.js';
 import { ConsolePages, operatorActor, requirePermission, session } from '../console-page.js';
 import { queryValue } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
-import { jobViewOf, type JobView } from '../network/network-view.js';
+import { jobViewOf, namedJobs, type JobView } from '../network/network-view.js';
 import { consoleOrigin, pathId, queryString } from '../network/network-request.js';
 import { JOB_STATES, jobReasonOf, jobStatusOf, pageNumber } from '../network/network.rules.js';
 import { DisconnectBanner } from '../network/disconnect-banner.js';
@@ -36,8 +36,12 @@ export class JobsController {
     const reason = jobReasonOf(queryValue(request, 'reason'));
     const page = pageNumber(queryValue(request, 'page'));
     const { jobs, pagination } = await this.jobs.pageInScope(actor, { status, reason }, { page, limit: PAGE_SIZE });
+    const names = await this.jobs.guestNames(jobs.map((job) => job.userId));
     await this.pages.render(request, response, 200, 'jobs/list', {
-      jobs: jobs.map((job) => jobViewOf(job, actor.venueIds)),
+      jobs: namedJobs(
+        jobs.map((job) => jobViewOf(job, actor.venueIds)),
+        names,
+      ),
       pagination,
       status: status ?? '',
       reason: reason ?? '',
@@ -89,8 +93,11 @@ export class JobsController {
     throw new PageRedirect(`/admin/jobs/${encodeURIComponent(jobId)}?notice=notice.jobs.retried`);
   }
 
+  /** The job under the v1 read's rules, with its user's name. */
   private async readable(request: ConsoleRequest, id: unknown): Promise<JobView> {
     const actor = operatorActor(session(request).operator);
-    return jobViewOf(await this.jobs.find(actor, pathId(id)), actor.venueIds);
+    const job = jobViewOf(await this.jobs.find(actor, pathId(id)), actor.venueIds);
+    const [named] = namedJobs([job], await this.jobs.guestNames([job.userId]));
+    return named;
   }
 }

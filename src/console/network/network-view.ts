@@ -4,6 +4,7 @@ import type { UnauthJobEntity } from '../../unauth-jobs/entities/unauth-job.enti
 import type { NotSentReason } from '../../unauth-jobs/job-report.js';
 import { isOpenJob } from '../../unauth-jobs/unauth-job-rules.js';
 import {
+  answeredAt,
   inVenues,
   jobStateOf,
   notSentKey,
@@ -23,6 +24,8 @@ export interface Words {
 export interface JobSessionView extends UnauthJobSessionDto {
   words: Words;
   badge: string;
+  /** When the NAS answered (ACK, NAK, its Stop); null without an answer (answeredAt). */
+  answeredAt: string | null;
 }
 
 /** A job as the console shows it: only its sessions in the reader's venues, each outcome in words. */
@@ -40,6 +43,16 @@ export interface JobView extends Omit<UnauthJobDto, 'sessions'> {
   notSentWords: Words | null;
   /** Each dispatcher's delivery with the time its last attempt ended (the job page). */
   deliveryTimes: Record<string, string>;
+  /** The job's user as pages name it (linked to its page); null once the user is deleted (see namedJobs). */
+  guest: { name: string; username: string | null } | null;
+}
+
+/** The jobs with their users' names (`names`: by user id, the users that still exist). */
+export function namedJobs(
+  jobs: readonly JobView[],
+  names: ReadonlyMap<string, { name: string; username: string | null }>,
+): JobView[] {
+  return jobs.map((job) => ({ ...job, guest: names.get(job.userId) ?? null }));
 }
 
 /**
@@ -75,6 +88,7 @@ export function jobViewOfDto(job: UnauthJobDto, venueIds: readonly string[] | nu
       ...session,
       words: outcomeWords(session, notSent?.reason ?? null),
       badge: stateBadge(session.outcome),
+      answeredAt: answeredAt(session.outcome, session.at),
     })),
     hiddenSessions: job.sessions.length - shown.length,
     open: isOpenJob(job.status),
@@ -87,6 +101,7 @@ export function jobViewOfDto(job: UnauthJobDto, venueIds: readonly string[] | nu
         ? null
         : { key: notSentWhyKey(notSent.reason), values: { count: notSent.sessions, total: shown.length } },
     deliveryTimes: {},
+    guest: null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { UNAUTH_JOB_STATUSES } from '../../unauth-jobs/entities/unauth-job.entity.js';
 import { NOT_SENT_REASONS } from '../../unauth-jobs/job-report.js';
 import {
+  answeredAt,
   attemptReasonKey,
   disconnectProblem,
   inVenues,
@@ -19,6 +20,12 @@ describe('console network screens: rules', () => {
   it('takes a page number from 1 to 100000 and 1 for anything else', () => {
     expect(['1', '7', '100000'].map(pageNumber)).toEqual([1, 7, 100000]);
     expect(['', '0', '-1', '1.5', 'x', '100001', '9'.repeat(40), '1e3'].map(pageNumber)).toEqual(Array(8).fill(1));
+  });
+
+  it("gives a time of answer only to an answer: ACK, NAK or the NAS's own Stop", () => {
+    const at = '2026-11-28T10:00:00.000Z';
+    expect(['ack', 'nak', 'stopped-by-nas'].map((outcome) => answeredAt(outcome, at))).toEqual([at, at, at]);
+    expect(['no-answer', 'not-sent', 'waiting'].map((outcome) => answeredAt(outcome, at))).toEqual([null, null, null]);
   });
 
   it("shows what is in the reader's venues, everything to an unrestricted reader", () => {

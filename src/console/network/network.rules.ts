@@ -46,6 +46,15 @@ export function jobReasonOf(text: string): UnauthReason | undefined {
   return (UNAUTH_REASONS as readonly string[]).includes(text) ? (text as UnauthReason) : undefined;
 }
 
+/**
+ * When the NAS answered for a session of a job (its ACK or NAK, or its own Stop): the outcome's
+ * time for those, none for a session still waiting, not answered or never sent (whose time is when
+ * the service gave up or decided, not an answer).
+ */
+export function answeredAt(outcome: string, at: string | null): string | null {
+  return outcome === 'ack' || outcome === 'nak' || outcome === 'stopped-by-nas' ? at : null;
+}
+
 /** The badge class of a job or session state: the colour repeats what the text says. */
 export function stateBadge(state: string): 'good' | 'bad' | 'warn' | '' {
   if (state === 'done' || state === 'ack' || state === 'stopped-by-nas') return 'good';

@@ -9,7 +9,7 @@ import { PageRedirect, PageRefusal } from '../../web/errors.js';
 import { ConsolePages, operatorActor, requirePermission, session } from '../console-page.js';
 import { queryValue } from '../../web/forms.js';
 import type { ConsoleRequest } from '../console-request.js';
-import { disconnectView, jobViewOf, type DisconnectView, type JobView } from '../network/network-view.js';
+import { disconnectView, jobViewOf, namedJobs, type DisconnectView, type JobView } from '../network/network-view.js';
 import { DisconnectBanner } from '../network/disconnect-banner.js';
 import { consoleOrigin, pathId, queryString } from '../network/network-request.js';
 import { pageNumber } from '../network/network.rules.js';
@@ -77,8 +77,12 @@ export class OnlineController {
     @Param('sessionId') sessionId: unknown,
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const found = await this.disconnects.find(operatorActor(operator), pathId(sessionId));
-    await this.pages.render(request, response, 200, 'online/disconnect', { session: found });
+    const found = await this.disconnects.findWithGuest(operatorActor(operator), pathId(sessionId));
+    await this.pages.render(request, response, 200, 'online/disconnect', {
+      session: found.session,
+      guest: found.guest,
+      userLink: `/admin/users/${encodeURIComponent(found.session.userId)}${queryString({ venueId: found.session.venueId })}`,
+    });
   }
 
   @Post('online/:sessionId/disconnect')
@@ -126,7 +130,10 @@ export class OnlineController {
   private async followed(request: ConsoleRequest): Promise<JobView | null> {
     const id = queryValue(request, 'job');
     if (id === '') return null;
-    return this.readableJob(operatorActor(session(request).operator), id);
+    const job = await this.readableJob(operatorActor(session(request).operator), id);
+    if (job === null) return null;
+    const [named] = namedJobs([job], await this.jobs.guestNames([job.userId]));
+    return named;
   }
 
   private async readableJob(actor: Actor, id: string): Promise<JobView | null> {

@@ -15,6 +15,7 @@ import { HotspotUsersService, type Versioned } from '../../hotspot-users/hotspot
 import { UserExportService } from '../../hotspot-users/user-export.service.js';
 import { Clock } from '../../common/clock.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
   ConsolePages,
@@ -41,6 +42,7 @@ import {
   rowMatch,
   updateBody,
   formFieldLength,
+  hidesVouchers,
   STAY_CHOICES,
   stayChoiceOf,
   stayEnd,
@@ -56,18 +58,13 @@ import {
   userUrl,
   slipUrl,
   type FormProblem,
+  type ShownProblem,
   type UserForm,
+  apiFieldProblem,
+  mergedProblems,
 } from './users.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
 import { usersCsvFilename, usersCsvHeader, usersCsvLines, usersExportUrl } from './users-export.rules.js';
-
-/** A problem shown on a form: beside its field when the form has it, and in the summary. */
-interface ShownProblem {
-  field: string | null;
-  /** A catalogue key (the console's own checks) or null with `text` (the v1 message as it is). */
-  key: string | null;
-  text: string | null;
-}
 
 const pipe = createValidationPipe();
 
@@ -86,6 +83,7 @@ export class ConsoleUsersController {
     private readonly users: HotspotUsersService,
     private readonly exports: UserExportService,
     private readonly clock: Clock,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Get('users')
@@ -96,6 +94,7 @@ export class ConsoleUsersController {
       q: queryValue(request, 'q'),
       status: queryValue(request, 'status'),
       page: queryValue(request, 'page'),
+      vouchers: queryValue(request, 'vouchers'),
     });
     const venueId = filters.venueId ?? (operator.venueIds !== null ? (operator.venueIds[0] ?? null) : null);
     let result: Awaited<ReturnType<HotspotUsersService['list']>> | null = null;
@@ -106,10 +105,19 @@ export class ConsoleUsersController {
         status: filters.status,
         macAddress: null,
         search,
+        excludeBatches: hidesVouchers(filters),
         page: filters.page,
         limit: DEFAULT_LIMIT,
       });
     }
+    const users = result?.data ?? [];
+    const online =
+      venueId === null || users.length === 0
+        ? new Set<string>()
+        : await this.sessions.onlineUserIds(
+            venueId,
+            users.map((user) => user._id),
+          );
     const pages = result?.pagination.pages ?? 0;
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
       key,
@@ -118,7 +126,11 @@ export class ConsoleUsersController {
       venues: await this.pages.venueChoices(operator),
       unrestricted: operator.venueIds === null,
       filters,
-      users: result?.data ?? [],
+      users,
+      online,
+      hidesVouchers: hidesVouchers(filters),
+      withVouchers: listUrl({ ...filters, venueId, vouchers: true, page: 1 }),
+      withoutVouchers: listUrl({ ...filters, venueId, vouchers: false, page: 1 }),
       matchOf: (user: HotspotUserDto) => rowMatch(search, user),
       pagination: result?.pagination ?? null,
       previous: filters.page > 1 ? listUrl({ ...filters, venueId, page: filters.page - 1 }) : null,
@@ -202,13 +214,14 @@ export class ConsoleUsersController {
         venueId,
       });
     const { body, problems } = createBody(form, times.zone);
-    if (problems.length > 0 || unconfirmed.length > 0)
-      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
     let generated: string | null = null;
     if (form.loginMethod === 'username_password' && form.password === '') {
       generated = generatedPassword(randomBytes(GENERATED_PASSWORD_RANDOM_BYTES));
       body.password = generated;
     }
+    // Every problem in one round: the form's own checks and the v1 validation of the rest together.
+    const invalid = mergedProblems(problems.map(own), await validationProblems(body, CreateHotspotUserDto));
+    if (invalid.length > 0 || unconfirmed.length > 0) return again(422, [...invalid, ...venueProblems(unconfirmed)]);
     // The venue the result page shows the user in: the one the operator came from, if the user is in it.
     const shownVenue = (created: Versioned<HotspotUserDto>) =>
       venueId !== null && created.data.venueIds.includes(venueId) ? venueId : (created.data.venueIds[0] ?? null);
@@ -302,8 +315,8 @@ export class ConsoleUsersController {
         unconfirmed,
       );
     const { body, problems } = updateBody(form, current.data, times.zone);
-    if (problems.length > 0 || unconfirmed.length > 0)
-      return again(422, [...problems.map(own), ...venueProblems(unconfirmed)]);
+    const invalid = mergedProblems(problems.map(own), await validationProblems(body, UpdateHotspotUserDto));
+    if (invalid.length > 0 || unconfirmed.length > 0) return again(422, [...invalid, ...venueProblems(unconfirmed)]);
     try {
       const dto = (await pipe.transform(body, {
         type: 'body',
@@ -549,10 +562,29 @@ function stayWallTime(choice: StayChoice, times: VenueTimes, currentExpiry: stri
 /** The v1 refusal as problems to show on the form, if it is one of `statuses`; null for anything else. */
 function apiProblems(error: unknown, statuses: number[]): { status: number; problems: ShownProblem[] } | null {
   if (!(error instanceof ApiError) || !statuses.includes(error.getStatus())) return null;
+  const status = error.getStatus();
   const errors: FieldError[] = error.body.errors ?? [];
   const problems: ShownProblem[] =
     errors.length > 0
-      ? errors.map((e) => ({ field: e.field.split('.')[0], key: null, text: e.message }))
+      ? mergedProblems(
+          [],
+          errors.map((e) => apiFieldProblem(status, e.field, e.message)),
+        )
       : [{ field: null, key: null, text: error.body.message }];
-  return { status: error.getStatus(), problems };
+  return { status, problems };
+}
+
+/** What the v1 validation refuses in `body` (every field at once), in the form's words; none when it passes. */
+async function validationProblems(
+  body: Record<string, unknown>,
+  metatype: typeof CreateHotspotUserDto | typeof UpdateHotspotUserDto,
+): Promise<ShownProblem[]> {
+  try {
+    await pipe.transform(body, { type: 'body', metatype });
+    return [];
+  } catch (error) {
+    const shown = apiProblems(error, [400]);
+    if (shown === null) throw error;
+    return shown.problems;
+  }
 }

@@ -3,6 +3,9 @@ import {
   createBody,
   createdUrl,
   formOf,
+  apiFieldProblem,
+  hidesVouchers,
+  mergedProblems,
   listFilters,
   listUrl,
   pickedVenueIds,
@@ -39,20 +42,31 @@ describe('users screen rules', () => {
       q: '+90 5',
       status: 'blocked',
       page: 3,
+      vouchers: false,
       problems: [],
     });
+    expect(listFilters({ venueId: 'hot', q: '', status: '', page: '', vouchers: 'shown' }).vouchers).toBe(true);
+    expect(listFilters({ venueId: 'hot', q: '', status: '', page: '', vouchers: 'yes' }).vouchers).toBe(false);
     expect(listFilters({ venueId: '../x', q: 'a'.repeat(65), status: 'odd', page: '-1' })).toEqual({
       venueId: null,
       q: '',
       status: undefined,
       page: 1,
+      vouchers: false,
       problems: ['users.problem.venueId', 'users.problem.q'],
     });
+  });
+
+  it('hides the vouchers unless asked, and never from a search', () => {
+    expect(hidesVouchers({ q: '', vouchers: false })).toBe(true);
+    expect(hidesVouchers({ q: '', vouchers: true })).toBe(false);
+    expect(hidesVouchers({ q: '1204', vouchers: false })).toBe(false);
   });
 
   it('builds list URLs', () => {
     expect(listUrl({ venueId: 'hot', q: 'a b', status: '', page: 2 })).toBe('/admin/users?venueId=hot&q=a+b&page=2');
     expect(listUrl({ venueId: null })).toBe('/admin/users');
+    expect(listUrl({ venueId: 'hot', vouchers: true, page: 2 })).toBe('/admin/users?venueId=hot&vouchers=shown&page=2');
   });
 
   it("builds the address of a created user's result page, the venue kept", () => {
@@ -96,6 +110,15 @@ describe('users screen rules', () => {
       expiresAt: null,
     });
   });
+
+  it('sends a changed MAC address as typed (the API normalises it), an emptied one as null', () => {
+    const withMac = { ...user, macAddress: 'AA:BB:CC:DD:EE:FF' };
+    expect(updateBody({ ...formOf(withMac, null), macAddress: ' aa-bb-cc-dd-ee-01 ' }, withMac, null).body).toEqual({
+      macAddress: 'aa-bb-cc-dd-ee-01',
+    });
+    expect(updateBody({ ...formOf(withMac, null), macAddress: '' }, withMac, null).body).toEqual({ macAddress: null });
+    expect(updateBody(formOf(withMac, null), withMac, null).body).toEqual({});
+  });
 });
 
 describe('userFormInputs', () => {
@@ -122,14 +145,24 @@ describe('userFormInputs', () => {
     expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'room', 'macAddress', 'venueIds', 'metadata']);
   });
 
-  it('editing: no password and no MAC address; a guest shows its username', () => {
-    expect(names('guest', true)).toEqual(['name', 'username', 'email', 'phone', 'room', 'venueIds', 'metadata']);
+  it('editing: no password; the MAC address can be changed; a guest shows its username', () => {
+    expect(names('guest', true)).toEqual([
+      'name',
+      'username',
+      'email',
+      'phone',
+      'room',
+      'macAddress',
+      'venueIds',
+      'metadata',
+    ]);
     expect(names('username_password', true)).toEqual([
       'name',
       'username',
       'email',
       'phone',
       'room',
+      'macAddress',
       'venueIds',
       'expiresAt',
       'metadata',
@@ -210,5 +243,47 @@ describe('rowMatch', () => {
 
   it('says nothing without a search', () => {
     expect(rowMatch(null, guest)).toBeNull();
+  });
+});
+
+describe("problems in the form's words", () => {
+  it('turns a v1 refusal of a field into the form field and its sentence, never the API field name', () => {
+    expect(apiFieldProblem(400, 'macAddress', 'macAddress must be a MAC address')).toEqual({
+      field: 'macAddress',
+      key: 'users.invalid.macAddress',
+      text: null,
+    });
+    expect(apiFieldProblem(400, 'venueIds.2', 'venueIds.2 must be …')).toEqual({
+      field: 'venueIds',
+      key: 'users.invalid.venueIds',
+      text: null,
+    });
+    expect(apiFieldProblem(409, 'email', 'email already used')).toEqual({
+      field: 'email',
+      key: 'users.taken.email',
+      text: null,
+    });
+    expect(apiFieldProblem(403, 'venueIds', 'venue x is outside')).toEqual({
+      field: 'venueIds',
+      key: 'users.problem.venueOutside',
+      text: null,
+    });
+    // A field the form does not have keeps the API's words, in the summary only.
+    expect(apiFieldProblem(400, 'validFor', 'validFor must be …')).toEqual({
+      field: null,
+      key: null,
+      text: 'validFor must be …',
+    });
+  });
+
+  it("merges the form's own problems and the API's, once each, in the form's order", () => {
+    const own = [{ field: 'metadata', key: 'users.problem.metadata', text: null }];
+    const api = [
+      { field: 'email', key: 'users.invalid.email', text: null },
+      { field: 'name', key: 'users.invalid.name', text: null },
+      { field: 'name', key: 'users.invalid.name', text: null },
+      { field: null, key: null, text: 'other' },
+    ];
+    expect(mergedProblems(own, api).map((p) => p.field)).toEqual([null, 'name', 'email', 'metadata']);
   });
 });

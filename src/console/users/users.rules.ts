@@ -23,11 +23,19 @@ export interface UsersListFilters {
   q: string;
   status: UserStatus | undefined;
   page: number;
+  /** Whether the list shows the batches' accounts (vouchers), hidden unless asked for (`vouchers=shown`). */
+  vouchers: boolean;
   /** Catalogue keys of what was wrong in the query (the list is shown without it). */
   problems: string[];
 }
 
-export function listFilters(raw: { venueId: string; q: string; status: string; page: string }): UsersListFilters {
+export function listFilters(raw: {
+  venueId: string;
+  q: string;
+  status: string;
+  page: string;
+  vouchers?: string;
+}): UsersListFilters {
   const problems: string[] = [];
   let venueId: string | null = raw.venueId.trim() === '' ? null : raw.venueId.trim();
   if (venueId !== null && !VENUE_ID_PATTERN.test(venueId)) {
@@ -41,15 +49,30 @@ export function listFilters(raw: { venueId: string; q: string; status: string; p
   }
   const status = (USER_STATUSES as readonly string[]).includes(raw.status) ? (raw.status as UserStatus) : undefined;
   const page = /^[1-9][0-9]{0,6}$/.test(raw.page) ? Math.min(Number(raw.page), MAX_PAGE) : 1;
-  return { venueId, q, status, page, problems };
+  return { venueId, q, status, page, vouchers: raw.vouchers === 'shown', problems };
+}
+
+/**
+ * Whether the list leaves out the batches' accounts: unless the operator asked to see them, and
+ * never while searching (a search looks through every account, so a voucher's code finds it).
+ */
+export function hidesVouchers(filters: Pick<UsersListFilters, 'q' | 'vouchers'>): boolean {
+  return !filters.vouchers && filters.q === '';
 }
 
 /** The list's URL with these filters (and a page), for the pager and the links back. */
-export function listUrl(filters: { venueId: string | null; q?: string; status?: string; page?: number }): string {
+export function listUrl(filters: {
+  venueId: string | null;
+  q?: string;
+  status?: string;
+  page?: number;
+  vouchers?: boolean;
+}): string {
   const params = new URLSearchParams();
   if (filters.venueId !== null) params.set('venueId', filters.venueId);
   if (filters.q !== undefined && filters.q !== '') params.set('q', filters.q);
   if (filters.status !== undefined && filters.status !== '') params.set('status', filters.status);
+  if (filters.vouchers === true) params.set('vouchers', 'shown');
   if (filters.page !== undefined && filters.page > 1) params.set('page', String(filters.page));
   const query = params.toString();
   return query === '' ? '/admin/users' : `/admin/users?${query}`;
@@ -147,14 +170,13 @@ const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, '
 
 /**
  * The inputs of the create form (`editing` false) or the edit form for a user of `loginMethod`: a
- * password only when creating a username/password user, a MAC address only when creating, no
- * username when creating a guest (the service picks it), no expiry for a guest.
+ * password only when creating a username/password user, no username when creating a guest (the
+ * service picks it), no expiry for a guest.
  */
 export function userFormInputs(loginMethod: string, editing: boolean): UserFormInput[] {
   const guest = loginMethod === 'guest';
   const shown = (name: UserFormInput['name']): boolean => {
     if (name === 'password') return !editing && !guest;
-    if (name === 'macAddress') return !editing;
     if (name === 'username') return editing || !guest;
     if (name === 'expiresAt') return !guest;
     return true;
@@ -246,6 +268,49 @@ export interface FormProblem {
   key: string;
 }
 
+/** A problem as the form shows it: beside its field when the form has it, and in the summary. */
+export interface ShownProblem {
+  field: string | null;
+  /** A catalogue key, or null with `text` (a refusal that names no field of the form, as the API said it). */
+  key: string | null;
+  text: string | null;
+}
+
+/**
+ * A v1 refusal of one field, in the form's words: the field the form has (`venueIds.0` is the
+ * venues' field), and the catalogue's sentence for it (`users.invalid.<field>` for a value the API
+ * refused, `users.taken.<field>` for a username, email or phone another user of the venue holds,
+ * `users.problem.venueOutside` for a venue outside the operator's), never the API's field name. A
+ * field the form does not have keeps the API's text, shown in the summary only.
+ */
+export function apiFieldProblem(status: number, field: string, text: string): ShownProblem {
+  const name = field.split('.')[0];
+  if (!(USER_FORM_FIELDS as readonly string[]).includes(name)) return { field: null, key: null, text };
+  if (status === 403 && name === 'venueIds') return { field: name, key: 'users.problem.venueOutside', text: null };
+  if (status === 409 && (TAKEN_FIELDS as readonly string[]).includes(name)) {
+    return { field: name, key: `users.taken.${name}`, text: null };
+  }
+  return { field: name, key: `users.invalid.${name}`, text: null };
+}
+
+/** The fields unique within a venue, whose 409 says another user holds the value. */
+export const TAKEN_FIELDS = ['username', 'email', 'phone'] as const;
+
+/** The form's problems and the API's together, one per field and message, in the form's order of fields. */
+export function mergedProblems(own: readonly ShownProblem[], api: readonly ShownProblem[]): ShownProblem[] {
+  const all = [...own, ...api];
+  const seen = new Set<string>();
+  const unique = all.filter((problem) => {
+    const id = `${problem.field ?? ''} ${problem.key ?? ''} ${problem.text ?? ''}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const order = (problem: ShownProblem) =>
+    problem.field === null ? -1 : (USER_FORM_FIELDS as readonly string[]).indexOf(problem.field);
+  return unique.sort((a, b) => order(a) - order(b));
+}
+
 /**
  * The v1 create body of the form; empty optional fields are left out; the password only when typed
  * (the console generates one otherwise). `expiresAt` is a local time in the operator's zone.
@@ -290,7 +355,7 @@ export function updateBody(
   const problems: FormProblem[] = [];
   const body: Record<string, unknown> = {};
   if (form.name !== current.name) body.name = form.name;
-  for (const name of ['username', 'email', 'phone', 'room'] as const) {
+  for (const name of ['username', 'email', 'phone', 'room', 'macAddress'] as const) {
     const typed = form[name].trim() === '' ? null : form[name].trim();
     if (typed !== current[name]) body[name] = typed;
   }

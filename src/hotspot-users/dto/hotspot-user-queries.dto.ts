@@ -87,6 +87,9 @@ const SEARCH_DESCRIPTION =
   `${KINDS_HELP.charAt(0).toUpperCase()}${KINDS_HELP.slice(1)}; a MAC prefix of 2-12 hex digits matches in any ` +
   `separator form, and ${MAC_SUFFIX_MIN_DIGITS}-12 hex digits match a MAC's end too. % and _ match themselves.`;
 
+/** `batchAccounts`: whether the list holds the batches' accounts. */
+export const BATCH_ACCOUNTS = ['include', 'exclude'] as const;
+
 export class ListHotspotUsersQueryDto {
   @VenueIdField(LIST_VENUE_DESCRIPTION)
   venueId?: string;
@@ -134,6 +137,16 @@ export class ListHotspotUsersQueryDto {
   @IsSafeText()
   @HasCharacters(1, 36)
   batchId?: string;
+
+  @ApiPropertyOptional({
+    enum: BATCH_ACCOUNTS,
+    description:
+      "An addition to v1: `exclude` leaves out every batch's accounts (vouchers), with the total counted without " +
+      'them; absent or `include`: every user, as v1 lists them. `exclude` is not combined with q or batchId (400).',
+  })
+  @IsOptional()
+  @IsIn(BATCH_ACCOUNTS, { message: 'batchAccounts must be one of include, exclude' })
+  batchAccounts?: (typeof BATCH_ACCOUNTS)[number];
 
   @PageField()
   page?: string;

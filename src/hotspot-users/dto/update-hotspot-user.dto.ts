@@ -5,6 +5,7 @@ import { IsMetadata, IsOptionalNotNull, IsRefused, IsVenueIdList } from '../../c
 import {
   DATE_TIME_INPUT,
   EMAIL,
+  MAC_INPUT,
   NULLABLE,
   PHONE,
   ROOM,
@@ -15,6 +16,7 @@ import {
 import {
   EmailRules,
   ExpiresAtRules,
+  MacAddressRules,
   NameRules,
   PhoneRules,
   RoomRules,
@@ -22,7 +24,7 @@ import {
   ValidForRules,
 } from './user-field-rules.js';
 
-/** Every field is optional; send only what changes. `null` clears email, phone, room, expiresAt (and a guest's username). */
+/** Every field is optional; send only what changes. `null` clears email, phone, room, macAddress, expiresAt (and a guest's username). */
 export class UpdateHotspotUserDto {
   @ApiPropertyOptional({
     example: 'Ayşe Yılmaz',
@@ -60,6 +62,15 @@ export class UpdateHotspotUserDto {
   @IsOptional()
   @RoomRules()
   room?: string | null;
+
+  @ApiPropertyOptional({
+    ...MAC_INPUT,
+    ...NULLABLE,
+    description: `An addition to v1: replaces the user's own MAC address (not its devices'); null clears it. ${MAC_INPUT.description}`,
+  })
+  @IsOptional()
+  @MacAddressRules()
+  macAddress?: string | null;
 
   @ApiPropertyOptional({ ...VENUE_IDS, description: 'Replaces the venues; repeats are dropped, order kept' })
   @IsOptionalNotNull()

@@ -11,6 +11,9 @@ import { HotspotUserEntity, type UserStatus } from './hotspot-user.entity.js';
 @Entity('hotspot_user_venues')
 @Index('idx_user_venues_list', ['venueId', 'userCreatedAt', 'userId'])
 @Index('idx_user_venues_list_by_status', ['venueId', 'userStatus', 'userCreatedAt', 'userId'])
+/** The list without a batch's accounts (vouchers): one range of these, as the whole list is one of the two above. */
+@Index('idx_user_venues_guests', ['venueId', 'inBatch', 'userCreatedAt', 'userId'])
+@Index('idx_user_venues_guests_by_status', ['venueId', 'inBatch', 'userStatus', 'userCreatedAt', 'userId'])
 @Index('uq_user_venues_username', ['venueId', 'usernameKey'], { unique: true })
 /** A RADIUS login whose name is not in the NAS's venue finds the venue that holds it. */
 @Index('idx_user_venues_username_key', ['usernameKey', 'userId'])
@@ -42,6 +45,10 @@ export class HotspotUserVenueEntity {
 
   @DateTimeColumn('user_created_at')
   userCreatedAt!: Date;
+
+  /** Whether the user is a batch's account (a voucher): a copy of `batchId !== null`, which never changes. */
+  @Column({ name: 'in_batch', type: 'boolean', default: false })
+  inBatch!: boolean;
 
   @Column({ name: 'username_key', type: 'varchar', length: USERNAME_MAX_LENGTH, nullable: true })
   usernameKey!: string | null;
