@@ -10,6 +10,7 @@ import {
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../../common/validation/normalise.js';
 import { METADATA_MAX_BYTES, VENUE_ID_PATTERN } from '../../common/validation/validators.js';
 import { ROOM_MAX_LENGTH } from '../../hotspot-users/dto/field-schemas.js';
+import { USER_TEXT_FIELDS, type UserTextField } from '../../hotspot-users/user-text-fields.js';
 import { instantAsWallDateTime, nextWallTime, wallDateTime, wallTimeOnDay } from '../../web/zoned-time.js';
 
 /**
@@ -326,14 +327,9 @@ export function createBody(
     loginMethod: form.loginMethod,
     venueIds: venueIdsOf(form.venueIds),
   };
-  const optional = (name: 'username' | 'email' | 'phone' | 'room' | 'macAddress') => {
+  for (const name of ['username', ...USER_TEXT_FIELDS, 'macAddress'] as const) {
     if (form[name].trim() !== '') body[name] = form[name].trim();
-  };
-  optional('username');
-  optional('email');
-  optional('phone');
-  optional('room');
-  optional('macAddress');
+  }
   if (!guest && form.password !== '') body.password = form.password;
   if (form.expiresAt.trim() !== '') {
     const instant = wallDateTime(form.expiresAt.trim(), zone);
@@ -355,7 +351,7 @@ export function updateBody(
   const problems: FormProblem[] = [];
   const body: Record<string, unknown> = {};
   if (form.name !== current.name) body.name = form.name;
-  for (const name of ['username', 'email', 'phone', 'room', 'macAddress'] as const) {
+  for (const name of ['username', ...USER_TEXT_FIELDS, 'macAddress'] as const) {
     const typed = form[name].trim() === '' ? null : form[name].trim();
     if (typed !== current[name]) body[name] = typed;
   }
@@ -383,9 +379,7 @@ export function formOf(user: HotspotUserDto, zone: string | null): UserForm {
     name: user.name,
     username: user.username ?? '',
     password: '',
-    email: user.email ?? '',
-    phone: user.phone ?? '',
-    room: user.room ?? '',
+    ...textFieldsOf(user),
     macAddress: user.macAddress ?? '',
     venueIds: user.venueIds.join(', '),
     expiresAt: instantAsWallDateTime(user.expiresAt, zone),
@@ -421,4 +415,9 @@ export function rowMatch(search: SearchPrefixes | null, user: HotspotUserDto): S
     macAddress: user.macAddress,
     deviceMacs: user.devices.map((device) => device.macAddress),
   });
+}
+
+/** The user's text fields as the form holds them: empty for null. */
+function textFieldsOf(user: HotspotUserDto): Record<UserTextField, string> {
+  return Object.fromEntries(USER_TEXT_FIELDS.map((name) => [name, user[name] ?? ''])) as Record<UserTextField, string>;
 }
