@@ -175,10 +175,15 @@ export class ConsolePages {
     return this.formTokens.claim(session(request).idHash, token, outcome);
   }
 
-  /** A result the session's own POST left (its secret only within its window); a 404 page for any other. */
-  async result(request: ConsoleRequest, resultId: string): Promise<FormResult> {
+  /**
+   * A result the session's own POST left (its secret only within its window), about the user `userId`
+   * when given; a 404 page for any other.
+   */
+  async result(request: ConsoleRequest, resultId: string, userId?: string): Promise<FormResult> {
     const found = await this.formTokens.result(session(request).idHash, resultId);
-    if (found === null) throw new PageRefusal(404, 'error.notFound');
+    if (found === null || (userId !== undefined && found.details.userId !== userId)) {
+      throw new PageRefusal(404, 'error.notFound');
+    }
     return found;
   }
 

@@ -127,20 +127,7 @@ export class HotspotUsersRepository {
   ): Promise<{ total: number; records: ShownRecord[] }> {
     const { sql, params } = guestPage(venueId, status, page);
     const rows: Array<{ user_id: string; total: number | string }> = await em.query(sql, params);
-    if (rows.length === 0) {
-      const [count] = await em.query<Array<{ total: number | string }>>(
-        `SELECT ${guestTotal(status)} AS total`,
-        guestTotalParams(venueId, status),
-      );
-      return { total: Number(count.total), records: [] };
-    }
-    return {
-      total: Number(rows[0].total),
-      records: await this.findShownRecords(
-        em,
-        rows.map((row) => row.user_id),
-      ),
-    };
+    return this.pageOfRows(em, rows, `SELECT ${guestTotal(status)} AS total`, guestTotalParams(venueId, status));
   }
 
   /** By MAC address, by batch, or both (and without the batches' accounts). */
@@ -207,11 +194,21 @@ export class HotspotUsersRepository {
        ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
       [...params, page.limit, page.offset],
     );
+    return this.pageOfRows(em, rows, `SELECT COUNT(*) AS total FROM (${sql}) m`, params);
+  }
+
+  /**
+   * A page from its ids with the total beside each; past the last page (no row) the total is counted
+   * by `countSql` instead.
+   */
+  private async pageOfRows(
+    em: EntityManager,
+    rows: ReadonlyArray<{ user_id: string; total: number | string }>,
+    countSql: string,
+    countParams: readonly unknown[],
+  ): Promise<{ total: number; records: ShownRecord[] }> {
     if (rows.length === 0) {
-      const [count] = await em.query<Array<{ total: number | string }>>(
-        `SELECT COUNT(*) AS total FROM (${sql}) m`,
-        params,
-      );
+      const [count] = await em.query<Array<{ total: number | string }>>(countSql, [...countParams]);
       return { total: Number(count.total), records: [] };
     }
     return {

@@ -140,8 +140,7 @@ export class PasswordController {
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
     const userId = pathId(id);
-    const result = await this.pages.result(request, resultId);
-    if (result.details.userId !== userId) throw new PageRefusal(404, 'error.notFound');
+    const result = await this.pages.result(request, resultId, userId);
     const venueId = venueOf(queryValue(request, 'venueId'));
     const current = await this.users.get(operatorActor(operator), userId, context(venueId));
     await this.pages.render(request, response, 200, 'guest-password/done', {

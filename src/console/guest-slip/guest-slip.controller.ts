@@ -2,7 +2,6 @@ import { Get, Param, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { HotspotUsersService } from '../../hotspot-users/hotspot-users.service.js';
 import { SECRET_RESULT_MINUTES } from '../../operators/console-form-tokens.service.js';
-import { PageRefusal } from '../../web/errors.js';
 import { queryValue } from '../../web/forms.js';
 import { qrCodeSvg } from '../../web/qr-svg.js';
 import { wifiJoinText } from '../../web/wifi.js';
@@ -34,8 +33,7 @@ export class GuestSlipController {
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
     const userId = pathId(id);
-    const result = await this.pages.result(request, resultId);
-    if (result.details.userId !== userId) throw new PageRefusal(404, 'error.notFound');
+    const result = await this.pages.result(request, resultId, userId);
     const venueId = venueOf(queryValue(request, 'venueId'));
     const user = (await this.users.get(operatorActor(operator), userId, context(venueId))).data;
     // The venue the slip is for: the one the operator came from, else the guest's first.

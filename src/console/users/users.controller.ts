@@ -258,8 +258,7 @@ export class ConsoleUsersController {
     @Param('result') resultId: string,
   ): Promise<void> {
     const operator = requirePermission(request, 'write');
-    const result = await this.pages.result(request, resultId);
-    if (result.details.userId !== id) throw new PageRefusal(404, 'error.notFound');
+    const result = await this.pages.result(request, resultId, id);
     const venueId = venueOf(queryValue(request, 'venueId'));
     const user = await this.users.get(operatorActor(operator), id, context(venueId));
     await this.pages.render(request, response, 200, 'users/created', {
