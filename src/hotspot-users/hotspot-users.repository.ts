@@ -631,8 +631,9 @@ export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes
   const venueParams = status === undefined ? [venueId] : [venueId, status];
   const range = (column: string, prefix: string) => {
     const { from, to, like } = prefixRange(prefix);
-    params.push(from, ...(to === null ? [] : [to]), like);
-    return `${column} >= ?${to === null ? '' : ` AND ${column} < ?`} AND ${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
+    params.push(from, ...(to === null ? [] : [to]), ...(like === null ? [] : [like]));
+    const below = to === null ? '' : ` AND ${column} < ?`;
+    return `${column} >= ?${below}${like === null ? '' : ` AND ${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`}`;
   };
   const keyBranch = (column: string, prefix: string) => {
     params.push(...venueParams);

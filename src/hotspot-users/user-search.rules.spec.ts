@@ -197,9 +197,13 @@ describe('user search rules', () => {
     expect(searchPrefixes('1'.repeat(longest + 1)).phone).toBeNull();
   });
 
-  it('gives the index range of a prefix, wildcards escaped', () => {
-    expect(prefixRange('ab')).toEqual({ from: 'ab', to: 'ac', like: 'ab%' });
-    expect(prefixRange('5%_!')).toEqual({ from: '5%_!', to: '5%_"', like: '5!%!_!!%' });
+  it('gives the index range of a prefix, with a LIKE only where a padding collation could widen it', () => {
+    expect(prefixRange('ab')).toEqual({ from: 'ab', to: 'ac', like: null });
+    expect(prefixRange('5%_!')).toEqual({ from: '5%_!', to: '5%_"', like: null });
+    expect(prefixRange('ab ')).toEqual({ from: 'ab ', to: 'ab!', like: 'ab %' });
+    expect(prefixRange('a\tb_')).toEqual({ from: 'a\tb_', to: 'a\tb`', like: 'a\tb!_%' });
+    expect(prefixRange('\u{10ffff}%')).toEqual({ from: '\u{10ffff}%', to: '\u{10ffff}&', like: null });
+    expect(prefixRange('\u{10ffff}')).toEqual({ from: '\u{10ffff}', to: null, like: '\u{10ffff}%' });
     expect(successor('a\u{d7ff}')).toBe('a\u{e000}');
     expect(successor('a\u{10ffff}')).toBe('b');
     expect(successor('\u{10ffff}')).toBeNull();

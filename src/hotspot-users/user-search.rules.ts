@@ -265,19 +265,24 @@ function pairs(hex: string): string {
 
 /**
  * The rows whose key starts with `prefix`: `key >= from AND key < to` (to null: no upper bound) is
- * the index range, `key LIKE like ESCAPE '!'` keeps it exact whatever the column's collation pads;
- * `%`, `_` and `!` in the prefix are escaped, so they match themselves.
+ * the index range. The range alone is exact in code point order, and under a collation that pads
+ * with spaces too (MariaDB's utf8mb4_bin), unless the prefix holds a character below the space or
+ * ends with one: only then (or without an upper bound) `key LIKE like ESCAPE '!'` keeps it exact.
+ * Left out otherwise: SQLite compiles a statement whose LIKE pattern is a parameter again on every
+ * run. `%`, `_` and `!` in the prefix are escaped, so they match themselves.
  */
 export interface PrefixRange {
   from: string;
   to: string | null;
-  like: string;
+  like: string | null;
 }
 
 export const LIKE_ESCAPE = '!';
 
 export function prefixRange(prefix: string): PrefixRange {
-  return { from: prefix, to: successor(prefix), like: `${prefix.replace(/[%_!]/g, (c) => `!${c}`)}%` };
+  const to = successor(prefix);
+  const rangeIsExact = to !== null && !/[\u0000-\u001f]| $/u.test(prefix);
+  return { from: prefix, to, like: rangeIsExact ? null : `${prefix.replace(/[%_!]/g, (c) => `!${c}`)}%` };
 }
 
 /** The least string greater than every string starting with `prefix`, in code point order; null if none. */

@@ -90,7 +90,7 @@ export class LoginAttemptsRepository {
       const { from, to, like } = query.usernameStart;
       builder.andWhere('attempt.searchUsername >= :from', { from });
       if (to !== null) builder.andWhere('attempt.searchUsername < :to', { to });
-      builder.andWhere(`attempt.searchUsername LIKE :like ESCAPE '${LIKE_ESCAPE}'`, { like });
+      if (like !== null) builder.andWhere(`attempt.searchUsername LIKE :like ESCAPE '${LIKE_ESCAPE}'`, { like });
     }
     if (query.macAddress !== undefined) {
       builder.andWhere('attempt.macAddress = :macAddress', { macAddress: query.macAddress });
