@@ -2,7 +2,10 @@ import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import type { PlanDto } from '../src/plans/dto/plan.response.js';
 import { PlanVenueEntity } from '../src/plans/entities/plan-venue.entity.js';
 import { PlanEntity } from '../src/plans/entities/plan.entity.js';
+import type { BatchDetailDto } from '../src/batches/dto/batch.response.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
+import { VenueEntity } from '../src/venues/entities/venue.entity.js';
+import { contextRuntime, runCli } from './support/cli-io.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -236,6 +239,117 @@ for (const kind of databaseKinds()) {
         .put(used._id, { venueIds: ['venue-a'] })
         .expect(200);
       expect((await as(admin).get(`/${used._id}`)).body.data.venueIds).toEqual(['venue-a']);
+    });
+
+    describe('a plan on users, batches and venues', () => {
+      const users = (token = admin) => ({
+        post: (body: object) =>
+          testApp.http.post('/api/v1/hotspot-users').set('Authorization', `Bearer ${token}`).send(body),
+        put: (id: string, body: object) =>
+          testApp.http.put(`/api/v1/hotspot-users/${id}`).set('Authorization', `Bearer ${token}`).send(body),
+        get: (id: string) => testApp.http.get(`/api/v1/hotspot-users/${id}`).set('Authorization', `Bearer ${token}`),
+      });
+      const guest = (fields: object) => ({ name: 'Guest', loginMethod: 'guest', venueIds: ['venue-a'], ...fields });
+
+      it('puts a user on a plan at create and by PUT; the record shows planId; the audit names it', async () => {
+        const plan = await created({ name: 'Lobby', venueIds: ['venue-a', 'venue-b'] });
+        const response = await users(venueA).post(guest({ planId: plan._id }));
+        expect(response.status).toBe(201);
+        expect(response.body.data.planId).toBe(plan._id);
+        const id = response.body.data._id as string;
+        expect((await users(venueA).get(id)).body.data.planId).toBe(plan._id);
+        const row = await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ id });
+        expect(row.planId).toBe(plan._id);
+
+        const other = await created({ name: 'Paid', venueIds: ['venue-a'] });
+        const moved = await users(venueA).put(id, { planId: other._id }).expect(200);
+        expect(moved.body.data.planId).toBe(other._id);
+        const cleared = await users(venueA).put(id, { planId: null }).expect(200);
+        expect(cleared.body.data.planId).toBeNull();
+        const audit = await auditOf(id);
+        expect(audit.filter((event) => event.action === 'user.update').map((event) => event.changedFields)).toEqual([
+          ['planId'],
+          ['planId'],
+        ]);
+      });
+
+      it('refuses with 422 a plan that does not exist or is not offered in every venue of the user', async () => {
+        const onlyA = await created({ name: 'A only', venueIds: ['venue-a'] });
+        const unknown = await users().post(guest({ planId: 'no-such-plan' }));
+        expect(unknown.status).toBe(422);
+        expect(unknown.body).toEqual({
+          success: false,
+          message: 'Plan not usable here',
+          errors: [{ field: 'planId', message: 'plan no-such-plan does not exist' }],
+        });
+        const twoVenues = await users().post(guest({ planId: onlyA._id, venueIds: ['venue-a', 'venue-b'] }));
+        expect(twoVenues.status).toBe(422);
+        expect(twoVenues.body.errors).toEqual([
+          { field: 'planId', message: `plan ${onlyA._id} is not offered in venue venue-b` },
+        ]);
+        const user = (
+          await users()
+            .post(guest({ planId: onlyA._id }))
+            .expect(201)
+        ).body.data;
+        const widened = await users().put(user._id as string, { venueIds: ['venue-a', 'venue-b'] });
+        expect(widened.status).toBe(422);
+        expect(widened.body.errors).toEqual([
+          { field: 'venueIds', message: `plan ${onlyA._id} is not offered in venue venue-b` },
+        ]);
+        expect((await users().get(user._id as string)).body.data.venueIds).toEqual(['venue-a']);
+        const malformed = await users().post(guest({ planId: 42 }));
+        expect(malformed.status).toBe(400);
+        expect(malformed.body.errors).toContainEqual({ field: 'planId', message: 'planId must be a string' });
+      });
+
+      it('gives a batch and each of its accounts the plan; a plan not offered in the venue is 422', async () => {
+        const plan = await created({ name: 'Vouchers', venueIds: ['venue-a'] });
+        const batches = (body: object) =>
+          testApp.http.post('/api/v1/hotspot-user-batches').set('Authorization', `Bearer ${admin}`).send(body);
+        const response = await batches({ venueId: 'venue-a', count: 3, validFor: 3600, planId: plan._id });
+        expect(response.status).toBe(201);
+        const batch = response.body.data as BatchDetailDto;
+        expect(batch.planId).toBe(plan._id);
+        const accounts = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ batchId: batch.id });
+        expect(accounts.map((account) => account.planId)).toEqual([plan._id, plan._id, plan._id]);
+        const elsewhere = await batches({ venueId: 'venue-b', count: 1, validFor: 3600, planId: plan._id });
+        expect(elsewhere.status).toBe(422);
+        expect(elsewhere.body.errors).toEqual([
+          { field: 'planId', message: `plan ${plan._id} is not offered in venue venue-b` },
+        ]);
+        expect((await as(admin).delete(plan._id)).body.errors).toEqual([
+          { field: 'id', message: 'the plan is in use: 3 users are on it; 1 batch gives it' },
+        ]);
+      });
+
+      it('hotspot venue set --default-plan: a plan the venue offers, checked, audited; in use until cleared', async () => {
+        const cli = (...argv: string[]) => runCli(contextRuntime(testApp.app), ...argv);
+        const plan = await created({ name: 'House default', venueIds: ['venue-c'] });
+        const set = await cli('venue', 'set', 'venue-c', '--default-plan', plan._id, '--json');
+        expect(set.code).toBe(0);
+        expect(JSON.parse(set.stdout)).toMatchObject({ id: 'venue-c', defaultPlanId: plan._id });
+        const venue = await testApp.dataSource.getRepository(VenueEntity).findOneByOrFail({ id: 'venue-c' });
+        expect(venue.defaultPlanId).toBe(plan._id);
+        const audit = await testApp.dataSource
+          .getRepository(AuditEventEntity)
+          .find({ where: { targetId: 'venue-c' }, order: { occurredAt: 'ASC', id: 'ASC' } });
+        expect(audit.map((event) => event.action)).toEqual(['venue.create']);
+
+        const notOffered = await cli('venue', 'set', 'venue-a', '--default-plan', plan._id);
+        expect(notOffered.code).toBe(2);
+        expect(notOffered.stderr).toContain(`defaultPlanId plan ${plan._id} is not offered in venue venue-a`);
+        const unknown = await cli('venue', 'set', 'venue-c', '--default-plan', 'no-such-plan');
+        expect(unknown.code).toBe(2);
+        expect(unknown.stderr).toContain('defaultPlanId plan no-such-plan does not exist');
+
+        expect((await as(admin).delete(plan._id)).body.errors).toEqual([
+          { field: 'id', message: 'the plan is in use: it is the default plan of venue venue-c' },
+        ]);
+        const cleared = await cli('venue', 'set', 'venue-c', '--clear-default-plan', '--json');
+        expect(JSON.parse(cleared.stdout)).toMatchObject({ defaultPlanId: null });
+        await as(admin).delete(plan._id).expect(200);
+      });
     });
   });
 }

@@ -39,6 +39,7 @@ describe('VenuesService', () => {
         ssid: null,
         portalUrl: null,
         checkOutTime: null,
+        defaultPlanId: null,
         createdAt: new Date('2026-11-22T10:00:00.000Z'),
         updatedAt: new Date('2026-11-22T10:00:01.000Z'),
       },
