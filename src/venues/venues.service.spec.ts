@@ -46,6 +46,35 @@ describe('VenuesService', () => {
     ]);
   });
 
+  it('asks the plans about a default plan being set, refuses what they refuse, and clears it without asking', async () => {
+    const asked: Array<[string, string]> = [];
+    const checked = new VenuesService(
+      database,
+      new VenuesRepository(),
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+      {
+        defaultPlanProblem: (_em, venueId, planId) => {
+          asked.push([venueId, planId]);
+          return Promise.resolve(planId === 'offered' ? null : `plan ${planId} is not offered in venue ${venueId}`);
+        },
+      },
+    );
+    await expect(checked.set('lobby', { defaultPlanId: 'elsewhere' })).rejects.toThrow(
+      new VenueValidationError('defaultPlanId', 'plan elsewhere is not offered in venue lobby'),
+    );
+    expect(await checked.list()).toEqual([]);
+    const set = await checked.set('lobby', { defaultPlanId: 'offered' });
+    expect(set).toMatchObject({ created: true, changed: ['defaultPlanId'], venue: { defaultPlanId: 'offered' } });
+    await checked.set('lobby', { defaultPlanId: 'offered' });
+    const cleared = await checked.set('lobby', { defaultPlanId: null });
+    expect(cleared.venue.defaultPlanId).toBeNull();
+    expect(asked).toEqual([
+      ['lobby', 'elsewhere'],
+      ['lobby', 'offered'],
+    ]);
+  });
+
   it('records venue.create and venue.update with the changed fields, and nothing for a set that changes nothing', async () => {
     await service.set('lobby', { ssid: 'Guest' });
     await service.set('lobby', { ssid: 'Guest' });
