@@ -23,6 +23,7 @@ const RECORD_FIELDS = [
   'metadata',
   'name',
   'phone',
+  'planId',
   'room',
   'status',
   'updatedAt',
@@ -118,6 +119,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
         batchId: null,
+        planId: null,
       },
     });
     const data = response.body.data;
@@ -172,6 +174,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
         batchId: null,
+        planId: null,
       },
     });
     expect(response.body.data.updatedAt).toBe(response.body.data.createdAt);
@@ -294,6 +297,7 @@ describeEachDatabase('POST /api/v1/hotspot-users (create)', (current) => {
         createdAt: expect.stringMatching(ISO_UTC_MS),
         updatedAt: expect.stringMatching(ISO_UTC_MS),
         batchId: null,
+        planId: null,
       },
     });
     const row = await userRow(current(), response.body.data._id);

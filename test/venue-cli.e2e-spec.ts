@@ -83,7 +83,7 @@ for (const kind of databaseKinds()) {
       expect(changed.code).toBe(0);
       expect(changed.stdout).toBe(
         'Changed venue lobby: name "Hotel Lobby", time zone Europe/Berlin, SSID -, ' +
-          'portal URL https://portal.example/login, check-out 11:00.\n',
+          'portal URL https://portal.example/login, check-out 11:00, default plan -.\n',
       );
       expect(await rows()).toEqual([
         {

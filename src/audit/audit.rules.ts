@@ -60,6 +60,9 @@ export const AUDIT_ACTIONS = [
   '2fa.reset',
   'batch.create',
   'batch.reveal',
+  'plan.create',
+  'plan.update',
+  'plan.delete',
   'access.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -73,6 +76,7 @@ export const AUDIT_TARGET_TYPES = [
   'operator',
   'venue',
   'batch',
+  'plan',
   'page',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -14,6 +14,7 @@ export function toBatchDto(batch: UserBatchEntity, now: Date): BatchDto {
     passwordLength: batch.passwordLength,
     expiresAt: batch.expiresAt?.toISOString() ?? null,
     validFor: batch.validFor,
+    planId: batch.planId,
     createdBy: { type: batch.createdByType, name: batch.createdByName },
     createdAt: batch.createdAt.toISOString(),
     firstRevealedAt: batch.firstRevealedAt?.toISOString() ?? null,

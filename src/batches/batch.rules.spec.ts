@@ -22,6 +22,7 @@ const request = (fields: Partial<BatchRequest> = {}): BatchRequest => ({
   expiresAt: new Date('2027-01-01T00:00:00Z'),
   validFor: null,
   label: null,
+  planId: null,
   ...fields,
 });
 

@@ -65,6 +65,8 @@ export interface BatchRequest {
   expiresAt: Date | null;
   validFor: number | null;
   label: string | null;
+  /** The plan every account is on (offered in the venue); null: none of their own. */
+  planId: string | null;
 }
 
 /** The checks that need the clock or combine fields (the DTOs check each field's shape). */

@@ -53,7 +53,7 @@ export class BatchesController {
   @HttpCode(HttpStatus.CREATED)
   @ApiStandardErrors({ body: true })
   @RequirePermission('write')
-  @Idempotent()
+  @Idempotent('planId names a plan that does not exist or is not offered in the venue (`Plan not usable here`)')
   @ApiOperation({
     summary: 'Create a batch of accounts (vouchers) for one venue (an addition to v1)',
     description:

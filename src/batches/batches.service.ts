@@ -26,6 +26,7 @@ import { PasswordHasher } from '../common/passwords/password-hasher.js';
 import { nameWordRowsOf, searchKeysOf } from '../hotspot-users/user-search.rules.js';
 import { countDeltas } from '../hotspot-users/venue-counts.rules.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
+import { PlansService } from '../plans/plans.service.js';
 import { NasSecretUnavailableError, openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
 import { RegisteredVenuesCheck } from '../venues/registered-venues-check.js';
 import * as rules from './batch.rules.js';
@@ -65,6 +66,7 @@ export class BatchesService {
     private readonly idempotency: IdempotencyService,
     private readonly audit: AuditService,
     private readonly registeredVenues: RegisteredVenuesCheck,
+    private readonly plans: PlansService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.key = config.get('secretsKey', { infer: true }) ?? null;
@@ -118,6 +120,7 @@ export class BatchesService {
     await claim?.take(em);
     await this.idempotency.reserve(em, idempotency);
     await this.assertVenueRegistered(em, request.venueId);
+    if (request.planId !== null) await this.plans.assertOffered(em, request.planId, [request.venueId], 'planId');
     const usernames = await this.freeUsernames(em, request.prefix, request.count);
     const batch = Object.assign(new UserBatchEntity(), {
       id: newId(),
@@ -128,6 +131,7 @@ export class BatchesService {
       passwordLength: request.passwordLength,
       expiresAt: request.expiresAt,
       validFor: request.validFor,
+      planId: request.planId,
       createdByType: actor.type,
       createdById: actor.id,
       createdByName: actor.name,
@@ -152,6 +156,7 @@ export class BatchesService {
         createdAt: now,
         updatedAt: now,
         batchId: batch.id,
+        planId: request.planId,
         version: 1,
       } satisfies HotspotUserEntity),
     );

@@ -23,6 +23,7 @@ describe('hotspot user inputs', () => {
       macAddress: 'AA:BB:CC:DD:EE:FF',
       expiresAt: new Date('2030-01-31T12:00:00.000Z'),
       validFor: null,
+      planId: null,
       metadata: {},
     });
   });

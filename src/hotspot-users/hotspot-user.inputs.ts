@@ -28,6 +28,7 @@ export interface CreateUserInput extends UserTextValues {
   macAddress: string | null;
   expiresAt: Date | null;
   validFor: number | null;
+  planId: string | null;
   metadata: JsonObject;
 }
 
@@ -41,6 +42,7 @@ export interface UpdateUserInput extends Partial<UserTextValues> {
   venueIds?: string[];
   expiresAt?: Date | null;
   validFor?: number | null;
+  planId?: string | null;
   status?: UserStatus;
   metadata?: JsonObject;
 }
@@ -70,6 +72,7 @@ export function toCreateInput(dto: CreateHotspotUserDto): CreateUserInput {
     macAddress: dto.macAddress == null ? null : validated(normaliseMac(dto.macAddress), dto.macAddress),
     expiresAt: dto.expiresAt == null ? null : instant(dto.expiresAt),
     validFor: dto.validFor ?? null,
+    planId: dto.planId ?? null,
     metadata: dto.metadata ?? {},
   };
 }
@@ -84,6 +87,7 @@ export function toUpdateInput(dto: UpdateHotspotUserDto): UpdateUserInput {
   if (dto.venueIds !== undefined) input.venueIds = uniqueVenueIds(dto.venueIds);
   if (dto.expiresAt !== undefined) input.expiresAt = dto.expiresAt === null ? null : instant(dto.expiresAt);
   if (dto.validFor !== undefined) input.validFor = dto.validFor;
+  if (dto.planId !== undefined) input.planId = dto.planId;
   if (dto.status !== undefined) input.status = dto.status;
   if (dto.metadata !== undefined) input.metadata = dto.metadata;
   return input;

@@ -29,6 +29,7 @@ export function toHotspotUserDto(
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     batchId: user.batchId,
+    planId: user.planId,
   };
 }
 

@@ -161,6 +161,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     createdAt: now,
     updatedAt: now,
     batchId: null,
+    planId: input.planId,
     version: 1,
   } satisfies HotspotUserEntity);
 }
@@ -190,6 +191,7 @@ export function appliedUpdate(
     macAddress: input.macAddress === undefined ? user.macAddress : input.macAddress,
     expiresAt: input.expiresAt === undefined ? user.expiresAt : input.expiresAt,
     validFor: input.validFor === undefined ? user.validFor : input.validFor,
+    planId: input.planId === undefined ? user.planId : input.planId,
     metadata: input.metadata ?? user.metadata,
     status: input.status ?? user.status,
     updatedAt: now,

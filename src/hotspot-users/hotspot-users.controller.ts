@@ -24,6 +24,7 @@ import {
   ApiParam,
   ApiPreconditionFailedResponse,
   ApiTags,
+  ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedToken } from '../auth/authenticated-token.js';
@@ -135,6 +136,9 @@ const CONFLICT_EXAMPLES = {
   },
 };
 
+const PLAN_NOT_USABLE_HERE =
+  'planId names a plan that does not exist or is not offered in every venue of the user (`Plan not usable here`)';
+
 @ApiTags('hotspot-users')
 @ApiStandardErrors({ body: false })
 @Controller(`${API_V1}/hotspot-users`)
@@ -224,7 +228,7 @@ export class HotspotUsersController {
   @ApiStandardErrors({ body: true })
   @RequirePermission('write')
   @ApiOperation({ summary: 'Create a user', description: `Status starts active, devices empty. ${SCOPE}` })
-  @Idempotent()
+  @Idempotent(PLAN_NOT_USABLE_HERE)
   @ApiCreatedResponse({
     type: HotspotUserMessageResponseDto,
     headers: { ...LOCATION_HEADER, ...ETAG_HEADER, ...REPLAYED_RESPONSE_HEADER },
@@ -268,6 +272,7 @@ export class HotspotUsersController {
     examples: { expired: CONFLICT_EXAMPLES.expired, clash: CONFLICT_EXAMPLES.clash },
   })
   @ApiPreconditionFailedResponse(PRECONDITION)
+  @ApiUnprocessableEntityResponse({ description: PLAN_NOT_USABLE_HERE, type: ErrorResponseDto })
   async update(
     @CurrentToken() token: AuthenticatedToken,
     @Param('id') id: string,

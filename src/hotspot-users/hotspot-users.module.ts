@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { PlansModule } from '../plans/plans.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { ExpirySweeper } from './expiry-sweeper.service.js';
@@ -25,7 +26,7 @@ import { VenueSessionsController } from './venue-sessions.controller.js';
 import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule],
+  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule, PlansModule],
   controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController, PasswordResetController],
   providers: [
     HotspotUsersService,

@@ -25,6 +25,7 @@ import { UserAccess } from './user-access.js';
 import { UserSessionEndings } from './user-session-endings.js';
 import { UserSessionsService } from './user-sessions.service.js';
 import { registeredVenuesCheck } from '../testing/venues.js';
+import { plansService } from '../testing/plans.js';
 
 const unrestricted: AuthenticatedToken = {
   kind: 'token',
@@ -95,6 +96,7 @@ describe('HotspotUsersService', () => {
       new IdempotencyService(database, clock, new IdempotencyRepository()),
       new AuditService(database, new AuditRepository(), clock),
       registeredVenuesCheck(database, clock),
+      plansService(database, clock),
     );
   });
 

@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
 import { pageWindow, paginationOf } from '../common/pagination.js';
 import { DatabaseService } from '../database/database.service.js';
+import { PlansService } from '../plans/plans.service.js';
 import type { TransactionClaim } from '../database/transaction-claim.js';
 import { IdempotencyService, type IdempotentCall } from '../idempotency/idempotency.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -66,6 +67,7 @@ export class HotspotUsersService {
     private readonly idempotency: IdempotencyService,
     private readonly audit: AuditService,
     private readonly registeredVenues: RegisteredVenuesCheck,
+    private readonly plans: PlansService,
   ) {}
 
   async list(token: Actor, query: ListUsersQuery): Promise<UserPage> {
@@ -138,6 +140,7 @@ export class HotspotUsersService {
         await claim?.take(em);
         await this.idempotency.reserve(em, idempotency);
         await this.assertVenuesRegistered(em, input.venueIds);
+        if (input.planId !== null) await this.plans.assertOffered(em, input.planId, input.venueIds, 'planId');
         await this.writer.insert(em, user, input.venueIds);
         await this.audit.record(em, {
           actor: actorOf(token),
@@ -187,6 +190,10 @@ export class HotspotUsersService {
 
         const { user, changes } = rules.appliedUpdate(stored.user, input, now);
         const venueIds = input.venueIds ?? stored.venueIds;
+        // The plan must be offered in every venue of the user, whether the plan or the venues change.
+        if (user.planId !== null && (input.planId !== undefined || input.venueIds !== undefined)) {
+          await this.plans.assertOffered(em, user.planId, venueIds, input.planId !== undefined ? 'planId' : 'venueIds');
+        }
         await this.writer.update(em, user, changes, stored, venueIds);
         const unauthJobIds: string[] = [];
         if (move.kind === 'moved' && move.ending !== null) {

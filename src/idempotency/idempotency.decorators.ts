@@ -14,9 +14,10 @@ export const REPLAYED_RESPONSE_HEADER = {
 
 /**
  * Makes a route honour `Idempotency-Key` (see IdempotencyInterceptor), and documents the header and
- * the 422. The route documents its own 409 (in progress), next to its other conflicts.
+ * the 422 (with `unprocessable`, the route's own reasons for one too). The route documents its own
+ * 409 (in progress), next to its other conflicts.
  */
-export function Idempotent(): MethodDecorator {
+export function Idempotent(unprocessable?: string): MethodDecorator {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
@@ -28,7 +29,13 @@ export function Idempotent(): MethodDecorator {
         `(marked \`${REPLAYED_HEADER}: true\`) without doing the work again.`,
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     }),
-    ApiUnprocessableEntityResponse({ description: IDEMPOTENCY_MESSAGES.mismatch, type: ErrorResponseDto }),
+    ApiUnprocessableEntityResponse({
+      description:
+        unprocessable === undefined
+          ? IDEMPOTENCY_MESSAGES.mismatch
+          : `${IDEMPOTENCY_MESSAGES.mismatch}; or ${unprocessable}`,
+      type: ErrorResponseDto,
+    }),
   );
 }
 

@@ -6,7 +6,7 @@ import { isIP, SocketAddress } from 'node:net';
 const NAS_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const NAS_NAME_RULE = '1-64 characters of A-Za-z0-9_.-';
 
-export const NAS_VENDORS = ['mikrotik', 'unifi', 'cisco', 'other'] as const;
+export const NAS_VENDORS = ['mikrotik', 'unifi', 'cisco', 'coova', 'pfsense', 'other'] as const;
 export type NasVendor = (typeof NAS_VENDORS)[number];
 
 /** RFC 5176's port; 0 says the NAS has no Disconnect/CoA listener. */

@@ -103,7 +103,7 @@ describe('NasService', () => {
     ['ipAddress', { ipAddress: 'ap.example' }, 'ipAddress must be an IPv4 or IPv6 address'],
     ['secret', { secret: 'has"quote' }, 'secret must be 1-128 printable characters'],
     ['coaPort', { coaPort: 70000 }, 'coaPort must be an integer from 0 to 65535'],
-    ['vendor', { vendor: 'juniper' }, 'vendor must be one of mikrotik, unifi, cisco, other'],
+    ['vendor', { vendor: 'juniper' }, 'vendor must be one of mikrotik, unifi, cisco, coova, pfsense, other'],
   ])('refuses a bad %s and stores nothing', async (field, change, message) => {
     const error = await service()
       .add({ ...INPUT, ...change })

@@ -29,6 +29,7 @@ import { toActor } from './operator-rules.js';
 import { OperatorsRepository } from './operators.repository.js';
 import { OperatorsService } from './operators.service.js';
 import { registeredVenuesCheck } from '../testing/venues.js';
+import { plansService } from '../testing/plans.js';
 
 /** One-time passwords last 72 hours, as by default. */
 const consoleConfig = {
@@ -190,6 +191,7 @@ function usersService(database: DatabaseService, clock: ManualClock): HotspotUse
     new IdempotencyService(database, clock, new IdempotencyRepository()),
     auditOf(database, clock),
     registeredVenuesCheck(database, clock),
+    plansService(database, clock),
   );
 }
 

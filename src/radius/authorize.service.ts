@@ -9,6 +9,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { validityAtFirstLogin } from '../hotspot-users/hotspot-user.rules.js';
 import type { Deadline } from '../common/load/deadline.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
+import { PlansService } from '../plans/plans.service.js';
 import type { RadiusNas } from './nas-identity.js';
 import type { RadiusAttributes } from './radius-attributes.js';
 import { RADIUS_OBSERVER, type RadiusObserver } from './radius-observer.js';
@@ -22,6 +23,7 @@ import {
   type RejectReason,
 } from './radius.rules.js';
 import { LoginDecisions } from './login-decisions.js';
+import { planReply, wholeAllowance } from './plan-reply.rules.js';
 import { VerifiedPasswords } from './verified-passwords.js';
 
 /** The most of a username a login's log line repeats (a hostile NAS may send kilobytes). */
@@ -62,6 +64,7 @@ export class AuthorizeService {
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     private readonly decisions: LoginDecisions,
+    private readonly plans: PlansService,
     config: ConfigService<AppConfig, true>,
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
@@ -122,7 +125,7 @@ export class AuthorizeService {
         (em) => this.radiusUsers.findGuestLoginByMac(em, nas.venueId, mac, recentSince),
         { deadline, lane: 'radius' },
       );
-      if (guest !== null) return this.decide(guest, deadline);
+      if (guest !== null) return this.decide(nas, guest, deadline);
     }
     const { username, password } = method;
     if (password === null) return rejected('unknownDevice', null);
@@ -138,7 +141,7 @@ export class AuthorizeService {
     if (!(await this.passwordMatches(user.id, hash, password, deadline))) {
       return { ...rejected('invalidCredentials', null), foundUserId: foundIn(user) };
     }
-    return this.decide(user, deadline);
+    return this.decide(nas, user, deadline);
   }
 
   /** argon2id, unless this very password was verified against this very hash within the cache's time to live. */
@@ -149,8 +152,11 @@ export class AuthorizeService {
     return matches;
   }
 
-  /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private async decide(found: LoginUser, deadline: Deadline): Promise<Outcome> {
+  /**
+   * The decision on a user whose credentials matched: its standing, venue and session count; when
+   * accepted, the reply tells the NAS the limits of the login's effective plan in its vendor's attributes.
+   */
+  private async decide(nas: RadiusNas, found: LoginUser, deadline: Deadline): Promise<Outcome> {
     const now = this.clock.now();
     let user = found;
     if (
@@ -162,12 +168,28 @@ export class AuthorizeService {
     }
     const decision = decideLogin(user, user.recentSessions, this.config, now);
     if (!decision.accepted) return { ...rejected(decision.reason, user.id), foundUserId: foundIn(user) };
+    const plan = await this.database.run((em) => this.plans.effectivePlan(em, user.planId, nas.venueId), {
+      deadline,
+      lane: 'radius',
+    });
+    const reply = planReply({
+      vendor: nas.vendor,
+      plan,
+      left: wholeAllowance(plan),
+      sessionTimeout: decision.sessionTimeout,
+      interimSeconds: this.config.interimSeconds,
+    });
     const answer: AuthorizeAnswer = {
       status: 200,
       body: {
         'control:Auth-Type': 'Accept',
-        'reply:Session-Timeout': decision.sessionTimeout,
-        'reply:Acct-Interim-Interval': this.config.interimSeconds,
+        // Text (Mikrotik-Rate-Limit) goes to the NAS as it is, never expanded by FreeRADIUS.
+        ...Object.fromEntries(
+          Object.entries(reply).map(([name, value]) => [
+            `reply:${name}`,
+            typeof value === 'string' ? { value, do_xlat: false } : value,
+          ]),
+        ),
         'reply:Class': { value: encodeClass(decision.userId), do_xlat: false },
       },
     };

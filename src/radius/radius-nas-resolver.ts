@@ -30,7 +30,14 @@ export class RadiusNasResolver {
     const nas =
       name === undefined || sourceIp === undefined ? null : await this.nases.identify(name, sourceIp, { deadline });
     if (nas !== null && this.venueScope.isInScope(token, nas.venueId))
-      return { id: nas.id, name: nas.name, venueId: nas.venueId, sourceIp, network: isNetwork(nas.ipAddress) };
+      return {
+        id: nas.id,
+        name: nas.name,
+        venueId: nas.venueId,
+        vendor: nas.vendor,
+        sourceIp,
+        network: isNetwork(nas.ipAddress),
+      };
     this.logger.warn(
       `RADIUS ${section} refused: ${nas === null ? 'no registered NAS matches' : "the token's venues do not include"}` +
         ` client ${JSON.stringify(name?.slice(0, 64) ?? null)} from ${JSON.stringify(sourceIp?.slice(0, 64) ?? null)}`,

@@ -66,6 +66,7 @@ describe('venue rules', () => {
       ssid: 'Guest',
       portalUrl: null,
       checkOutTime: '11:00',
+      defaultPlanId: 'plan-1',
     };
     expect(appliedVenueChanges(current, { ssid: 'Guests', displayName: '', timeZone: null })).toEqual({
       displayName: null,
@@ -73,6 +74,7 @@ describe('venue rules', () => {
       ssid: 'Guests',
       portalUrl: null,
       checkOutTime: '11:00',
+      defaultPlanId: 'plan-1',
     });
     expect(appliedVenueChanges(null, { ssid: 'Guest', checkOutTime: '12:30' })).toEqual({
       displayName: null,
@@ -80,16 +82,25 @@ describe('venue rules', () => {
       ssid: 'Guest',
       portalUrl: null,
       checkOutTime: '12:30',
+      defaultPlanId: null,
     });
   });
 
   it('lists the fields a change moves', () => {
-    const current = { displayName: 'Lobby', timeZone: null, ssid: 'Guest', portalUrl: null, checkOutTime: null };
+    const current = {
+      displayName: 'Lobby',
+      timeZone: null,
+      ssid: 'Guest',
+      portalUrl: null,
+      checkOutTime: null,
+      defaultPlanId: null,
+    };
     expect(changedVenueFields(current, { ...current, ssid: 'Guest' })).toEqual([]);
     expect(changedVenueFields(current, { ...current, displayName: null, portalUrl: 'https://p.example/' })).toEqual([
       'displayName',
       'portalUrl',
     ]);
+    expect(changedVenueFields(current, { ...current, defaultPlanId: 'plan-1' })).toEqual(['defaultPlanId']);
   });
 
   it('takes a check-out time as HH:MM on a 24-hour clock', () => {

@@ -16,6 +16,8 @@ export interface VenueFields {
   portalUrl: string | null;
   /** When guests check out, `HH:MM` on a 24-hour clock in the venue's time zone (a stay ends then). */
   checkOutTime: string | null;
+  /** The plan (src/plans) of a user without one of its own who logs in here; it must offer this venue. */
+  defaultPlanId: string | null;
 }
 
 export type VenueField = keyof VenueFields;
@@ -75,15 +77,28 @@ export function checkOutTimeProblem(time: string): string | null {
   return /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(time) ? null : 'must be a time of day as HH:MM, e.g. 11:00';
 }
 
+/** A plan's `_id` in form only: whether the plan exists and is offered is the plans module's check. */
+export function planIdProblem(planId: string): string | null {
+  return /^[0-9A-Za-z-]{1,36}$/.test(planId) ? null : 'must be the _id of a plan';
+}
+
 const PROBLEMS: Record<VenueField, (value: string) => string | null> = {
   displayName: displayNameProblem,
   timeZone: timeZoneProblem,
   ssid: ssidProblem,
   portalUrl: portalUrlProblem,
   checkOutTime: checkOutTimeProblem,
+  defaultPlanId: planIdProblem,
 };
 
-export const VENUE_FIELDS: readonly VenueField[] = ['displayName', 'timeZone', 'ssid', 'portalUrl', 'checkOutTime'];
+export const VENUE_FIELDS: readonly VenueField[] = [
+  'displayName',
+  'timeZone',
+  'ssid',
+  'portalUrl',
+  'checkOutTime',
+  'defaultPlanId',
+];
 
 /** The first problem of `changes` as [field, message], or null; an empty value clears and is no problem. */
 export function venueChangesProblem(changes: VenueChanges): [VenueField, string] | null {
@@ -100,7 +115,7 @@ export function venueChangesProblem(changes: VenueChanges): [VenueField, string]
 export function appliedVenueChanges(current: VenueFields | null, changes: VenueChanges): VenueFields {
   const result: VenueFields =
     current === null
-      ? { displayName: null, timeZone: null, ssid: null, portalUrl: null, checkOutTime: null }
+      ? { displayName: null, timeZone: null, ssid: null, portalUrl: null, checkOutTime: null, defaultPlanId: null }
       : { ...current };
   for (const field of VENUE_FIELDS) {
     const value = changes[field];

@@ -39,9 +39,39 @@ describe('VenuesService', () => {
         ssid: null,
         portalUrl: null,
         checkOutTime: null,
+        defaultPlanId: null,
         createdAt: new Date('2026-11-22T10:00:00.000Z'),
         updatedAt: new Date('2026-11-22T10:00:01.000Z'),
       },
+    ]);
+  });
+
+  it('asks the plans about a default plan being set, refuses what they refuse, and clears it without asking', async () => {
+    const asked: Array<[string, string]> = [];
+    const checked = new VenuesService(
+      database,
+      new VenuesRepository(),
+      clock,
+      new AuditService(database, new AuditRepository(), clock),
+      {
+        defaultPlanProblem: (_em, venueId, planId) => {
+          asked.push([venueId, planId]);
+          return Promise.resolve(planId === 'offered' ? null : `plan ${planId} is not offered in venue ${venueId}`);
+        },
+      },
+    );
+    await expect(checked.set('lobby', { defaultPlanId: 'elsewhere' })).rejects.toThrow(
+      new VenueValidationError('defaultPlanId', 'plan elsewhere is not offered in venue lobby'),
+    );
+    expect(await checked.list()).toEqual([]);
+    const set = await checked.set('lobby', { defaultPlanId: 'offered' });
+    expect(set).toMatchObject({ created: true, changed: ['defaultPlanId'], venue: { defaultPlanId: 'offered' } });
+    await checked.set('lobby', { defaultPlanId: 'offered' });
+    const cleared = await checked.set('lobby', { defaultPlanId: null });
+    expect(cleared.venue.defaultPlanId).toBeNull();
+    expect(asked).toEqual([
+      ['lobby', 'elsewhere'],
+      ['lobby', 'offered'],
     ]);
   });
 

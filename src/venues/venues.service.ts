@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CLI_ACTOR, type AuditActor } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -17,6 +17,7 @@ import {
   type VenueField,
   type VenueFields,
 } from './venue-rules.js';
+import { VENUE_PLAN_OFFERS, type VenuePlanOffers } from './venue-plan-offers.js';
 import { VenuesRepository } from './venues.repository.js';
 
 /** A registered venue as shown. */
@@ -52,6 +53,7 @@ export class VenuesService {
     private readonly venues: VenuesRepository,
     private readonly clock: Clock,
     private readonly audit: AuditService,
+    @Optional() @Inject(VENUE_PLAN_OFFERS) private readonly planOffers: VenuePlanOffers | null = null,
   ) {}
 
   /**
@@ -100,6 +102,7 @@ export class VenuesService {
   ): Promise<VenueSetResult> {
     const now = this.clock.now();
     const stored = await this.venues.findById(em, id);
+    await this.assertDefaultPlanOffered(em, id, stored, changes);
     if (stored === null) {
       const record = Object.assign(new VenueEntity(), appliedVenueChanges(null, changes), {
         id,
@@ -128,6 +131,20 @@ export class VenuesService {
     return { venue: view(Object.assign(stored, fields, { updatedAt: now })), created: false, changed };
   }
 
+  /** A default plan being set must exist and be offered in the venue. */
+  private async assertDefaultPlanOffered(
+    em: EntityManager,
+    id: string,
+    stored: VenueEntity | null,
+    changes: VenueChanges,
+  ): Promise<void> {
+    const planId = changes.defaultPlanId;
+    if (planId === undefined || planId === null || planId === '' || planId === stored?.defaultPlanId) return;
+    if (this.planOffers === null) throw new Error('a default plan cannot be checked without the plans module');
+    const problem = await this.planOffers.defaultPlanProblem(em, id, planId);
+    if (problem !== null) throw new VenueValidationError('defaultPlanId', problem);
+  }
+
   /** Every registered venue, by id. */
   async list(): Promise<Venue[]> {
     return (await this.database.run((em) => this.venues.listById(em))).map(view);
@@ -153,6 +170,7 @@ function view(record: VenueEntity): Venue {
     ssid: record.ssid,
     portalUrl: record.portalUrl,
     checkOutTime: record.checkOutTime,
+    defaultPlanId: record.defaultPlanId,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

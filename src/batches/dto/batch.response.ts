@@ -43,6 +43,14 @@ export class BatchDto {
   @ApiProperty({ type: 'integer', ...NULLABLE, description: "Seconds of validity from each account's first login" })
   validFor!: number | null;
 
+  @ApiProperty({
+    type: String,
+    ...NULLABLE,
+    example: null,
+    description: 'The service plan every account is on (GET /api/v1/plans/{id}); null: none',
+  })
+  planId!: string | null;
+
   @ApiProperty({ type: BatchCreatorDto })
   createdBy!: BatchCreatorDto;
 

@@ -10,11 +10,13 @@ import {
 import {
   DATE_TIME_INPUT,
   NULLABLE,
+  PLAN_ID,
   VALID_FOR_INPUT,
   VALID_FOR_MAX_SECONDS,
   VALID_FOR_MIN_SECONDS,
   VENUE_ID_SCHEMA,
 } from '../../hotspot-users/dto/field-schemas.js';
+import { PlanIdRules } from '../../hotspot-users/dto/user-field-rules.js';
 import {
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
@@ -112,6 +114,15 @@ export class CreateBatchDto {
   @IsSafeText()
   @HasCharacters(1, LABEL_MAX_LENGTH)
   label?: string | null;
+
+  @ApiPropertyOptional({
+    ...PLAN_ID,
+    ...NULLABLE,
+    description: 'The service plan of every account (offered in the venue, else 422); null or absent: none',
+  })
+  @IsOptional()
+  @PlanIdRules()
+  planId?: string | null;
 }
 
 export class ListBatchesQueryDto {
@@ -134,6 +145,7 @@ export function toBatchRequest(dto: CreateBatchDto): BatchRequest {
     expiresAt: dto.expiresAt == null ? null : parseIsoDateTimeWithZone(dto.expiresAt),
     validFor: dto.validFor ?? null,
     label: dto.label ?? null,
+    planId: dto.planId ?? null,
   };
 }
 

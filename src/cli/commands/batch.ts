@@ -34,6 +34,7 @@ interface CreateOptions {
   expiresAt?: Date;
   validFor?: number;
   label?: string;
+  plan?: string;
   json?: true;
 }
 
@@ -89,6 +90,7 @@ export const batchCommand: CliCommand = {
         ),
       )
       .addOption(valueOption('--label <label>', 'how the batch is listed, at most 100 characters', text(100)))
+      .addOption(valueOption('--plan <planId>', 'the service plan of every account (offered in the venue)', text(36)))
       .addOption(flagOption('--json', 'print the batch as one JSON object, with its accounts'))
       .action((options: CreateOptions) => runtime.use(BATCH_SERVICE, (service) => create(service, options, io)));
 
@@ -130,6 +132,7 @@ async function create(service: BatchService, options: CreateOptions, io: CliIo):
       expiresAt: options.expiresAt ?? null,
       validFor: options.validFor ?? null,
       label: options.label ?? null,
+      planId: options.plan ?? null,
     }),
   );
   if (options.json) {

@@ -11,6 +11,7 @@ function venue(overrides: Partial<Venue> = {}): Venue {
     ssid: null,
     portalUrl: null,
     checkOutTime: null,
+    defaultPlanId: null,
     createdAt: new Date('2030-01-01T00:00:00.000Z'),
     updatedAt: new Date('2030-01-02T00:00:00.000Z'),
     ...overrides,
@@ -73,7 +74,7 @@ describe('hotspot venue', () => {
       ]);
       expect(result.stdout).toBe(
         'Registered venue lobby: name "Hotel Lobby", time zone Europe/Berlin, SSID "Hotel Guest", ' +
-          'portal URL https://portal.example/login, check-out 12:00 (default).\n',
+          'portal URL https://portal.example/login, check-out 12:00 (default), default plan -.\n',
       );
     });
 
@@ -89,6 +90,7 @@ describe('hotspot venue', () => {
         ssid: null,
         portalUrl: null,
         checkOutTime: null,
+        defaultPlanId: null,
         createdAt: '2030-01-01T00:00:00.000Z',
         updatedAt: '2030-01-02T00:00:00.000Z',
       });

@@ -1,6 +1,7 @@
 import { Argument } from 'commander';
 import {
   checkOutTimeProblem,
+  planIdProblem,
   displayNameProblem,
   portalUrlProblem,
   ssidProblem,
@@ -10,6 +11,8 @@ import {
   type VenueChanges,
   type VenueField,
 } from '../../venues/venue-rules.js';
+import { PlansModule } from '../../plans/plans.module.js';
+import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { VenuesService, VenueValidationError, type Venue } from '../../venues/venues.service.js';
 import { printJson, UsageError, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
@@ -21,7 +24,8 @@ import { textTable } from '../text-table.js';
 export type VenueRegistry = Pick<VenuesService, 'set' | 'list'>;
 
 export const VENUE_SERVICE: ServiceNeed<VenueRegistry> = {
-  imports: [VenuesModule],
+  // PlansModule checks a default plan (VENUE_PLAN_OFFERS).
+  imports: [CommandVenueScopeModule, VenuesModule, PlansModule],
   resolve: (context) => context.get(VenuesService),
 };
 
@@ -33,6 +37,7 @@ export interface VenueJson {
   ssid: string | null;
   portalUrl: string | null;
   checkOutTime: string | null;
+  defaultPlanId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,6 +50,7 @@ function toVenueJson(venue: Venue): VenueJson {
     ssid: venue.ssid,
     portalUrl: venue.portalUrl,
     checkOutTime: venue.checkOutTime,
+    defaultPlanId: venue.defaultPlanId,
     createdAt: venue.createdAt.toISOString(),
     updatedAt: venue.updatedAt.toISOString(),
   };
@@ -105,6 +111,15 @@ const FIELD_OPTIONS: ReadonlyArray<{
     help: 'when its guests check out, HH:MM in its time zone (12:00 until set), where a stay ends',
     problem: checkOutTimeProblem,
   },
+  {
+    field: 'defaultPlanId',
+    flags: '--default-plan <planId>',
+    clear: '--clear-default-plan',
+    key: 'defaultPlan',
+    clearKey: 'clearDefaultPlan',
+    help: 'the plan of its users without one of their own, the _id of a plan it offers',
+    problem: planIdProblem,
+  },
 ];
 
 interface SetOptions {
@@ -113,11 +128,13 @@ interface SetOptions {
   ssid?: string;
   portalUrl?: string;
   checkOut?: string;
+  defaultPlan?: string;
   clearName?: true;
   clearTimeZone?: true;
   clearSsid?: true;
   clearPortalUrl?: true;
   clearCheckOut?: true;
+  clearDefaultPlan?: true;
   json?: true;
 }
 
@@ -148,6 +165,7 @@ export const venueCommand: CliCommand = {
           '  hotspot venue set lobby --name "Hotel Lobby" --time-zone Europe/Berlin --ssid "Hotel Guest"\n' +
           '  hotspot venue set lobby --portal-url https://portal.example/login --clear-ssid\n' +
           '  hotspot venue set lobby --check-out 11:00\n' +
+          '  hotspot venue set lobby --default-plan 019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b49\n' +
           '  hotspot venue list --json\n',
       );
 
@@ -166,7 +184,8 @@ export const venueCommand: CliCommand = {
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {id, displayName, timeZone, ssid, portalUrl, checkOutTime, createdAt, updatedAt}',
+          'print one JSON object {id, displayName, timeZone, ssid, portalUrl, checkOutTime, defaultPlanId, createdAt, ' +
+            'updatedAt}',
         ),
       )
       .action((id: string, options: SetOptions) =>
@@ -215,7 +234,8 @@ function shown(value: string | null): string {
 function describe(venue: VenueJson): string {
   return (
     `name ${shown(venue.displayName)}, time zone ${venue.timeZone ?? '-'}, SSID ${shown(venue.ssid)}, ` +
-    `portal URL ${venue.portalUrl ?? '-'}, check-out ${venue.checkOutTime ?? `${DEFAULT_CHECK_OUT_TIME} (default)`}`
+    `portal URL ${venue.portalUrl ?? '-'}, check-out ${venue.checkOutTime ?? `${DEFAULT_CHECK_OUT_TIME} (default)`}, ` +
+    `default plan ${venue.defaultPlanId ?? '-'}`
   );
 }
 

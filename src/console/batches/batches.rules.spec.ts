@@ -23,6 +23,7 @@ describe('batchRequestOf', () => {
       expiresAt: new Date('2030-01-31T09:00:00.000Z'),
       validFor: null,
       label: 'Fair',
+      planId: null,
     });
   });
 

@@ -93,6 +93,7 @@ export function batchRequestOf(
       expiresAt,
       validFor: hours === null ? null : hours * 3600,
       label: label === '' ? null : label,
+      planId: null,
     },
     problems,
   };

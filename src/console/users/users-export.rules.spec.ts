@@ -20,6 +20,7 @@ const user = (fields: Partial<HotspotUserDto>): HotspotUserDto => ({
   createdAt: '2030-01-01T08:00:00.000Z',
   updatedAt: '2030-01-01T08:00:00.000Z',
   batchId: null,
+  planId: null,
   ...fields,
 });
 

@@ -7,6 +7,7 @@ import {
   EMAIL,
   MAC_INPUT,
   NULLABLE,
+  PLAN_ID,
   PHONE,
   ROOM,
   USERNAME,
@@ -21,6 +22,7 @@ import {
   PhoneRules,
   RoomRules,
   UsernameRules,
+  PlanIdRules,
   ValidForRules,
 } from './user-field-rules.js';
 
@@ -111,6 +113,16 @@ export class CreateHotspotUserDto {
   @IsOptional()
   @ValidForRules()
   validFor?: number | null;
+
+  @ApiPropertyOptional({
+    ...PLAN_ID,
+    ...NULLABLE,
+    description:
+      "An addition to v1: the user's service plan (offered in every venue of the user, else 422); null or absent: none, the default plan of the venue a login comes through applies",
+  })
+  @IsOptional()
+  @PlanIdRules()
+  planId?: string | null;
 
   @ApiPropertyOptional({
     type: 'object',

@@ -79,6 +79,13 @@ export const DATE_TIME_OUTPUT: ApiPropertyOptions = {
 
 export const NULLABLE = { nullable: true } as const;
 
+/** A plan's `_id` (GET /api/v1/plans). */
+export const PLAN_ID: ApiPropertyOptions = {
+  type: String,
+  pattern: '^[0-9A-Za-z-]{1,36}$',
+  example: '019a9c4e-8f3a-7c21-b6d0-2f5e8a1c3b49',
+};
+
 export const ROOM_MAX_LENGTH = 32;
 
 /** Where the guest stays; the desk's own spelling, found by `q`. */

@@ -7,7 +7,17 @@ import {
   type LoginMethod,
   type UserStatus,
 } from '../entities/hotspot-user.entity.js';
-import { DATE_TIME_OUTPUT, EMAIL, MAC_OUTPUT, NULLABLE, PHONE, ROOM, USERNAME, VENUE_IDS } from './field-schemas.js';
+import {
+  DATE_TIME_OUTPUT,
+  EMAIL,
+  MAC_OUTPUT,
+  NULLABLE,
+  PHONE,
+  PLAN_ID,
+  ROOM,
+  USERNAME,
+  VENUE_IDS,
+} from './field-schemas.js';
 
 export class DeviceDto {
   @ApiProperty(MAC_OUTPUT)
@@ -105,6 +115,15 @@ export class HotspotUserDto {
       'label); null for the other users',
   })
   batchId!: string | null;
+
+  @ApiProperty({
+    ...PLAN_ID,
+    ...NULLABLE,
+    description:
+      "An addition to v1: the user's service plan (GET /api/v1/plans/{id}); null: none of its own, the default " +
+      'plan of the venue a login comes through applies',
+  })
+  planId!: string | null;
 }
 
 export class PaginationDto {

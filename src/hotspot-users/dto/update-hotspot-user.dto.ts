@@ -7,6 +7,7 @@ import {
   EMAIL,
   MAC_INPUT,
   NULLABLE,
+  PLAN_ID,
   PHONE,
   ROOM,
   USERNAME,
@@ -21,6 +22,7 @@ import {
   PhoneRules,
   RoomRules,
   UsernameRules,
+  PlanIdRules,
   ValidForRules,
 } from './user-field-rules.js';
 
@@ -90,6 +92,15 @@ export class UpdateHotspotUserDto {
   @IsOptional()
   @ValidForRules()
   validFor?: number | null;
+
+  @ApiPropertyOptional({
+    ...PLAN_ID,
+    ...NULLABLE,
+    description: "The user's service plan (offered in every venue of the user, else 422); null: none",
+  })
+  @IsOptional()
+  @PlanIdRules()
+  planId?: string | null;
 
   @ApiPropertyOptional({
     enum: USER_STATUSES,

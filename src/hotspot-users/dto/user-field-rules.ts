@@ -58,3 +58,9 @@ export const ValidForRules = (): PropertyDecorator =>
     Min(VALID_FOR_MIN_SECONDS, { message: `validFor must be at least ${VALID_FOR_MIN_SECONDS} seconds` }),
     Max(VALID_FOR_MAX_SECONDS, { message: `validFor must be at most ${VALID_FOR_MAX_SECONDS} seconds` }),
   );
+
+export const PlanIdRules = (): PropertyDecorator =>
+  stacked(
+    IsString({ message: 'planId must be a string' }),
+    Matches(/^[0-9A-Za-z-]{1,36}$/, { message: 'planId must be the _id of a plan' }),
+  );
