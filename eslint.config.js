@@ -23,6 +23,7 @@ const FEATURE_LAYERS = [
   'operators',
   'secrets',
   'radius-config',
+  'usage',
   'radius',
   'health',
   'metrics',

@@ -15,6 +15,7 @@ import { OperatorsModule } from './operators/operators.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+import { UsageModule } from './usage/usage.module.js';
 import { appConfigModule } from './config/app-config.module.js';
 
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         NasModule,
         BatchesModule,
         OperatorsModule,
+        UsageModule,
         RadiusModule,
         AuditRetentionModule,
         BatchesSweepModule,
