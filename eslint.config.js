@@ -13,6 +13,7 @@ const FEATURE_LAYERS = [
   'audit',
   'auth',
   'venues',
+  'plans',
   'radius-packets',
   'idempotency',
   'sessions',

@@ -12,6 +12,7 @@ import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { OperatorsModule } from './operators/operators.module.js';
+import { PlansModule } from './plans/plans.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
@@ -34,6 +35,7 @@ export class AppModule {
         SessionsModule,
         UnauthJobsModule,
         NasModule,
+        PlansModule,
         BatchesModule,
         OperatorsModule,
         UsageModule,

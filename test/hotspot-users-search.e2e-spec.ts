@@ -146,6 +146,7 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
       createdAt: now,
       updatedAt: now,
       batchId: null,
+      planId: null,
       version: 1,
     } satisfies HotspotUserEntity);
     await dataSource.manager.insert(HotspotUserEntity, user);

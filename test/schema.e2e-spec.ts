@@ -25,6 +25,8 @@ const APP_TABLES = [
   'operator_recovery_codes',
   'operator_sessions',
   'operators',
+  'plan_venues',
+  'plans',
   'sessions',
   'unauth_jobs',
   'venue_user_buckets',

@@ -66,6 +66,7 @@ describe.each(databaseKinds())('the migration of the venue rows batch marker [%s
         createdAt: now,
         updatedAt: now,
         batchId,
+        planId: null,
         version: 1,
       } satisfies HotspotUserEntity);
     const voucher = user('Voucher', newId());

@@ -32,6 +32,7 @@ import { SessionDisconnectJob1797753604000 } from './1797753604000-SessionDiscon
 import { ConsoleFormTokens1797753605000 } from './1797753605000-ConsoleFormTokens.js';
 import { DeskSearch1797753610000 } from './1797753610000-DeskSearch.js';
 import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.js';
+import { Plans1797753700000 } from './1797753700000-Plans.js';
 import { UsageCounters1797753750000 } from './1797753750000-UsageCounters.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -69,5 +70,6 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ConsoleFormTokens1797753605000,
   DeskSearch1797753610000,
   VenueRowsInBatch1797753630000,
+  Plans1797753700000,
   UsageCounters1797753750000,
 ];

@@ -128,6 +128,7 @@ export class BatchesService {
       passwordLength: request.passwordLength,
       expiresAt: request.expiresAt,
       validFor: request.validFor,
+      planId: null,
       createdByType: actor.type,
       createdById: actor.id,
       createdByName: actor.name,
@@ -152,6 +153,7 @@ export class BatchesService {
         createdAt: now,
         updatedAt: now,
         batchId: batch.id,
+        planId: null,
         version: 1,
       } satisfies HotspotUserEntity),
     );

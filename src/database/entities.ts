@@ -17,6 +17,8 @@ import { OperatorSessionEntity } from '../operators/entities/operator-session.en
 import { SignInFailureEntity } from '../operators/entities/sign-in-failure.entity.js';
 import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { OperatorEntity } from '../operators/entities/operator.entity.js';
+import { PlanVenueEntity } from '../plans/entities/plan-venue.entity.js';
+import { PlanEntity } from '../plans/entities/plan.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
@@ -49,5 +51,7 @@ export const ENTITIES = [
   VenueEntity,
   UserBatchEntity,
   BatchPasswordEntity,
+  PlanEntity,
+  PlanVenueEntity,
   UserUsageEntity,
 ];

@@ -161,6 +161,7 @@ export function newUser(input: CreateUserInput, id: string, passwordHash: string
     createdAt: now,
     updatedAt: now,
     batchId: null,
+    planId: null,
     version: 1,
   } satisfies HotspotUserEntity);
 }

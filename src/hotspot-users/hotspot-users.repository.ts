@@ -515,11 +515,11 @@ const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.mac_address, u.login_metho
   u.password_hash, u.expires_at, u.valid_for, u.first_login_at, u.metadata, u.created_at, u.updated_at, u.version,
   v.venue_id, v.position,
   NULL AS device_id, NULL AS device_mac, NULL AS device_name, NULL AS device_status, NULL AS first_seen_at,
-  NULL AS last_seen_at, u.batch_id, ${USER_TEXT_FIELDS.map((field) => `u.${userTextColumn(field)} AS ${field}`).join(', ')}`;
+  NULL AS last_seen_at, u.batch_id, u.plan_id, ${USER_TEXT_FIELDS.map((field) => `u.${userTextColumn(field)} AS ${field}`).join(', ')}`;
 
 /** A device row of the one-statement read (`d` a device), column for column with USER_ROW_COLUMNS. */
 const DEVICE_ROW_COLUMNS = `d.user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-  NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at, NULL${', NULL'.repeat(USER_TEXT_FIELDS.length)}`;
+  NULL, d.id, d.mac_address, d.name, d.status, d.first_seen_at, d.last_seen_at, NULL, NULL${', NULL'.repeat(USER_TEXT_FIELDS.length)}`;
 
 /**
  * The venue's total from its counters and the changes not yet folded into them, as a scalar

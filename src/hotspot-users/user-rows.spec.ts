@@ -31,6 +31,7 @@ const userRow = (id: string, venueId: string | null, position: number | string |
   position,
   ...NO_DEVICE,
   batch_id: null,
+  plan_id: null,
 });
 
 const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownUserRow => ({
@@ -58,6 +59,7 @@ const deviceRow = (userId: string, deviceId: string, lastSeenAt: string): ShownU
   first_seen_at: '2026-11-20 08:00:00.000',
   last_seen_at: lastSeenAt,
   batch_id: null,
+  plan_id: null,
 });
 
 describe('shownRecordsOf', () => {

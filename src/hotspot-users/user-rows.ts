@@ -36,6 +36,7 @@ export interface ShownUserRow extends UserTextValues {
   first_seen_at: SqlDateTime | null;
   last_seen_at: SqlDateTime | null;
   batch_id: string | null;
+  plan_id: string | null;
 }
 
 /**
@@ -131,6 +132,7 @@ function userOf(row: UserRow): HotspotUserEntity {
     createdAt: readDateTime(row.created_at),
     updatedAt: readDateTime(row.updated_at),
     batchId: row.batch_id,
+    planId: row.plan_id,
     version: Number(row.version),
   } satisfies HotspotUserEntity);
 }

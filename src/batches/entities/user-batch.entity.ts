@@ -10,6 +10,7 @@ import { DateTimeColumn, IdColumn } from '../../database/columns.js';
 @Entity('hotspot_user_batches')
 @Index('idx_user_batches_venue', ['venueId', 'createdAt', 'id'])
 @Index('idx_user_batches_revealed', ['firstRevealedAt'])
+@Index('idx_user_batches_plan_id', ['planId'])
 export class UserBatchEntity {
   @IdColumn()
   id!: string;
@@ -35,6 +36,10 @@ export class UserBatchEntity {
   /** Seconds from each account's first login. */
   @Column({ name: 'valid_for', type: 'int', nullable: true })
   validFor!: number | null;
+
+  /** The service plan each of its accounts is on (src/plans); null: none of their own. */
+  @Column({ name: 'plan_id', type: 'varchar', length: 36, nullable: true })
+  planId!: string | null;
 
   @Column({ name: 'created_by_type', type: 'varchar', length: 16 })
   createdByType!: AuditActorType;

@@ -86,6 +86,11 @@ export class HotspotUserEntity {
   @Column({ name: 'batch_id', type: 'varchar', length: 36, nullable: true })
   batchId!: string | null;
 
+  /** The user's service plan (src/plans); null: the default plan of the venue the login comes through, if any. */
+  @Index('idx_hotspot_users_plan_id')
+  @Column({ name: 'plan_id', type: 'varchar', length: 36, nullable: true })
+  planId!: string | null;
+
   /** 1 at creation, one more at every change of this row (not of its devices): the user's ETag. */
   @Column({ type: 'int', default: 1 })
   version!: number;

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { DateTimeColumn } from '../../database/columns.js';
 import { VENUE_ID_MAX_LENGTH } from '../venue-rules.js';
 
@@ -26,6 +26,11 @@ export class VenueEntity {
   /** `HH:MM` in the venue's zone; null: the default, 12:00. */
   @Column({ name: 'check_out_time', type: 'varchar', length: 5, nullable: true })
   checkOutTime!: string | null;
+
+  /** The plan (src/plans) of a user without one of their own who logs in at this venue; null: none. */
+  @Index('idx_venues_default_plan_id')
+  @Column({ name: 'default_plan_id', type: 'varchar', length: 36, nullable: true })
+  defaultPlanId!: string | null;
 
   @DateTimeColumn('created_at')
   createdAt!: Date;
