@@ -4,7 +4,10 @@ import { PeriodicTask } from '../common/periodic-task.js';
 import type { AppConfig } from '../config/configuration.js';
 import { UsageService } from './usage.service.js';
 
-/** Every USAGE_SWEEP_INTERVAL seconds, in every API instance: the sessions' counters folded into users' usage. */
+/**
+ * Every USAGE_SWEEP_INTERVAL seconds, in every API instance: the sessions' counters folded into
+ * users' usage, and the sessions of users who used up a limit of their plan ended (reason `quota`).
+ */
 @Injectable()
 export class UsageSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly intervalMs: number;
@@ -27,6 +30,6 @@ export class UsageSweeper implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   async sweep(): Promise<void> {
-    await this.usage.fold();
+    await this.usage.sweep();
   }
 }

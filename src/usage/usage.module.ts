@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { PlansModule } from '../plans/plans.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
 import { UsageSweeper } from './usage-sweeper.js';
 import { UsageRepository } from './usage.repository.js';
 import { UsageService } from './usage.service.js';
 
 /** Users' usage per period, folded from the sessions' counters, and the plans' limits it enforces. */
 @Module({
+  imports: [PlansModule, SessionsModule, UnauthJobsModule],
   providers: [UsageService, UsageRepository, UsageSweeper],
   exports: [UsageService],
 })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { readDateTime } from '../database/columns.js';
+import { dateTimeParameter, readDateTime } from '../database/columns.js';
 import { isSqlite } from '../database/plain-sql.js';
 import type { SessionCounters, UsageDelta } from './usage.rules.js';
 
@@ -129,4 +129,91 @@ export class UsageRepository {
       sessionSeconds: BigInt(row.session_seconds),
     }));
   }
+
+  /**
+   * In one statement, what a login of the user at `venueId` is decided on besides its plan: the
+   * user's own plan, the venue's time zone, the user's devices (and whether `macAddress` is one of
+   * them), its active sessions with an accounting update since `recentSince`, and its usage in
+   * `periods` (the total and the days the venue's day may be). Null when the user does not exist.
+   */
+  async findLoginFigures(
+    em: EntityManager,
+    userId: string,
+    venueId: string,
+    macAddress: string,
+    recentSince: Date,
+    periods: readonly string[],
+  ): Promise<LoginFigures | null> {
+    const rows = await em.query<
+      Array<{
+        plan_id: string | null;
+        time_zone: string | null;
+        devices: number | string;
+        device_known: number | string;
+        recent_sessions: number | string;
+        period: string | null;
+        input_octets: string | null;
+        output_octets: string | null;
+        session_seconds: string | null;
+      }>
+    >(
+      `SELECT u.plan_id, (SELECT v.time_zone FROM venues v WHERE v.id = ?) AS time_zone,
+         (SELECT COUNT(*) FROM devices d WHERE d.user_id = u.id) AS devices,
+         (SELECT COUNT(*) FROM devices d WHERE d.user_id = u.id AND d.mac_address = ?) AS device_known,
+         (SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)
+           AS recent_sessions,
+         uu.period, CAST(uu.input_octets AS CHAR) AS input_octets, CAST(uu.output_octets AS CHAR) AS output_octets,
+         CAST(uu.session_seconds AS CHAR) AS session_seconds
+       FROM hotspot_users u
+       LEFT JOIN hotspot_user_usage uu ON uu.user_id = u.id AND uu.period IN (${periods.map(() => '?').join(', ')})
+       WHERE u.id = ?`,
+      [venueId, macAddress, dateTimeParameter(recentSince), ...periods, userId],
+    );
+    const [first] = rows;
+    if (first === undefined) return null;
+    return {
+      planId: first.plan_id,
+      timeZone: first.time_zone,
+      devices: Number(first.devices),
+      deviceKnown: macAddress === '' || Number(first.device_known) > 0,
+      recentSessions: Number(first.recent_sessions),
+      usage: rows
+        .filter((row) => row.period !== null)
+        .map((row) => ({
+          period: row.period!,
+          inputOctets: BigInt(row.input_octets ?? 0),
+          outputOctets: BigInt(row.output_octets ?? 0),
+          sessionSeconds: BigInt(row.session_seconds ?? 0),
+        })),
+    };
+  }
+
+  /** The user, its row locked (MySQL) as every change of a user and every session start locks it first. */
+  async lockUser(em: EntityManager, userId: string): Promise<EnforcedUser | null> {
+    const [row] = await em.query<
+      Array<{ id: string; username: string | null; status: string; plan_id: string | null }>
+    >(
+      `SELECT id, username, status, plan_id FROM hotspot_users WHERE id = ?${isSqlite(em.connection) ? '' : ' FOR UPDATE'}`,
+      [userId],
+    );
+    return row === undefined ? null : { id: row.id, username: row.username, status: row.status, planId: row.plan_id };
+  }
+}
+
+/** What a login's plan decision reads besides the plan: see UsageRepository.findLoginFigures. */
+export interface LoginFigures {
+  planId: string | null;
+  timeZone: string | null;
+  devices: number;
+  deviceKnown: boolean;
+  recentSessions: number;
+  usage: StoredUsage[];
+}
+
+/** A user as the enforcement reads it, its row locked. */
+export interface EnforcedUser {
+  id: string;
+  username: string | null;
+  status: string;
+  planId: string | null;
 }

@@ -1,4 +1,13 @@
-import { dayOf, type SessionCounters, TOTAL_PERIOD, usageDeltas } from './usage.rules.js';
+import {
+  allowancesOf,
+  dayOf,
+  isExhausted,
+  leftOf,
+  planLoginDecision,
+  type SessionCounters,
+  TOTAL_PERIOD,
+  usageDeltas,
+} from './usage.rules.js';
 
 const now = new Date('2026-11-28T10:00:00.000Z');
 
@@ -77,5 +86,58 @@ describe('usage rules', () => {
     );
     expect(deltas).toHaveLength(2);
     expect(deltas[0].inputOctets).toBe(2n ** 62n);
+  });
+});
+
+describe('plan limits against usage', () => {
+  const plan = {
+    quotaBytes: 1000,
+    quotaPeriod: 'day' as const,
+    dailyTimeSeconds: 3600,
+    totalTimeSeconds: 36_000,
+    maxSessions: 2,
+    maxDevices: 2,
+  };
+  const usage = { dayBytes: 400n, totalBytes: 5000n, daySeconds: 600n, totalSeconds: 35_900n, sessionBytes: 300n };
+  const counts = { devices: 1, deviceKnown: false, recentSessions: 1 };
+
+  it('reads the quota over its period: a day, in total, or the session', () => {
+    expect(allowancesOf(plan, usage).data).toEqual({ allowed: 1000, used: 400, left: 600 });
+    expect(allowancesOf({ ...plan, quotaPeriod: 'total' }, usage).data).toEqual({ allowed: 1000, used: 5000, left: 0 });
+    expect(allowancesOf({ ...plan, quotaPeriod: 'session' }, usage).data).toEqual({
+      allowed: 1000,
+      used: 300,
+      left: 700,
+    });
+    expect(allowancesOf(null, usage)).toEqual({
+      data: { allowed: null, used: 5000, left: null },
+      dailyTime: { allowed: null, used: 600, left: null },
+      totalTime: { allowed: null, used: 35_900, left: null },
+    });
+  });
+
+  it('leaves the lesser of the day and total time, and says when anything is used up', () => {
+    const allowances = allowancesOf(plan, usage);
+    expect(leftOf(allowances)).toEqual({ bytesLeft: 600, secondsLeft: 100 });
+    expect(isExhausted(allowances)).toBe(false);
+    expect(isExhausted(allowancesOf(plan, { ...usage, totalSeconds: 36_000n }))).toBe(true);
+    expect(isExhausted(allowancesOf(plan, { ...usage, dayBytes: 1001n }))).toBe(true);
+  });
+
+  it('refuses a login when used up, from a device past maxDevices, or past maxSessions', () => {
+    expect(planLoginDecision(plan, usage, counts)).toEqual({ refused: null, bytesLeft: 600, secondsLeft: 100 });
+    expect(planLoginDecision(plan, { ...usage, dayBytes: 1000n }, counts)).toEqual({ refused: 'quotaExhausted' });
+    expect(planLoginDecision(plan, usage, { ...counts, devices: 2 })).toEqual({ refused: 'tooManyDevices' });
+    expect(planLoginDecision(plan, usage, { ...counts, devices: 2, deviceKnown: true })).toMatchObject({
+      refused: null,
+    });
+    expect(planLoginDecision(plan, usage, { ...counts, recentSessions: 2 })).toEqual({ refused: 'tooManySessions' });
+    // A session quota starts afresh with each session.
+    expect(
+      planLoginDecision({ ...plan, quotaPeriod: 'session' }, { ...usage, sessionBytes: 5000n }, counts),
+    ).toMatchObject({
+      refused: null,
+      bytesLeft: 1000,
+    });
   });
 });

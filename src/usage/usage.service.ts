@@ -1,8 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { Deadline } from '../common/load/deadline.js';
+import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
-import { UsageRepository } from './usage.repository.js';
-import { usageDeltas } from './usage.rules.js';
+import type { EffectivePlan } from '../plans/plan-limits.js';
+import { PlansService } from '../plans/plans.service.js';
+import type { SessionEntity } from '../sessions/entities/session.entity.js';
+import { ENDED_BY_SERVICE, endedByService } from '../sessions/session.rules.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import { type StoredUsage, UsageRepository } from './usage.repository.js';
+import {
+  allowancesOf,
+  dayOf,
+  isExhausted,
+  planLoginDecision,
+  type PlanRefusal,
+  QUOTA_TERMINATE_CAUSE,
+  TOTAL_PERIOD,
+  type UsageFigures,
+  usageDeltas,
+} from './usage.rules.js';
 
 /** Sessions folded per transaction. */
 const FOLD_BATCH_SIZE = 500;
@@ -13,13 +33,27 @@ export interface FoldResult {
   userIds: Set<string>;
 }
 
+/** A login's standing under its plan: refused, or what is left of its quota and time allowance. */
+export type PlanLoginStanding =
+  | { plan: EffectivePlan; refused: PlanRefusal }
+  | { plan: EffectivePlan; refused: null; bytesLeft: number | null; secondsLeft: number | null };
+
 @Injectable()
 export class UsageService {
+  private readonly logger = new Logger('Usage');
+  private readonly staleAfterMs: number;
+
   constructor(
     private readonly database: DatabaseService,
     private readonly clock: Clock,
     private readonly usage: UsageRepository,
-  ) {}
+    private readonly plans: PlansService,
+    private readonly sessions: SessionsRepository,
+    private readonly unauthJobs: UnauthJobsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
+  }
 
   /**
    * Adds the rise of every session's counters since the last fold to its user's usage (total and
@@ -55,4 +89,126 @@ export class UsageService {
       if (batch.count < FOLD_BATCH_SIZE) return result;
     }
   }
+
+  /**
+   * The fold, then the plans' limits on the users whose usage rose: returns the ids of the unauth
+   * jobs written (reason `quota`).
+   */
+  async sweep(): Promise<string[]> {
+    const { userIds } = await this.fold();
+    const jobIds: string[] = [];
+    for (const userId of userIds) {
+      const jobId = await this.enforce(userId);
+      if (jobId !== null) jobIds.push(jobId);
+    }
+    return jobIds;
+  }
+
+  /**
+   * Ends the user's active sessions whose plan's data quota or time allowance is used up, in one
+   * transaction with the user's row locked first (as every status change and session start), and
+   * writes one unauth job (reason `quota`) for them, which tells the NAS. Returns its id, or null
+   * when no session was over its limits.
+   */
+  async enforce(userId: string): Promise<string | null> {
+    return this.database.transaction(async (em) => {
+      const user = await this.usage.lockUser(em, userId);
+      if (user === null || user.status !== 'active') return null;
+      const active = await this.sessions.lockActiveOfUser(em, userId);
+      if (active.length === 0) return null;
+      const now = this.clock.now();
+      const over = await this.sessionsOverLimits(em, user.planId, userId, active, now);
+      if (over.length === 0) return null;
+      const ended = endedByService(over, now);
+      await this.sessions.end(
+        em,
+        ended.map((session) => session.id),
+        ENDED_BY_SERVICE,
+        now,
+      );
+      for (const session of ended) {
+        session.terminateCause = QUOTA_TERMINATE_CAUSE;
+        await this.sessions.update(em, session.id, { terminateCause: QUOTA_TERMINATE_CAUSE });
+      }
+      const job = await this.unauthJobs.enqueue(
+        em,
+        { userId, username: user.username, reason: 'quota', sessions: ended },
+        now,
+      );
+      this.logger.log(
+        `User ${userId} used up a limit of its plan: ${ended.length} session(s) ended, unauth job ${job.id}`,
+      );
+      return job.id;
+    });
+  }
+
+  /** Of `active`, the sessions whose plan (the user's, else their venue's default) has a limit used up. */
+  private async sessionsOverLimits(
+    em: EntityManager,
+    planId: string | null,
+    userId: string,
+    active: readonly SessionEntity[],
+    now: Date,
+  ): Promise<SessionEntity[]> {
+    const venueIds = [...new Set(active.map((session) => session.venueId))];
+    const plans = new Map<string, EffectivePlan | null>();
+    for (const venueId of venueIds) plans.set(venueId, await this.plans.effectivePlan(em, planId, venueId));
+    if ([...plans.values()].every((plan) => plan === null)) return [];
+    const zones = await this.usage.timeZonesOf(em, venueIds);
+    const days = new Map(venueIds.map((venueId) => [venueId, dayOf(now, zones.get(venueId) ?? null)]));
+    const stored = await this.usage.findUsage(em, userId, [TOTAL_PERIOD, ...new Set(days.values())]);
+    return active.filter((session) => {
+      const plan = plans.get(session.venueId) ?? null;
+      if (plan === null) return false;
+      const figures = {
+        ...figuresOf(stored, days.get(session.venueId)!),
+        sessionBytes: BigInt(session.inputOctets ?? 0) + BigInt(session.outputOctets ?? 0),
+      };
+      return isExhausted(allowancesOf(plan, figures));
+    });
+  }
+
+  /**
+   * A login's standing under its plan (the user's own, else the venue's default), read in one
+   * statement and the plan's: null when the login has no plan.
+   */
+  async loginStanding(
+    userId: string,
+    venueId: string,
+    macAddress: string,
+    deadline: Deadline = Deadline.none,
+  ): Promise<PlanLoginStanding | null> {
+    const now = this.clock.now();
+    // The venue's day is one of these three, whatever its time zone.
+    const days = [-1, 0, 1].map((offset) => dayOf(new Date(now.getTime() + offset * 86_400_000), null));
+    return this.database.run(
+      async (em) => {
+        const recentSince = new Date(now.getTime() - this.staleAfterMs);
+        const figures = await this.usage.findLoginFigures(em, userId, venueId, macAddress, recentSince, [
+          TOTAL_PERIOD,
+          ...days,
+        ]);
+        if (figures === null) return null;
+        const plan = await this.plans.effectivePlan(em, figures.planId, venueId);
+        if (plan === null) return null;
+        const usage = figuresOf(figures.usage, dayOf(now, figures.timeZone));
+        return { plan, ...planLoginDecision(plan, usage, figures) };
+      },
+      { deadline, lane: 'radius' },
+    );
+  }
+}
+
+/** The usage of the day `day` and in total, from the stored rows (a period without a row: nothing used). */
+export function figuresOf(stored: readonly StoredUsage[], day: string): UsageFigures {
+  const of = (period: string) => stored.find((row) => row.period === period);
+  const today = of(day);
+  const total = of(TOTAL_PERIOD);
+  return {
+    dayBytes: (today?.inputOctets ?? 0n) + (today?.outputOctets ?? 0n),
+    totalBytes: (total?.inputOctets ?? 0n) + (total?.outputOctets ?? 0n),
+    daySeconds: today?.sessionSeconds ?? 0n,
+    totalSeconds: total?.sessionSeconds ?? 0n,
+    sessionBytes: 0n,
+  };
 }
