@@ -1,16 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
+import type { Actor } from '../auth/actor.js';
 import { Clock } from '../common/clock.js';
 import { Deadline } from '../common/load/deadline.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { VenueContextDto } from '../hotspot-users/dto/hotspot-user-queries.dto.js';
+import { UserAccess } from '../hotspot-users/user-access.js';
 import type { EffectivePlan } from '../plans/plan-limits.js';
 import { PlansService } from '../plans/plans.service.js';
 import type { SessionEntity } from '../sessions/entities/session.entity.js';
 import { ENDED_BY_SERVICE, endedByService } from '../sessions/session.rules.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UnauthJobsService } from '../unauth-jobs/unauth-jobs.service.js';
+import { dayEnd, dayStart } from '../web/zoned-time.js';
+import type { UserUsageDto } from './dto/user-usage.response.js';
+import { toUserUsageDto } from './usage.mapper.js';
 import { type StoredUsage, UsageRepository } from './usage.repository.js';
 import {
   allowancesOf,
@@ -50,6 +56,7 @@ export class UsageService {
     private readonly plans: PlansService,
     private readonly sessions: SessionsRepository,
     private readonly unauthJobs: UnauthJobsService,
+    private readonly access: UserAccess,
     config: ConfigService<AppConfig, true>,
   ) {
     this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
@@ -165,6 +172,47 @@ export class UsageService {
         sessionBytes: BigInt(session.inputOctets ?? 0) + BigInt(session.outputOctets ?? 0),
       };
       return isExhausted(allowancesOf(plan, figures));
+    });
+  }
+
+  /**
+   * The usage of a user the token may read (GET user's rules: 404 otherwise) at the venue of the
+   * query, else the user's first: its plan there, today's and the total counters, each limit with
+   * what is allowed, used and left, and the period's bounds.
+   */
+  usageOf(token: Actor, id: string, context: VenueContextDto): Promise<UserUsageDto> {
+    return this.database.run(async (em) => {
+      const record = await this.access.findReadable(em, token, id, context);
+      const venueId = context.venueId ?? record.venueIds[0] ?? null;
+      const now = this.clock.now();
+      const plan = await this.plans.effectivePlan(em, record.user.planId, venueId);
+      const zone = venueId === null ? undefined : (await this.usage.timeZonesOf(em, [venueId])).get(venueId);
+      const timeZone = zone ?? 'UTC';
+      const day = dayOf(now, timeZone);
+      const stored = await this.usage.findUsage(em, id, [TOTAL_PERIOD, day]);
+      const sessions = (await this.sessions.findActiveOfUser(em, id)).filter((session) => session.venueId === venueId);
+      const largest = sessions
+        .map((session) => ({
+          bytes: BigInt(session.inputOctets ?? 0) + BigInt(session.outputOctets ?? 0),
+          startedAt: session.startedAt,
+        }))
+        .reduce<{ bytes: bigint; startedAt: Date } | null>(
+          (most, session) => (most === null || session.bytes > most.bytes ? session : most),
+          null,
+        );
+      return toUserUsageDto({
+        userId: id,
+        venueId,
+        timeZone,
+        plan,
+        day: {
+          start: dayStart(day, timeZone)!,
+          end: dayEnd(day, timeZone)!,
+          usage: stored.find((row) => row.period === day) ?? null,
+        },
+        total: stored.find((row) => row.period === TOTAL_PERIOD) ?? null,
+        largestSession: largest,
+      });
     });
   }
 
