@@ -86,6 +86,9 @@ describe.each(databaseKinds())('GET a user’s usage [%s]', (kind: DatabaseKind)
       },
     });
 
+    // A token of the user's other venue sees that venue's by default.
+    const venueAToken = await testApp.createToken({ permissions: ['read'], venueIds: ['venue-a'] });
+    expect((await usageOf(user._id, venueAToken).expect(200)).body.data.venueId).toBe('venue-a');
     // In another venue of the user (no time zone: UTC), its day is another.
     const elsewhere = await usageOf(user._id, testApp.adminToken, '?venueId=venue-a').expect(200);
     expect(elsewhere.body.data).toMatchObject({

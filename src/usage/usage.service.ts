@@ -177,13 +177,15 @@ export class UsageService {
 
   /**
    * The usage of a user the token may read (GET user's rules: 404 otherwise) at the venue of the
-   * query, else the user's first: its plan there, today's and the total counters, each limit with
+   * query, else the user's first in the token's venues: its plan there, today's and the total counters, each limit with
    * what is allowed, used and left, and the period's bounds.
    */
   usageOf(token: Actor, id: string, context: VenueContextDto): Promise<UserUsageDto> {
     return this.database.run(async (em) => {
       const record = await this.access.findReadable(em, token, id, context);
-      const venueId = context.venueId ?? record.venueIds[0] ?? null;
+      // Without one asked for, the user's first venue the token may see (a token sees its venues only).
+      const visible = record.venueIds.filter((venue) => token.venueIds === null || token.venueIds.includes(venue));
+      const venueId = context.venueId ?? visible[0] ?? null;
       const now = this.clock.now();
       const plan = await this.plans.effectivePlan(em, record.user.planId, venueId);
       const zone = venueId === null ? undefined : (await this.usage.timeZonesOf(em, [venueId])).get(venueId);

@@ -94,7 +94,7 @@ export class UserUsageDto {
     ...VENUE_ID_SCHEMA,
     ...NULLABLE,
     example: 'istanbul-lobby',
-    description: "The venue whose plan and day are shown: `venueId` of the query, else the user's first",
+    description: "The venue whose plan and day are shown: `venueId` of the query, else the user's first in the token's",
   })
   venueId!: string | null;
 
