@@ -131,10 +131,11 @@ export class UsageRepository {
   }
 
   /**
-   * In one statement, what a login of the user at `venueId` is decided on besides its plan: the
-   * user's own plan, the venue's time zone, the user's devices (and whether `macAddress` is one of
-   * them), its active sessions with an accounting update since `recentSince`, and its usage in
-   * `periods` (the total and the days the venue's day may be). Null when the user does not exist.
+   * In one statement, what a login of the user at `venueId` is decided on besides its plan's limits:
+   * the user's own plan, the venue's default plan and time zone, the user's devices (and whether
+   * `macAddress` is one of them), its active sessions with an accounting update since `recentSince`,
+   * and its usage in `periods` (the total and the days the venue's day may be). Null when the user
+   * does not exist.
    */
   async findLoginFigures(
     em: EntityManager,
@@ -147,6 +148,7 @@ export class UsageRepository {
     const rows = await em.query<
       Array<{
         plan_id: string | null;
+        default_plan_id: string | null;
         time_zone: string | null;
         devices: number | string;
         device_known: number | string;
@@ -157,7 +159,7 @@ export class UsageRepository {
         session_seconds: string | null;
       }>
     >(
-      `SELECT u.plan_id, (SELECT v.time_zone FROM venues v WHERE v.id = ?) AS time_zone,
+      `SELECT u.plan_id, v.default_plan_id, v.time_zone,
          (SELECT COUNT(*) FROM devices d WHERE d.user_id = u.id) AS devices,
          (SELECT COUNT(*) FROM devices d WHERE d.user_id = u.id AND d.mac_address = ?) AS device_known,
          (SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)
@@ -165,14 +167,16 @@ export class UsageRepository {
          uu.period, CAST(uu.input_octets AS CHAR) AS input_octets, CAST(uu.output_octets AS CHAR) AS output_octets,
          CAST(uu.session_seconds AS CHAR) AS session_seconds
        FROM hotspot_users u
+       LEFT JOIN venues v ON v.id = ?
        LEFT JOIN hotspot_user_usage uu ON uu.user_id = u.id AND uu.period IN (${periods.map(() => '?').join(', ')})
        WHERE u.id = ?`,
-      [venueId, macAddress, dateTimeParameter(recentSince), ...periods, userId],
+      [macAddress, dateTimeParameter(recentSince), venueId, ...periods, userId],
     );
     const [first] = rows;
     if (first === undefined) return null;
     return {
       planId: first.plan_id,
+      venuePlanId: first.default_plan_id,
       timeZone: first.time_zone,
       devices: Number(first.devices),
       deviceKnown: macAddress === '' || Number(first.device_known) > 0,
@@ -203,6 +207,8 @@ export class UsageRepository {
 /** What a login's plan decision reads besides the plan: see UsageRepository.findLoginFigures. */
 export interface LoginFigures {
   planId: string | null;
+  /** The venue's default plan. */
+  venuePlanId: string | null;
   timeZone: string | null;
   devices: number;
   deviceKnown: boolean;

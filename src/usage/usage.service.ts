@@ -238,7 +238,8 @@ export class UsageService {
           TOTAL_PERIOD,
           ...days,
         ]);
-        if (figures === null) return null;
+        // Most logins are on no plan at all: no second query for them.
+        if (figures === null || (figures.planId === null && figures.venuePlanId === null)) return null;
         const plan = await this.plans.effectivePlan(em, figures.planId, venueId);
         if (plan === null) return null;
         const usage = figuresOf(figures.usage, dayOf(now, figures.timeZone));
