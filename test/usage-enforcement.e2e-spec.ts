@@ -2,7 +2,7 @@ import { encodeClass } from '../src/radius/radius.rules.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { UsageService } from '../src/usage/usage.service.js';
 import { VenuesService } from '../src/venues/venues.service.js';
-import { databaseKinds, type DatabaseKind } from './support/databases.js';
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './support/databases.js';
 import { givenUser } from './support/factories.js';
 import { givenPlanRow, putOnPlan } from './support/plans.js';
 import { givenNas, radiusCall, rlmBody, type TestNas } from './support/radius.js';
@@ -18,6 +18,7 @@ const PASSWORD = 'secret-1';
 const DAY = 86_400_000;
 
 describe.each(databaseKinds())('plan limits enforced [%s]', (kind: DatabaseKind) => {
+  let database: TestDatabase;
   let testApp: TestApp;
   let clock: ManualClock;
   let token: string;
@@ -26,13 +27,15 @@ describe.each(databaseKinds())('plan limits enforced [%s]', (kind: DatabaseKind)
 
   beforeAll(async () => {
     clock = new ManualClock(new Date('2026-11-28T09:00:00.000Z'));
-    testApp = await startTestApp(kind, { RADIUS_MAX_SESSIONS_PER_USER: '1' }, { clock });
+    database = await createTestDatabase(kind);
+    testApp = await startTestApp(kind, { RADIUS_MAX_SESSIONS_PER_USER: '1' }, { clock, database });
     token = await testApp.createToken({ permissions: ['radius'] });
     nas = await givenNas(testApp, 'venue-a');
   });
 
   afterAll(async () => {
     await testApp?.close();
+    await database?.drop();
   });
 
   const authorize = (username: string, mac: string) =>
@@ -154,6 +157,29 @@ describe.each(databaseKinds())('plan limits enforced [%s]', (kind: DatabaseKind)
     await online(user._id, first);
     const third = await authorize(user.username!, first).expect(401);
     expect(third.body['reply:Reply-Message'].value).toBe('Too many simultaneous sessions');
+  });
+
+  it('two instances sweeping at once write one job; an instance started later folds what was recorded before it', async () => {
+    const plan = await givenPlanRow(testApp, { quotaBytes: 100, quotaPeriod: 'total' });
+    const user = await givenUser(testApp);
+    await putOnPlan(testApp, user._id, plan);
+    const interim = await online(user._id, macOf(++sequence));
+    await interim(60, 10, 5);
+    const other = await startTestApp(kind, {}, { database, clock });
+    try {
+      // Recorded while no instance sweeps; the other instance, started now, folds it.
+      await interim(90, 20, 10);
+      const [first, second] = await Promise.all([other.app.get(UsageService).sweep(), sweep()]);
+      expect([...first, ...second]).toHaveLength(1);
+      expect((await jobsOf(testApp, user._id)).map((job) => job.reason)).toEqual(['quota']);
+      const [usage] = await testApp.dataSource.query<Array<{ bytes: string }>>(
+        "SELECT CAST(input_octets + output_octets AS CHAR) AS bytes FROM hotspot_user_usage WHERE user_id = ? AND period = 'total'",
+        [user._id],
+      );
+      expect(String(usage.bytes)).toBe('110');
+    } finally {
+      await other.close();
+    }
   });
 
   it("applies the venue's default plan to a user without one", async () => {
