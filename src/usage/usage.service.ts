@@ -99,14 +99,21 @@ export class UsageService {
 
   /**
    * The fold, then the plans' limits on the users whose usage rose: returns the ids of the unauth
-   * jobs written (reason `quota`).
+   * jobs written (reason `quota`). A user whose check failed is checked again when its usage next
+   * rises (its NAS's next Interim-Update), the others' checks go on.
    */
   async sweep(): Promise<string[]> {
     const { userIds } = await this.fold();
     const jobIds: string[] = [];
     for (const userId of userIds) {
-      const jobId = await this.enforce(userId);
-      if (jobId !== null) jobIds.push(jobId);
+      try {
+        const jobId = await this.enforce(userId);
+        if (jobId !== null) jobIds.push(jobId);
+      } catch (error) {
+        this.logger.warn(
+          `Checking the plan limits of user ${userId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     }
     return jobIds;
   }
