@@ -22,6 +22,7 @@ import {
   allowancesOf,
   dayOf,
   isExhausted,
+  oldestKeptDay,
   planLoginDecision,
   type PlanRefusal,
   QUOTA_TERMINATE_CAUSE,
@@ -32,6 +33,8 @@ import {
 
 /** Sessions folded per transaction. */
 const FOLD_BATCH_SIZE = 500;
+/** Old days' usage rows deleted per statement. */
+const FORGET_BATCH_SIZE = 1000;
 
 /** What a fold did: how many sessions it folded, and whose usage rose. */
 export interface FoldResult {
@@ -94,6 +97,17 @@ export class UsageService {
       result.sessions += batch.count;
       for (const userId of batch.userIds) result.userIds.add(userId);
       if (batch.count < FOLD_BATCH_SIZE) return result;
+    }
+  }
+
+  /** Deletes the days' usage older than DAY_USAGE_KEPT_DAYS, a batch per statement; how many rows. */
+  async forgetOldDays(): Promise<number> {
+    const before = oldestKeptDay(this.clock.now());
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.database.run((em) => this.usage.deleteDaysBefore(em, before, FORGET_BATCH_SIZE));
+      deleted += batch;
+      if (batch < FORGET_BATCH_SIZE) return deleted;
     }
   }
 
