@@ -1,6 +1,6 @@
 import { NAS_VENDORS } from '../nas/nas-rules.js';
 import type { PlanLimits } from '../plans/plan-limits.js';
-import { planReply, wholeAllowance, type PlanReplyInput } from './plan-reply.rules.js';
+import { planReply, UNLIMITED, type PlanReplyInput } from './plan-reply.rules.js';
 
 const NO_LIMITS: PlanLimits = {
   downloadRate: null,
@@ -29,28 +29,16 @@ const PLAN: PlanLimits = {
 const input = (fields: Partial<PlanReplyInput> = {}): PlanReplyInput => ({
   vendor: 'other',
   plan: PLAN,
-  left: wholeAllowance(PLAN),
+  left: { bytesLeft: 1_073_741_824, secondsLeft: 7200 },
   sessionTimeout: 86_400,
   interimSeconds: 300,
   ...fields,
 });
 
-describe('wholeAllowance', () => {
-  it('is the quota and the least of the daily and total time, nothing used', () => {
-    expect(wholeAllowance(PLAN)).toEqual({ bytesLeft: 1_073_741_824, secondsLeft: 7200 });
-    expect(wholeAllowance({ ...PLAN, totalTimeSeconds: 3600 })).toEqual({
-      bytesLeft: 1_073_741_824,
-      secondsLeft: 3600,
-    });
-    expect(wholeAllowance(NO_LIMITS)).toEqual({ bytesLeft: null, secondsLeft: null });
-    expect(wholeAllowance(null)).toEqual({ bytesLeft: null, secondsLeft: null });
-  });
-});
-
 describe('planReply', () => {
   it('without a plan: the Session-Timeout given and the configured interim interval, nothing else', () => {
     for (const vendor of NAS_VENDORS) {
-      expect(planReply(input({ vendor, plan: null, left: wholeAllowance(null) }))).toEqual({
+      expect(planReply(input({ vendor, plan: null, left: UNLIMITED }))).toEqual({
         'Session-Timeout': 86_400,
         'Acct-Interim-Interval': 300,
       });
@@ -119,7 +107,7 @@ describe('planReply', () => {
 
   it('sends no rate, quota or idle attribute for a limit the plan does not set', () => {
     for (const vendor of NAS_VENDORS) {
-      expect(planReply(input({ vendor, plan: NO_LIMITS, left: wholeAllowance(NO_LIMITS) }))).toEqual({
+      expect(planReply(input({ vendor, plan: NO_LIMITS, left: UNLIMITED }))).toEqual({
         'Session-Timeout': 86_400,
         'Acct-Interim-Interval': 300,
       });

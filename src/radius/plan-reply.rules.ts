@@ -34,12 +34,8 @@ export type ReplyAttributes = Record<string, number | string>;
 export const MAX_INTEGER_ATTRIBUTE = 4_294_967_295;
 const GIGAWORD = 2 ** 32;
 
-/** The whole allowance of a plan, nothing used: its quota, and the least of its daily and total time. */
-export function wholeAllowance(plan: PlanLimits | null): AllowanceLeft {
-  if (plan === null) return { bytesLeft: null, secondsLeft: null };
-  const times = [plan.dailyTimeSeconds, plan.totalTimeSeconds].filter((seconds): seconds is number => seconds !== null);
-  return { bytesLeft: plan.quotaBytes, secondsLeft: times.length === 0 ? null : Math.min(...times) };
-}
+/** No allowance limited: a login on no plan, or on a plan without quota or time allowance. */
+export const UNLIMITED: AllowanceLeft = { bytesLeft: null, secondsLeft: null };
 
 /**
  * Session-Timeout (the least of the expiry, the session limit and the time left), Acct-Interim-Interval

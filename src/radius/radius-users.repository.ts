@@ -14,8 +14,6 @@ export interface LoginUser {
   /** Seconds of validity from the first login; null: none. */
   validFor: number | null;
   firstLoginAt: Date | null;
-  /** The user's own service plan; null: the venue's default plan, if any. */
-  planId: string | null;
   /** Whether the user belongs to the venue asked about. */
   inVenue: boolean;
   /** Its active sessions with an accounting update at or after `recentSince`; 0 when none was given. */
@@ -30,7 +28,6 @@ interface LoginRow {
   expires_at: Date | string | null;
   valid_for: number | string | null;
   first_login_at: Date | string | null;
-  plan_id: string | null;
   recent_sessions: number | string;
 }
 
@@ -197,7 +194,7 @@ function loginColumns(recentSince: Date | null): string {
     recentSince === null
       ? '0'
       : "(SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.status = 'active' AND s.last_accounting_at >= ?)";
-  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, u.valid_for, u.first_login_at, u.plan_id,
+  return `u.id, u.login_method, u.password_hash, u.status, u.expires_at, u.valid_for, u.first_login_at,
     ${recent} AS recent_sessions`;
 }
 
@@ -214,7 +211,6 @@ function loginUser(row: LoginRow, inVenue: boolean): LoginUser {
     expiresAt: readDateTime(row.expires_at),
     validFor: row.valid_for === null ? null : Number(row.valid_for),
     firstLoginAt: readDateTime(row.first_login_at),
-    planId: row.plan_id,
     inVenue,
     recentSessions: Number(row.recent_sessions),
   };
