@@ -24,6 +24,7 @@ const FEATURE_LAYERS = [
   'operators',
   'secrets',
   'radius-config',
+  'usage',
   'radius',
   'health',
   'metrics',

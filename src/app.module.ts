@@ -16,6 +16,7 @@ import { PlansModule } from './plans/plans.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
+import { UsageModule } from './usage/usage.module.js';
 import { appConfigModule } from './config/app-config.module.js';
 
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         PlansModule,
         BatchesModule,
         OperatorsModule,
+        UsageModule,
         RadiusModule,
         AuditRetentionModule,
         BatchesSweepModule,

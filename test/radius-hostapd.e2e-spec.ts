@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { api, USERS_PATH } from './support/api-client.js';
 import { databaseKinds } from './support/databases.js';
 import { makeTestCertificates, ttlsNetwork, type TestCertificates } from './support/eap.js';
 import { givenUser } from './support/factories.js';
+import { givenPlanRow, putOnPlan } from './support/plans.js';
 import { freeUdpPorts, runFreeRadius, type RunningFreeRadius } from './support/freeradius.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitUntil, wired8021xSkipReason, Wired8021x, type Device } from './support/wired-8021x.js';
@@ -42,6 +44,7 @@ for (const kind of databaseKinds()) {
     let radius: RunningFreeRadius | undefined;
     let certificates: TestCertificates;
     let nasId: string;
+    let acctPort: number;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'hotspot-hostapd-'));
@@ -54,6 +57,7 @@ for (const kind of databaseKinds()) {
         UNAUTH_POLL_INTERVAL_MS: '50',
         UNAUTH_RETRY_BASE_MS: '200',
         SHUTDOWN_TIMEOUT_SECONDS: '2',
+        USAGE_SWEEP_INTERVAL: '1',
         LOG_LEVEL: 'fatal',
       });
       await app.app.listen(0, '127.0.0.1');
@@ -62,7 +66,8 @@ for (const kind of databaseKinds()) {
         .get(NasService)
         .add({ venueId: 'venue-a', name: NAS_NAME, ipAddress: network.nasAddress, secret: SECRET, coaPort: 3799 });
       nasId = nas.id;
-      const [authPort, acctPort] = await freeUdpPorts(2);
+      const [authPort, freeAcctPort] = await freeUdpPorts(2);
+      acctPort = freeAcctPort;
       const raddb = join(dir, 'raddb');
       const files = renderFreeRadiusConfig({
         apiUrl: `http://127.0.0.1:${port}`,
@@ -109,6 +114,35 @@ for (const kind of databaseKinds()) {
         .find({ where: { username }, order: { createdAt: 'ASC', id: 'ASC' } });
     const jobOf = async (userId: string, reason: UnauthReason) =>
       (await app!.dataSource.getRepository(UnauthJobEntity).findBy({ userId, reason }))[0];
+
+    /**
+     * An accounting packet from the NAS's own address to FreeRADIUS (radclient in hostapd's
+     * namespace, run without blocking: the service answers FreeRADIUS from this process); its output.
+     */
+    const reportFromNas = (attributes: Record<string, string | number>): Promise<string> => {
+      const lines = Object.entries(attributes).map(
+        ([name, value]) => `${name} = ${typeof value === 'number' ? value : JSON.stringify(value)}`,
+      );
+      const child = spawn('ip', [
+        'netns',
+        'exec',
+        network!.nasNamespace,
+        'radclient',
+        '-x',
+        '-r',
+        '2',
+        '-t',
+        '4',
+        `${network!.serverAddress}:${acctPort}`,
+        'acct',
+        SECRET,
+      ]);
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stdin.end(`${lines.join('\n')}\n`);
+      return new Promise((resolve) => child.on('close', () => resolve(output)));
+    };
 
     const authorized = (device: Device) => device.status().suppPortStatus === 'Authorized';
     const refused = (device: Device, after: number) =>
@@ -244,6 +278,43 @@ for (const kind of databaseKinds()) {
         });
       },
     );
+
+    it("a plan's data quota used up: hostapd's DAS drops the station (job quota), the next login is refused", async () => {
+      await explained(async () => {
+        const plan = await givenPlanRow(app!, { quotaBytes: 1000, quotaPeriod: 'total' });
+        const user = await givenUser(app!);
+        await putOnPlan(app!, user._id, plan);
+        const { device } = await online(user);
+        try {
+          await waitUntil(
+            'an Interim-Update',
+            async () => ((await sessions().findBy({ userId: user._id }))[0]?.sessionTime ?? 0) >= INTERIM_SECONDS,
+          );
+          // hostapd's wired driver keeps no per-station counters, so its Interim-Updates carry no
+          // octets: the NAS's next one is sent for it, from its address, with the octets a NAS that
+          // counts would report (more than the plan allows), through FreeRADIUS as any packet.
+          const [session] = await sessions().findBy({ userId: user._id });
+          const reply = await reportFromNas({
+            'Acct-Status-Type': 'Interim-Update',
+            'User-Name': session.userName!,
+            'Acct-Session-Id': session.acctSessionId!,
+            'NAS-IP-Address': network!.nasAddress,
+            'NAS-Identifier': NAS_NAME,
+            'Calling-Station-Id': session.callingStationId!,
+            Class: `0x${Buffer.from(`hsp:${user._id}`).toString('hex')}`,
+            'Acct-Session-Time': (session.sessionTime ?? 0) + 1,
+            'Acct-Input-Octets': 700,
+            'Acct-Output-Octets': 500,
+          });
+          expect(reply).toContain('Accounting-Response');
+          await expectDisconnected(user, device, 'quota', { reason: 'quotaExhausted', userId: user._id });
+          const [ended] = await sessions().findBy({ userId: user._id });
+          expect(ended).toMatchObject({ status: 'expired', terminateCause: 'quota', inputOctets: '700' });
+        } finally {
+          await device.stop();
+        }
+      });
+    });
 
     it('an anonymous outer identity: the login, the session and a block reach the right user', async () => {
       await explained(async () => {

@@ -8,6 +8,7 @@ import { NasService } from '../src/nas/nas.service.js';
 import { DeviceEntity } from '../src/sessions/entities/device.entity.js';
 import { SessionEntity } from '../src/sessions/entities/session.entity.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
+import { UsageService } from '../src/usage/usage.service.js';
 import { api } from './support/api-client.js';
 import { contextRuntime, runCli } from './support/cli-io.js';
 import { givenUser, uniqueDevice } from './support/factories.js';
@@ -93,6 +94,16 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
     return sessions[0];
   };
 
+  /** The user's usage in total: octets in and out, seconds. */
+  async function totalUsageOf(userId: string): Promise<string[] | undefined> {
+    const rows = await app.dataSource.query<Array<Record<string, string>>>(
+      `SELECT CAST(input_octets AS CHAR) AS i, CAST(output_octets AS CHAR) AS o, CAST(session_seconds AS CHAR) AS t
+       FROM hotspot_user_usage WHERE user_id = ? AND period = 'total'`,
+      [userId],
+    );
+    return rows.map((row) => [row.i, row.o, row.t])[0];
+  }
+
   /** A user online at the NAS: Start (through the service), with the device the service recorded. */
   async function online(options: { calling?: string } = {}) {
     const user = await givenUser(app);
@@ -131,8 +142,12 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
         inputOctets: String(2 * 2 ** 32 + 1000),
         outputOctets: '5000',
         ipAddress: '10.9.8.7',
+        usagePending: true,
       });
       expect(session.lastAccountingAt!.getTime()).toBeGreaterThanOrEqual(started.lastAccountingAt!.getTime());
+      // The same statement flagged the session for the usage fold, which adds its counters to the user's usage.
+      await app.app.get(UsageService).fold();
+      expect(await totalUsageOf(user._id)).toEqual([String(2 * 2 ** 32 + 1000), '5000', '300']);
       // A reordered, older packet lowers nothing and does not bring back its address.
       await interim({
         'Acct-Session-Time': 120,
@@ -146,6 +161,8 @@ const MYSQL_URL = process.env.TEST_MYSQL_URL;
         outputOctets: '5000',
         ipAddress: '10.9.8.7',
       });
+      await app.app.get(UsageService).fold();
+      expect(await totalUsageOf(user._id)).toEqual([String(2 * 2 ** 32 + 1000), '5000', '300']);
       const [device] = await app.dataSource.getRepository(DeviceEntity).findBy({ userId: user._id });
       expect(device).toMatchObject({ macAddress, status: 'active' });
     });

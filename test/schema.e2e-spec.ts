@@ -14,6 +14,7 @@ const APP_TABLES = [
   'devices',
   'hotspot_user_batch_passwords',
   'hotspot_user_batches',
+  'hotspot_user_usage',
   'hotspot_user_name_words',
   'hotspot_user_venues',
   'hotspot_users',

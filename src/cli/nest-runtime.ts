@@ -69,12 +69,13 @@ async function createCliContext(
   config: AppConfig,
   extra: { imports?: ModuleMetadata['imports']; providers?: Provider[] },
 ): Promise<INestApplicationContext> {
-  // A command never runs the background work of the service (job worker, expiry sweep, counter fold).
+  // A command never runs the background work of the service (job worker, expiry sweep, counter folds).
   const commandConfig: AppConfig = {
     ...config,
     unauthJobs: { ...config.unauthJobs, workerEnabled: false },
     expirySweepIntervalMs: 0,
     countFoldIntervalMs: 0,
+    usageSweepIntervalMs: 0,
   };
   return NestFactory.createApplicationContext(CliModule.forRoot(commandConfig, extra), {
     logger: createCliLogger(config),

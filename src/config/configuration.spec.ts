@@ -76,6 +76,7 @@ describe('loadConfig', () => {
         retryBaseMs: 5000,
       },
       expirySweepIntervalMs: 15_000,
+      usageSweepIntervalMs: 10_000,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 10_000,
       rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null, redisCoolDownMs: 30_000 },
@@ -166,6 +167,7 @@ describe('loadConfig', () => {
       UNAUTH_LEASE_SECONDS: '30',
       UNAUTH_RETRY_BASE_MS: '100',
       EXPIRY_SWEEP_INTERVAL: '0',
+      USAGE_SWEEP_INTERVAL: '0',
       SHUTDOWN_TIMEOUT_SECONDS: '3',
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '5',
@@ -227,6 +229,7 @@ describe('loadConfig', () => {
         retryBaseMs: 100,
       },
       expirySweepIntervalMs: 0,
+      usageSweepIntervalMs: 0,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 3000,
       rateLimit: {
@@ -356,6 +359,7 @@ describe('loadConfig', () => {
     'UNAUTH_POLL_INTERVAL_MS',
     'UNAUTH_BATCH_SIZE',
     'EXPIRY_SWEEP_INTERVAL',
+    'USAGE_SWEEP_INTERVAL',
     'SHUTDOWN_TIMEOUT_SECONDS',
   ])('refuses a bad %s', (variable) =>
     expect(problemsOf({ [variable]: 'soon' }).map((p) => p.variable)).toEqual([variable]),

@@ -23,6 +23,7 @@ import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
+import { UserUsageEntity } from '../usage/entities/user-usage.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { VenueEntity } from '../venues/entities/venue.entity.js';
 
@@ -52,4 +53,5 @@ export const ENTITIES = [
   BatchPasswordEntity,
   PlanEntity,
   PlanVenueEntity,
+  UserUsageEntity,
 ];

@@ -48,6 +48,8 @@ import { VenueSessionsService } from './venue-sessions.service.js';
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.
   exports: [
     HotspotUsersService,
+    // For the usage API (usage/), which reads a user under the same rules as GET user.
+    UserAccess,
     UserUnauthJobsService,
     VenueSessionsService,
     SessionDisconnectService,

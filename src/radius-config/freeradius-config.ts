@@ -313,8 +313,8 @@ export function existingAccountingDatabase(outDir: string): AccountingDatabase |
 
 /**
  * What the accounting database's account may do, as GRANT statements for `database`: read the
- * columns the statement tests, change a session's counters, address and time and a device's
- * status and last sighting. Nothing else: no password hash, no other table, no insert or delete.
+ * columns the statement tests, change a session's counters, address, time and usage fold flag
+ * (usage_pending) and a device's status and last sighting. Nothing else: no password hash, no other table, no insert or delete.
  */
 export function accountingDatabaseGrants(database: string, user: string, host: string): string[] {
   if (!PLAIN_NAME.test(user) || !(host === '%' || PLAIN_NAME.test(host) || isIP(host) !== 0)) {
@@ -326,7 +326,7 @@ export function accountingDatabaseGrants(database: string, user: string, host: s
     throw new FreeRadiusConfigError('The database name cannot be quoted here.');
   const to = `TO '${user}'@'${host}'`;
   const on = (table: string) => `ON \`${database}\`.\`${table}\``;
-  const counters = 'ip_address, last_accounting_at, input_octets, output_octets, session_time';
+  const counters = 'ip_address, last_accounting_at, input_octets, output_octets, session_time, usage_pending';
   return [
     `GRANT SELECT (id, status, expires_at) ${on('hotspot_users')} ${to}`,
     `GRANT SELECT (id, name) ${on('nas_clients')} ${to}`,

@@ -351,6 +351,10 @@ export class AccountingService {
       nasSourceIp: recordedSource(nas),
       nasStoppedAt: null,
       disconnectJobId: null,
+      usagePending: false,
+      usageInputOctets: '0',
+      usageOutputOctets: '0',
+      usageSessionTime: 0,
     } satisfies SessionEntity);
   }
 
@@ -360,9 +364,13 @@ export class AccountingService {
   }
 }
 
-/** The counters and time of a packet, never lower than what is stored (packets may arrive out of order). */
+/**
+ * The counters and time of a packet, never lower than what is stored (packets may arrive out of
+ * order), flagged for the usage fold.
+ */
 function countersOf(report: SessionReport, stored: SessionEntity | null, now: Date): Partial<SessionEntity> {
   return {
+    usagePending: true,
     inputOctets: maxCounter(stored?.inputOctets ?? null, report.inputOctets),
     outputOctets: maxCounter(stored?.outputOctets ?? null, report.outputOctets),
     sessionTime:

@@ -18,9 +18,11 @@ import {
   encodeClass,
   loginMethodOf,
   REJECT_MESSAGES,
+  type LoginLimits,
   type LoginMethodOfRequest,
   type RejectReason,
 } from './radius.rules.js';
+import { UsageService } from '../usage/usage.service.js';
 import { LoginDecisions } from './login-decisions.js';
 import { VerifiedPasswords } from './verified-passwords.js';
 
@@ -62,6 +64,7 @@ export class AuthorizeService {
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     private readonly decisions: LoginDecisions,
+    private readonly usage: UsageService,
     config: ConfigService<AppConfig, true>,
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
@@ -83,7 +86,8 @@ export class AuthorizeService {
       this.warnOnceAboutMethod(nas, attributes);
       outcome = rejected('papRequired', null);
     } else {
-      outcome = await this.login(nas, method, deadline);
+      const device = request.callingStationId === null ? null : normaliseMac(request.callingStationId);
+      outcome = await this.login(nas, method, device ?? '', deadline);
     }
     // The username as the NAS sent it (quoted, cut to a bounded length), so "why was this guest
     // refused" can be answered from the log; never the password.
@@ -111,6 +115,7 @@ export class AuthorizeService {
   private async login(
     nas: RadiusNas,
     method: Exclude<LoginMethodOfRequest, { kind: 'unsupported' | 'noUsername' }>,
+    macAddress: string,
     deadline: Deadline,
   ): Promise<Outcome> {
     // Sessions count against the limit while their NAS reported on them within the stale window.
@@ -122,7 +127,7 @@ export class AuthorizeService {
         (em) => this.radiusUsers.findGuestLoginByMac(em, nas.venueId, mac, recentSince),
         { deadline, lane: 'radius' },
       );
-      if (guest !== null) return this.decide(guest, deadline);
+      if (guest !== null) return this.decide(guest, nas, macAddress, deadline);
     }
     const { username, password } = method;
     if (password === null) return rejected('unknownDevice', null);
@@ -138,7 +143,7 @@ export class AuthorizeService {
     if (!(await this.passwordMatches(user.id, hash, password, deadline))) {
       return { ...rejected('invalidCredentials', null), foundUserId: foundIn(user) };
     }
-    return this.decide(user, deadline);
+    return this.decide(user, nas, macAddress, deadline);
   }
 
   /** argon2id, unless this very password was verified against this very hash within the cache's time to live. */
@@ -149,24 +154,37 @@ export class AuthorizeService {
     return matches;
   }
 
-  /** The decision on a user whose credentials matched: its standing, venue and session count. */
-  private async decide(found: LoginUser, deadline: Deadline): Promise<Outcome> {
+  /**
+   * The decision on a user whose credentials matched: its standing, venue and session count, then its
+   * plan's limits (used up, devices, sessions: the plan's maxSessions replaces
+   * RADIUS_MAX_SESSIONS_PER_USER for its users).
+   */
+  private async decide(found: LoginUser, nas: RadiusNas, macAddress: string, deadline: Deadline): Promise<Outcome> {
+    const standing = await this.usage.loginStanding(found.id, nas.venueId, macAddress, deadline);
+    const limits =
+      (standing?.plan.maxSessions ?? null) === null ? this.config : { ...this.config, maxSessionsPerUser: 0 };
     const now = this.clock.now();
     let user = found;
     if (
       found.validFor !== null &&
       found.firstLoginAt === null &&
-      decideLogin(found, found.recentSessions, this.config, now).accepted
+      decideLogin(found, found.recentSessions, limits, now).accepted &&
+      (standing === null || standing.refused === null)
     ) {
-      user = await this.firstLogin(found, now, deadline);
+      user = await this.firstLogin(found, limits, now, deadline);
     }
-    const decision = decideLogin(user, user.recentSessions, this.config, now);
+    const decision = decideLogin(user, user.recentSessions, limits, now);
     if (!decision.accepted) return { ...rejected(decision.reason, user.id), foundUserId: foundIn(user) };
+    if (standing !== null && standing.refused !== null) {
+      return { ...rejected(standing.refused, user.id), foundUserId: foundIn(user) };
+    }
+    const secondsLeft = standing?.secondsLeft ?? null;
     const answer: AuthorizeAnswer = {
       status: 200,
       body: {
         'control:Auth-Type': 'Accept',
-        'reply:Session-Timeout': decision.sessionTimeout,
+        'reply:Session-Timeout':
+          secondsLeft === null ? decision.sessionTimeout : Math.min(decision.sessionTimeout, secondsLeft),
         'reply:Acct-Interim-Interval': this.config.interimSeconds,
         'reply:Class': { value: encodeClass(decision.userId), do_xlat: false },
       },
@@ -180,13 +198,13 @@ export class AuthorizeService {
    * accepted its validity started: firstLoginAt now, expiresAt now plus validFor (or the earlier
    * stored one), recorded in the audit trail as the service's change. Returns the user as decided on.
    */
-  private async firstLogin(user: LoginUser, now: Date, deadline: Deadline): Promise<LoginUser> {
+  private async firstLogin(user: LoginUser, limits: LoginLimits, now: Date, deadline: Deadline): Promise<LoginUser> {
     return this.database.transaction(
       async (em) => {
         const standing = await this.radiusUsers.lockValidityStanding(em, user.id, this.database.supportsRowLocks);
         if (standing === null) return user;
         const current: LoginUser = { ...user, ...standing };
-        if (!decideLogin(current, current.recentSessions, this.config, now).accepted) return current;
+        if (!decideLogin(current, current.recentSessions, limits, now).accepted) return current;
         const validity = validityAtFirstLogin(current, now);
         if (validity === null) return current;
         await this.radiusUsers.startValidity(em, user.id, validity.firstLoginAt, validity.expiresAt);

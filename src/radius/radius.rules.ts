@@ -16,6 +16,8 @@ export const REJECT_MESSAGES = {
   expired: 'Account expired',
   wrongVenue: 'Account not valid at this location',
   tooManySessions: 'Too many simultaneous sessions',
+  quotaExhausted: 'Data or time allowance used up',
+  tooManyDevices: 'Too many devices',
   papRequired: 'Authentication method not supported: the NAS must use PAP',
   unknownNas: 'Access denied',
 } as const;

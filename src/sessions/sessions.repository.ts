@@ -491,8 +491,8 @@ async function withExactCounters(query: SelectQueryBuilder<SessionEntity>): Prom
  * The SET list of Interim-Updates read from the derived table `r` (see interimReports) on sessions
  * `s`: lastAccountingAt and the counters raised but never lowered (two batches under way may each
  * hold a packet of one session and commit in either order; integers, BigInt for octets past 2^53,
- * so that both engines compare numbers), the IP address when reported. SQLite names the assigned
- * columns bare.
+ * so that both engines compare numbers), the IP address when reported, the usage fold's flag.
+ * SQLite names the assigned columns bare.
  */
 function interimAssignments(sqlite: boolean): string {
   const assigned = sqlite ? '' : 's.';
@@ -506,6 +506,8 @@ function interimAssignments(sqlite: boolean): string {
     raised('input_octets'),
     raised('output_octets'),
     raised('session_time'),
+    // For the usage fold, which adds the counters' rise to the user's usage.
+    `${assigned}usage_pending = 1`,
   ].join(', ');
 }
 

@@ -86,6 +86,7 @@ export async function startTestApp(
     // Background work is driven by the tests that are about it, so other tests see jobs as written.
     WORKER_ENABLED: 'false',
     EXPIRY_SWEEP_INTERVAL: '0',
+    USAGE_SWEEP_INTERVAL: '0',
     RATE_LIMIT_PER_MINUTE: '0',
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     // Shedding answers by how fast this machine is at the moment; the tests about it turn it on.

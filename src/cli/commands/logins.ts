@@ -75,7 +75,7 @@ export const loginsCommand: CliCommand = {
         'after',
         "\nA reject's reason is the one authorize decided: invalidCredentials (unknown username or wrong\n" +
           'password: the user column tells them apart), unknownDevice, blocked, expired, wrongVenue,\n' +
-          'tooManySessions, papRequired, unknownNas. Accepts have none.\n',
+          'tooManySessions, quotaExhausted, tooManyDevices, papRequired, unknownNas. Accepts have none.\n',
       )
       .action((options: ListOptions) => runtime.use(LOGINS_SERVICE, (service) => list(service, options, io)));
   },

@@ -76,6 +76,8 @@ export function attemptReasonKey(outcome: string, reason: string | null): string
     'expired',
     'wrongVenue',
     'tooManySessions',
+    'quotaExhausted',
+    'tooManyDevices',
     'papRequired',
     'unknownNas',
   ];

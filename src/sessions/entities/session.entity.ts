@@ -22,6 +22,7 @@ const BIGINT_AS_STRING = {
 @Index('idx_sessions_venue_status_started', ['venueId', 'status', 'startedAt'])
 @Index('idx_sessions_nas_last_accounting', ['nasClientId', 'lastAccountingAt'])
 @Index('idx_sessions_disconnect_job', ['disconnectJobId'])
+@Index('idx_sessions_usage_pending', ['usagePending'])
 export class SessionEntity {
   @IdColumn()
   id!: string;
@@ -98,6 +99,23 @@ export class SessionEntity {
   /** Acct-Session-Time, in seconds. */
   @Column({ name: 'session_time', type: 'int', nullable: true })
   sessionTime!: number | null;
+
+  /**
+   * Whether the counters above rose since the usage fold last added them to the user's usage: every
+   * accounting write sets it (FreeRADIUS's SQL statement too), the fold clears it.
+   */
+  @Column({ name: 'usage_pending', type: 'boolean', default: false })
+  usagePending!: boolean;
+
+  /** The counters as the usage fold last added them to the user's usage: the next fold adds their rise. */
+  @Column({ name: 'usage_input_octets', type: 'bigint', default: 0, transformer: BIGINT_AS_STRING })
+  usageInputOctets!: string;
+
+  @Column({ name: 'usage_output_octets', type: 'bigint', default: 0, transformer: BIGINT_AS_STRING })
+  usageOutputOctets!: string;
+
+  @Column({ name: 'usage_session_time', type: 'int', default: 0 })
+  usageSessionTime!: number;
 
   /** When the last accounting packet for this session arrived; the stale sweep ends sessions silent too long. */
   @DateTimeColumn('last_accounting_at', { nullable: true })

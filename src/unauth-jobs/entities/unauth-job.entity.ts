@@ -10,6 +10,7 @@ import type { NotSentReason } from '../job-report.js';
  * `coa`: not an unauth but a change of the user's expiresAt, sent as a CoA-Request with the new Session-Timeout.
  * `operator`: a console operator disconnected one session (Online now).
  * `password-reset`: a password reset asked to end the user's sessions (`endSessions`).
+ * `quota`: the user used up a data quota or time allowance of its plan (the usage sweep).
  */
 export const UNAUTH_REASONS = [
   'blocked',
@@ -21,6 +22,7 @@ export const UNAUTH_REASONS = [
   'coa',
   'operator',
   'password-reset',
+  'quota',
 ] as const;
 export type UnauthReason = (typeof UNAUTH_REASONS)[number];
 
