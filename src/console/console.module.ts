@@ -12,6 +12,7 @@ import { DashboardService } from './dashboard/dashboard.service.js';
 import { LoginsController } from './logins/logins.controller.js';
 import { NasSettingsController } from './settings/nas/nas-settings.controller.js';
 import { VenueSettingsController } from './settings/venues/venue-settings.controller.js';
+import { PlansSettingsController } from './settings/plans/plans-settings.controller.js';
 import { ConsoleUsersController } from './users/users.controller.js';
 import { AccountController } from './account/account.controller.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -58,6 +59,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     LoginsController,
     NasSettingsController,
     VenueSettingsController,
+    PlansSettingsController,
     TokensController,
     OperatorsController,
     AuditController,
