@@ -7,6 +7,7 @@ import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsageModule } from '../usage/usage.module.js';
 import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { LoginsController } from './logins/logins.controller.js';
@@ -43,6 +44,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     LoginAttemptsModule,
     OperatorsModule,
     BatchesModule,
+    UsageModule,
   ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [

@@ -15,6 +15,7 @@ import { UNAUTH_REASONS } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { SESSION_OUTCOMES } from '../unauth-jobs/job-report.js';
 import { JOB_STATES } from './network/network.rules.js';
 import { LIMIT_INPUTS, PLAN_FORM_FIELDS } from './settings/plans/plan-form.rules.js';
+import { USAGE_COUNTERS } from './network/usage-view.js';
 import { QUOTA_PERIODS } from '../plans/plan-limits.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
@@ -161,6 +162,8 @@ describe('console keys built at run time', () => {
     // plan-form.rules.ts builds these from a field of the form or a v1 refusal, and from a quota's period.
     'plans.problem': [...LIMIT_INPUTS.map((input) => input.field), 'name', 'venueIds', 'quotaPeriod'],
     'plans.limit.quota': QUOTA_PERIODS,
+    'net.usage.counter': USAGE_COUNTERS,
+    'net.usage.period': QUOTA_PERIODS,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {

@@ -1,6 +1,5 @@
 import type { PlanDto } from '../../../plans/dto/plan.response.js';
 import {
-  durationWords,
   emptyPlanForm,
   limitWords,
   planApiProblem,
@@ -111,12 +110,6 @@ describe('plan form rules', () => {
       quotaUnit: 'MB',
     });
     expect(planFieldsOf(filled, ['venue-a']).fields?.quotaBytes).toBe(2_000_000_000);
-  });
-
-  it('names durations in hours and minutes', () => {
-    expect(durationWords(600)).toEqual({ key: 'plans.duration.minutes', values: { minutes: 10 } });
-    expect(durationWords(7200)).toEqual({ key: 'plans.duration.hours', values: { hours: 2 } });
-    expect(durationWords(5400)).toEqual({ key: 'plans.duration.hoursMinutes', values: { hours: 1, minutes: 30 } });
   });
 
   it("lists a plan's limits in the form's order, or says it has none", () => {

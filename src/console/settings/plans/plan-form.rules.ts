@@ -1,6 +1,7 @@
 import type { PlanDto } from '../../../plans/dto/plan.response.js';
 import { QUOTA_PERIODS, type QuotaPeriod } from '../../../plans/plan-limits.js';
 import { LIMIT_RANGES, type NumericPlanLimit, type PlanFields } from '../../../plans/plan.rules.js';
+import { durationWords, type Words } from '../../network/usage-view.js';
 
 /**
  * The plans screen's pure parts: the form in the units an operator thinks in (Mbit/s, MB or GB,
@@ -130,22 +131,6 @@ export function planFormOf(plan: PlanDto): PlanForm {
 /** A number as the form shows it: at most six decimals, none trailing. */
 function decimalText(value: number): string {
   return String(Number(value.toFixed(6)));
-}
-
-/** A catalogue message and its values: what a view shows with it.t(key, values). */
-export interface Words {
-  key: string;
-  values: Record<string, string | number>;
-}
-
-/** A span of seconds in hours and minutes (`plans.duration.*`): 2 h, 45 min, 1 h 30 min. */
-export function durationWords(seconds: number): Words {
-  const minutes = Math.round(seconds / 60);
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (hours === 0) return { key: 'plans.duration.minutes', values: { minutes: rest } };
-  if (rest === 0) return { key: 'plans.duration.hours', values: { hours } };
-  return { key: 'plans.duration.hoursMinutes', values: { hours, minutes: rest } };
 }
 
 /** A rate in bit/s as Mbit/s (at most three decimals). */
