@@ -1,9 +1,12 @@
 import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
+import { UserBatchEntity } from '../src/batches/entities/user-batch.entity.js';
+import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { PlanEntity } from '../src/plans/entities/plan.entity.js';
+import { UserUsageEntity } from '../src/usage/entities/user-usage.entity.js';
 import { VenuesService } from '../src/venues/venues.service.js';
 import { signInConsole, type ConsoleBrowser } from './support/console.js';
 import { databaseKinds } from './support/databases.js';
-import { givenUser } from './support/factories.js';
+import { givenUser, startSession, uniqueDevice } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 let sequence = 0;
@@ -13,7 +16,9 @@ const unique = (prefix: string) => `${prefix} ${++sequence}-${Date.now().toStrin
  * Settings → Plans as operators use it: the list in human units, create and edit in Mbit/s, GB and
  * minutes (stored in bit/s, bytes and seconds, with the operator's audit rows), every problem of a
  * form at once, the delete of a plan in use refused with what uses it, and venue scope (an operator
- * of venue B sees nothing of venue A's plans, also by URL; a read-only operator changes nothing).
+ * of venue B sees nothing of venue A's plans, also by URL; a read-only operator changes nothing);
+ * and plans elsewhere in the console: the user form and page, the usage bars of the user page and
+ * Online now, the batch form and its printed cards.
  */
 describe.each(databaseKinds())('console: Settings → Plans [%s]', (kind) => {
   let testApp: TestApp;
@@ -208,5 +213,108 @@ describe.each(databaseKinds())('console: Settings → Plans [%s]', (kind) => {
     expect(list.text).not.toContain(`/admin/settings/plans/${id}/edit`);
     expect((await readOnlyA.get('/admin/settings/plans/new')).status).toBe(403);
     expect((await readOnlyA.post(`/admin/settings/plans/${id}/delete`, {})).status).toBe(403);
+  });
+
+  describe('plans on users, usage and batches', () => {
+    it('puts a user on a plan of its venues from the create form, and off it from the edit form', async () => {
+      const name = unique('Desk plan');
+      const id = await givenPlan({ name });
+      const form = await venueA.get('/admin/users/new?venueId=venue-a&loginMethod=guest');
+      expect(form.status).toBe(200);
+      expect(form.text).toContain(`<option value="${id}">${name}</option>`);
+      const created = await venueA.post('/admin/users/new', {
+        context: 'venue-a',
+        loginMethod: 'guest',
+        name: 'Planned Guest',
+        venue: 'venue-a',
+        planId: id,
+      });
+      expect(created.status).toBe(303);
+      const user = await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ name: 'Planned Guest' });
+      expect(user.planId).toBe(id);
+
+      const page = await venueA.get(`/admin/users/${user.id}?venueId=venue-a`);
+      expect(page.text).toMatch(new RegExp(`<dt>Plan</dt><dd><bdi>${name}</bdi></dd>`));
+      const edit = await venueA.get(`/admin/users/${user.id}/edit?venueId=venue-a`);
+      expect(edit.text).toContain(`<option value="${id}" selected>`);
+      const etag = (/name="etag" value="([^"]+)"/.exec(edit.text)?.[1] ?? '').replace(/&quot;/g, '"');
+      const saved = await venueA.post(`/admin/users/${user.id}/edit`, {
+        context: 'venue-a',
+        etag,
+        name: 'Planned Guest',
+        venue: 'venue-a',
+        planId: '',
+      });
+      expect(saved.status).toBe(303);
+      expect(
+        (await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ id: user.id })).planId,
+      ).toBeNull();
+    });
+
+    it("refuses a plan the user's venues do not offer, beside the plan", async () => {
+      const elsewhere = await givenPlan({ name: unique('Bravo only'), venueIds: ['venue-b'] });
+      const refused = await venueA.post('/admin/users/new', {
+        context: 'venue-a',
+        loginMethod: 'guest',
+        name: 'Wrong Plan',
+        venue: 'venue-a',
+        planId: elsewhere,
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('href="#user-planId"');
+      expect(refused.text).toContain('Choose a plan offered in every venue of the user, or none.');
+      expect(await testApp.dataSource.getRepository(HotspotUserEntity).countBy({ name: 'Wrong Plan' })).toBe(0);
+    });
+
+    it('shows a bar per limited counter on the user page, and the tightest in Online now, in words too', async () => {
+      const name = unique('Metered');
+      const id = await givenPlan({ name, quotaBytes: 1_000_000_000, quotaPeriod: 'total', totalTimeSeconds: 7200 });
+      const user = await givenUser(testApp, { name: 'Metered Guest', planId: id });
+      await testApp.dataSource.getRepository(UserUsageEntity).insert({
+        userId: user._id,
+        period: 'total',
+        inputOctets: '100000000',
+        outputOctets: '800000000',
+        sessionSeconds: '5400',
+      });
+      const page = await venueA.get(`/admin/users/${user._id}?venueId=venue-a`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('id="usage-heading"');
+      expect(page.text).toMatch(/<meter min="0" max="1000000000" value="900000000" aria-labelledby="usage-data-label"/);
+      expect(page.text).toContain('900 MB of 1 GB used, 100 MB left');
+      expect(page.text).toContain('1 h 30 min of 2 h used, 30 min left');
+
+      const started = await startSession(testApp, { userId: user._id, venueId: 'venue-a', ...uniqueDevice() });
+      const online = await venueA.get('/admin/online?venueId=venue-a');
+      expect(online.status).toBe(200);
+      const row = new RegExp(`<tr data-session="${started.id}">[\\s\\S]*?</tr>`).exec(online.text)?.[0] ?? '';
+      expect(row).toContain('data-counter="data"');
+      expect(row).toContain('900 MB of 1 GB');
+    });
+
+    it('gives a batch the plan picked, named on its page and on every printed card', async () => {
+      const name = unique('Voucher 5 Mbit');
+      const id = await givenPlan({ name, downloadRate: 5_000_000, quotaBytes: 2_000_000_000, quotaPeriod: 'day' });
+      const form = await venueA.get('/admin/batches?venueId=venue-a');
+      expect(form.text).toContain(`<option value="${id}">${name}</option>`);
+      const label = unique('Fair');
+      const created = await venueA.post('/admin/batches', {
+        venueId: 'venue-a',
+        count: '2',
+        validForHours: '24',
+        planId: id,
+        label,
+      });
+      expect(created.status).toBe(303);
+      const batch = await testApp.dataSource.getRepository(UserBatchEntity).findOneByOrFail({ label });
+      expect(batch.planId).toBe(id);
+      const shown = await venueA.follow(created);
+      expect(shown.text).toContain(`<bdi>${name}</bdi>`);
+      await venueA.get(`/admin/batches/${batch.id}/print`);
+      const cards = await venueA.follow(await venueA.post(`/admin/batches/${batch.id}/print`, {}));
+      expect(cards.status).toBe(200);
+      expect(cards.text.split(`<bdi>${name}</bdi>`).length - 1).toBe(2);
+      expect(cards.text).toContain('5 Mbit/s down, ∞ Mbit/s up · 2 GB per day');
+    });
   });
 });
