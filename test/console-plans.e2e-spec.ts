@@ -233,6 +233,8 @@ describe.each(databaseKinds())('console: Settings → Plans [%s]', (kind) => {
       const user = await testApp.dataSource.getRepository(HotspotUserEntity).findOneByOrFail({ name: 'Planned Guest' });
       expect(user.planId).toBe(id);
 
+      const list = await venueA.get('/admin/users?venueId=venue-a');
+      expect(list.text).toContain(`<span class="row-plan">Plan: <bdi>${name}</bdi></span>`);
       const page = await venueA.get(`/admin/users/${user.id}?venueId=venue-a`);
       expect(page.text).toMatch(new RegExp(`<dt>Plan</dt><dd><bdi>${name}</bdi></dd>`));
       const edit = await venueA.get(`/admin/users/${user.id}/edit?venueId=venue-a`);

@@ -122,7 +122,12 @@ export class ConsoleUsersController {
             users.map((user) => user._id),
           );
     const pages = result?.pagination.pages ?? 0;
+    // The names of the plans the page's users are on (one read, only when one of them is on a plan).
+    const plans = users.some((user) => user.planId !== null)
+      ? await this.plans.list(operatorActor(operator), venueId)
+      : [];
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
+      planNames: new Map(plans.map((plan) => [plan._id, plan.name])),
       key,
       searchMaxLength: SEARCH_QUERY_MAX_LENGTH,
       venueId,
