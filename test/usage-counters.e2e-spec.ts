@@ -143,6 +143,17 @@ describe.each(databaseKinds())('usage counters [%s]', (kind: DatabaseKind) => {
     }
   });
 
+  it("deletes the days' usage older than 40 days, never the total", async () => {
+    const user = await givenUser(first, { venueIds: ['venue-usage'] });
+    for (const period of ['2026-10-18', '2026-10-19', 'total'])
+      await first.dataSource.query(
+        'INSERT INTO hotspot_user_usage (user_id, period, input_octets, output_octets, session_seconds) VALUES (?, ?, 1, 2, 3)',
+        [user._id, period],
+      );
+    expect(await first.app.get(UsageService).forgetOldDays()).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(await usageOf(user._id))).toEqual(['2026-10-19', 'total']);
+  });
+
   it('is exact with packets of many sessions and folds of two instances running at once', async () => {
     const user = await givenUser(first, { venueIds: ['venue-usage'] });
     const sessions = Array.from({ length: 4 }, (_, index) => sessionOf(user._id, index));

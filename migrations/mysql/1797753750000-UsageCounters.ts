@@ -18,6 +18,7 @@ export class UsageCounters1797753750000 implements MigrationInterface {
         \`output_octets\` bigint NOT NULL DEFAULT 0,
         \`session_seconds\` bigint NOT NULL DEFAULT 0,
         PRIMARY KEY (\`user_id\`, \`period\`),
+        INDEX \`idx_hotspot_user_usage_period\` (\`period\`),
         CONSTRAINT \`fk_hotspot_user_usage_user\` FOREIGN KEY (\`user_id\`) REFERENCES \`hotspot_users\` (\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION
       ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     );

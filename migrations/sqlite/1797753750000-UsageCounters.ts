@@ -16,6 +16,7 @@ export class UsageCounters1797753750000 implements MigrationInterface {
         PRIMARY KEY ("user_id", "period")
       )`,
     );
+    await queryRunner.query('CREATE INDEX "idx_hotspot_user_usage_period" ON "hotspot_user_usage" ("period")');
     await queryRunner.query(`ALTER TABLE "sessions" ADD COLUMN "usage_pending" boolean NOT NULL DEFAULT (0)`);
     await queryRunner.query(`ALTER TABLE "sessions" ADD COLUMN "usage_input_octets" bigint NOT NULL DEFAULT (0)`);
     await queryRunner.query(`ALTER TABLE "sessions" ADD COLUMN "usage_output_octets" bigint NOT NULL DEFAULT (0)`);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { dateTimeParameter, readDateTime } from '../database/columns.js';
-import { isSqlite } from '../database/plain-sql.js';
+import { changedRows, isSqlite } from '../database/plain-sql.js';
 import type { SessionCounters, UsageDelta } from './usage.rules.js';
 
 /** A session the usage fold locked: its counters, its venue (whose time zone names its day). */
@@ -108,6 +108,17 @@ export class UsageRepository {
         delta.outputOctets,
         delta.sessionSeconds,
       ]),
+    );
+  }
+
+  /** Deletes up to `limit` days' rows before the day `day` (`total` sorts after every day); how many. */
+  async deleteDaysBefore(em: EntityManager, day: string, limit: number): Promise<number> {
+    return changedRows(
+      em,
+      isSqlite(em.connection)
+        ? 'DELETE FROM hotspot_user_usage WHERE rowid IN (SELECT rowid FROM hotspot_user_usage WHERE period < ? LIMIT ?)'
+        : 'DELETE FROM hotspot_user_usage WHERE period < ? LIMIT ?',
+      [day, limit],
     );
   }
 

@@ -1,8 +1,10 @@
 import {
   allowancesOf,
+  DAY_USAGE_KEPT_DAYS,
   dayOf,
   isExhausted,
   leftOf,
+  oldestKeptDay,
   planLoginDecision,
   type SessionCounters,
   TOTAL_PERIOD,
@@ -33,6 +35,12 @@ describe('usage rules', () => {
     expect(dayOf(lateEvening, 'Europe/Istanbul')).toBe('2026-11-29');
     expect(dayOf(lateEvening, 'America/New_York')).toBe('2026-11-28');
     expect(dayOf(lateEvening, 'Not/AZone')).toBe('2026-11-28');
+  });
+
+  it(`keeps a day's usage ${DAY_USAGE_KEPT_DAYS} days`, () => {
+    expect(oldestKeptDay(new Date('2026-11-28T10:00:00.000Z'))).toBe('2026-10-19');
+    // Rows of `total` sort after every day, so deleting the days before one never deletes them.
+    expect(TOTAL_PERIOD > '9999-12-31').toBe(true);
   });
 
   it('adds the rise since the last fold to the total and to the day of the last accounting', () => {

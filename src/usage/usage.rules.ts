@@ -9,6 +9,14 @@ import { instantAsWallDateTime } from '../web/zoned-time.js';
  */
 export const TOTAL_PERIOD = 'total';
 
+/** How long a day's usage is kept: a month and more, for whoever reads it back. */
+export const DAY_USAGE_KEPT_DAYS = 40;
+
+/** The oldest day whose usage is kept at `now` (days before it are deleted). */
+export function oldestKeptDay(now: Date): string {
+  return dayOf(new Date(now.getTime() - DAY_USAGE_KEPT_DAYS * 86_400_000), null);
+}
+
 /** A session's terminate cause when a plan's quota or time allowance ended it. */
 export const QUOTA_TERMINATE_CAUSE = 'quota';
 

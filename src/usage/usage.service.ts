@@ -22,6 +22,7 @@ import {
   allowancesOf,
   dayOf,
   isExhausted,
+  oldestKeptDay,
   planLoginDecision,
   type PlanRefusal,
   QUOTA_TERMINATE_CAUSE,
@@ -32,6 +33,8 @@ import {
 
 /** Sessions folded per transaction. */
 const FOLD_BATCH_SIZE = 500;
+/** Old days' usage rows deleted per statement. */
+const FORGET_BATCH_SIZE = 1000;
 
 /** What a fold did: how many sessions it folded, and whose usage rose. */
 export interface FoldResult {
@@ -97,16 +100,34 @@ export class UsageService {
     }
   }
 
+  /** Deletes the days' usage older than DAY_USAGE_KEPT_DAYS, a batch per statement; how many rows. */
+  async forgetOldDays(): Promise<number> {
+    const before = oldestKeptDay(this.clock.now());
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.database.run((em) => this.usage.deleteDaysBefore(em, before, FORGET_BATCH_SIZE));
+      deleted += batch;
+      if (batch < FORGET_BATCH_SIZE) return deleted;
+    }
+  }
+
   /**
    * The fold, then the plans' limits on the users whose usage rose: returns the ids of the unauth
-   * jobs written (reason `quota`).
+   * jobs written (reason `quota`). A user whose check failed is checked again when its usage next
+   * rises (its NAS's next Interim-Update), the others' checks go on.
    */
   async sweep(): Promise<string[]> {
     const { userIds } = await this.fold();
     const jobIds: string[] = [];
     for (const userId of userIds) {
-      const jobId = await this.enforce(userId);
-      if (jobId !== null) jobIds.push(jobId);
+      try {
+        const jobId = await this.enforce(userId);
+        if (jobId !== null) jobIds.push(jobId);
+      } catch (error) {
+        this.logger.warn(
+          `Checking the plan limits of user ${userId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     }
     return jobIds;
   }

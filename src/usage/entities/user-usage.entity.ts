@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ID_LENGTH } from '../../database/columns.js';
 
 /** A 64-bit counter as a decimal string (mysql2 returns BIGINT as one; see SessionEntity). */
@@ -10,9 +10,11 @@ const BIGINT_AS_STRING = {
 /**
  * What a user used in one period, as accounting reported it: `total` since the user began, or a
  * day (`YYYY-MM-DD`) in the time zone of the venue where the sessions were. Only ever raised, by
- * UsageService.fold, from the sessions' totals (their rise since the last fold).
+ * UsageService.fold, from the sessions' totals (their rise since the last fold); a day's row is
+ * deleted DAY_USAGE_KEPT_DAYS after it (the index on period finds them).
  */
 @Entity('hotspot_user_usage')
+@Index('idx_hotspot_user_usage_period', ['period'])
 export class UserUsageEntity {
   @PrimaryColumn({ name: 'user_id', type: 'varchar', length: ID_LENGTH })
   userId!: string;
