@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { UserUsageEntity } from '../src/usage/entities/user-usage.entity.js';
 import { VenuesService } from '../src/venues/venues.service.js';
 import { api } from './support/api-client.js';
 import { axeViolations, DESKTOP, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
@@ -214,11 +215,28 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
 
   it('axe-core finds nothing on any screen, in English and Turkish, at 1280 px and at 360 px; on the phone no page scrolls sideways and every control is within reach', async () => {
     const { page } = await signedIn({ admin: true, permissions: ['delete'] });
-    const user = await givenUser(testApp, { venueIds: ['venue-a'], name: 'Grace Hopper', phone: '+90 555 000 11 22' });
+    // A plan with every kind of limit, its users part-way through their quota: the plans' screens, the
+    // user page's usage bars and Online now's have something to show.
+    const planId = await givenPlan();
+    const user = await givenUser(testApp, {
+      venueIds: ['venue-a'],
+      name: 'Grace Hopper',
+      phone: '+90 555 000 11 22',
+      planId,
+    });
     await onlineAt(user.username!, 'AA-BB-CC-00-00-77');
     await api(testApp).users.update(user._id, { status: 'blocked' }).expect(200);
-    const online = await givenUser(testApp, { venueIds: ['venue-a'], name: 'Katherine Johnson', room: '1204' });
+    const online = await givenUser(testApp, { venueIds: ['venue-a'], name: 'Katherine Johnson', room: '1204', planId });
     await onlineAt(online.username!, 'AA-BB-CC-00-00-78');
+    for (const userId of [user._id, online._id]) {
+      await testApp.dataSource.getRepository(UserUsageEntity).insert({
+        userId,
+        period: 'total',
+        inputOctets: '120000000',
+        outputOctets: '480000000',
+        sessionSeconds: '5400',
+      });
+    }
     await radiusCall(
       testApp,
       radiusToken,
@@ -227,7 +245,7 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
       rlmBody({ 'User-Name': 'nobody-here', 'Calling-Station-Id': 'AA-BB-CC-00-00-99' }),
       { 'X-Radius-Result': 'reject', 'X-Radius-Reply-Message': 'Invalid username or password' },
     ).expect(204);
-    const screens = await screensOf(page, user._id);
+    const screens = await screensOf(page, user._id, planId);
     const failures: unknown[] = [];
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
@@ -284,8 +302,31 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
     }, width);
   }
 
+  /** A plan of venue A with every limit set, through the v1 API. */
+  async function givenPlan(): Promise<string> {
+    const created = await testApp.http
+      .post('/api/v1/plans')
+      .set('Authorization', `Bearer ${testApp.adminToken}`)
+      .send({
+        name: unique('Lobby 5 Mbit'),
+        venueIds: ['venue-a'],
+        downloadRate: 5_000_000,
+        uploadRate: 1_000_000,
+        quotaBytes: 1_000_000_000,
+        quotaPeriod: 'total',
+        dailyTimeSeconds: 7200,
+        totalTimeSeconds: 36_000,
+        idleTimeoutSeconds: 600,
+        maxSessions: 2,
+        maxDevices: 3,
+        interimIntervalSeconds: 300,
+      })
+      .expect(201);
+    return (created.body as { data: { _id: string } }).data._id;
+  }
+
   /** Every screen of the console, with data on it: the navigation's pages and the pages they lead to. */
-  async function screensOf(page: Page, userId: string): Promise<string[]> {
+  async function screensOf(page: Page, userId: string, planId: string): Promise<string[]> {
     await page.goto(`${base}/admin/jobs`);
     const jobLink = await page.locator('main a[href^="/admin/jobs/"]').first().getAttribute('href');
     await page.goto(`${base}/admin/online?venueId=venue-a`);
@@ -311,6 +352,10 @@ describe.each(databaseKinds())('console flows in a browser [%s]', (kind: Databas
       '/admin/settings/nas/new',
       '/admin/settings/venues',
       '/admin/settings/venues/new',
+      '/admin/settings/plans',
+      '/admin/settings/plans/new',
+      `/admin/settings/plans/${planId}/edit`,
+      `/admin/settings/plans/${planId}/delete`,
       '/admin/settings/operators',
       '/admin/settings/operators/new',
       '/admin/account',

@@ -59,6 +59,7 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { href: '/admin/settings/tokens', key: 'nav.tokens', admin: true },
   { href: '/admin/settings/nas', key: 'nav.nas', admin: true },
   { href: '/admin/settings/venues', key: 'nav.venues', admin: true },
+  { href: '/admin/settings/plans', key: 'nav.plans' },
   { href: '/admin/settings/operators', key: 'nav.operators', admin: true },
   { href: '/admin/account', key: 'nav.account' },
 ];

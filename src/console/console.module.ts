@@ -7,11 +7,13 @@ import { OperatorsModule } from '../operators/operators.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { LoginAttemptsModule } from '../radius/login-attempts.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsageModule } from '../usage/usage.module.js';
 import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { LoginsController } from './logins/logins.controller.js';
 import { NasSettingsController } from './settings/nas/nas-settings.controller.js';
 import { VenueSettingsController } from './settings/venues/venue-settings.controller.js';
+import { PlansSettingsController } from './settings/plans/plans-settings.controller.js';
 import { ConsoleUsersController } from './users/users.controller.js';
 import { AccountController } from './account/account.controller.js';
 import { AuditController } from './audit/audit.controller.js';
@@ -42,6 +44,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     LoginAttemptsModule,
     OperatorsModule,
     BatchesModule,
+    UsageModule,
   ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
@@ -58,6 +61,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     LoginsController,
     NasSettingsController,
     VenueSettingsController,
+    PlansSettingsController,
     TokensController,
     OperatorsController,
     AuditController,

@@ -14,6 +14,9 @@ import { DELIVERY_STATUSES } from '../unauth-jobs/delivery.js';
 import { UNAUTH_REASONS } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { SESSION_OUTCOMES } from '../unauth-jobs/job-report.js';
 import { JOB_STATES } from './network/network.rules.js';
+import { LIMIT_INPUTS, PLAN_FORM_FIELDS } from './settings/plans/plan-form.rules.js';
+import { USAGE_COUNTERS } from './network/usage-view.js';
+import { QUOTA_PERIODS } from '../plans/plan-limits.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -153,6 +156,14 @@ describe('console keys built at run time', () => {
     'userPage.deviceStatus': DEVICE_STATUSES,
     'userPage.sessionStatus': SESSION_STATUSES,
     'userPage.outcome': LOGIN_OUTCOMES,
+    'plans.field': [...PLAN_FORM_FIELDS, 'venueIds'],
+    'plans.help': [...LIMIT_INPUTS.map((input) => input.field), 'venueIds'],
+    'plans.period': QUOTA_PERIODS,
+    // plan-form.rules.ts builds these from a field of the form or a v1 refusal, and from a quota's period.
+    'plans.problem': [...LIMIT_INPUTS.map((input) => input.field), 'name', 'venueIds', 'quotaPeriod'],
+    'plans.limit.quota': QUOTA_PERIODS,
+    'net.usage.counter': USAGE_COUNTERS,
+    'net.usage.period': QUOTA_PERIODS,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {

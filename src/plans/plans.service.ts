@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
 import { uniqueVenueIds } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { RegisteredVenuesCheck } from '../venues/registered-venues-check.js';
 import type { PlanDto } from './dto/plan.response.js';
 import { PlanEntity } from './entities/plan.entity.js';
@@ -38,13 +39,20 @@ export class PlansService {
     private readonly offers: PlanOffers,
   ) {}
 
-  async create(actor: Actor, fields: rules.PlanFields, origin: AuditOrigin): Promise<PlanDto> {
+  /** `claim` (the console's form token) is taken first and settled last, in the change's transaction. */
+  async create(
+    actor: Actor,
+    fields: rules.PlanFields,
+    origin: AuditOrigin,
+    claim: TransactionClaim<PlanDto> | null = null,
+  ): Promise<PlanDto> {
     const venueIds = uniqueVenueIds(fields.venueIds);
     const errors = rules.planErrors(fields);
     if (errors.length > 0) throw ApiError.validation(errors);
     this.venueScope.assertVenuesInScope(actor, venueIds, 'venueIds');
     const now = this.clock.now();
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       await this.assertVenuesRegistered(em, venueIds);
       const plan = Object.assign(new PlanEntity(), {
         id: newId(),
@@ -61,7 +69,9 @@ export class PlansService {
         venueIds,
         origin,
       });
-      return toPlanDto({ plan, venueIds });
+      const created = toPlanDto({ plan, venueIds });
+      await claim?.settle(em, created);
+      return created;
     });
   }
 
@@ -75,18 +85,29 @@ export class PlansService {
     return this.database.run(async (em) => toPlanDto(this.visible(actor, await this.plans.findById(em, id))));
   }
 
-  async update(actor: Actor, id: string, changes: rules.PlanChanges, origin: AuditOrigin): Promise<PlanDto> {
+  async update(
+    actor: Actor,
+    id: string,
+    changes: rules.PlanChanges,
+    origin: AuditOrigin,
+    claim: TransactionClaim<PlanDto> | null = null,
+  ): Promise<PlanDto> {
     const requested =
       changes.venueIds === undefined ? changes : { ...changes, venueIds: uniqueVenueIds(changes.venueIds) };
     if (requested.venueIds !== undefined) this.venueScope.assertVenuesInScope(actor, requested.venueIds, 'venueIds');
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       const stored = this.visible(actor, await this.plans.findById(em, id, 'update'));
       const current = { ...rules.limitsOf(stored.plan), name: stored.plan.name, venueIds: stored.venueIds };
       const next = rules.appliedPlanChanges(current, requested);
       const errors = rules.planErrors(next);
       if (errors.length > 0) throw ApiError.validation(errors);
       const changed = rules.changedPlanFields(current, next);
-      if (changed.length === 0) return toPlanDto(stored);
+      if (changed.length === 0) {
+        const unchanged = toPlanDto(stored);
+        await claim?.settle(em, unchanged);
+        return unchanged;
+      }
       if (changed.includes('venueIds')) {
         await this.assertVenuesRegistered(em, next.venueIds);
         const inUse = await this.plans.findVenuesUsing(em, id, rules.removedVenues(current.venueIds, next.venueIds));
@@ -111,13 +132,32 @@ export class PlansService {
         changedFields: changed,
         origin,
       });
-      return toPlanDto({ plan: Object.assign(stored.plan, columns, { updatedAt: now }), venueIds: next.venueIds });
+      const updated = toPlanDto({
+        plan: Object.assign(stored.plan, columns, { updatedAt: now }),
+        venueIds: next.venueIds,
+      });
+      await claim?.settle(em, updated);
+      return updated;
+    });
+  }
+
+  /** What uses a plan the actor may see (users on it, batches that gave it, venues whose default it is). */
+  async uses(actor: Actor, id: string): Promise<rules.PlanUses> {
+    return this.database.run(async (em) => {
+      this.visible(actor, await this.plans.findById(em, id));
+      return this.plans.findUses(em, id);
     });
   }
 
   /** Deletes a plan nothing uses; one in use is a 409 that says what uses it. */
-  async remove(actor: Actor, id: string, origin: AuditOrigin): Promise<void> {
+  async remove(
+    actor: Actor,
+    id: string,
+    origin: AuditOrigin,
+    claim: TransactionClaim<void> | null = null,
+  ): Promise<void> {
     await this.database.transaction(async (em) => {
+      await claim?.take(em);
       const stored = this.visible(actor, await this.plans.findById(em, id, 'update'));
       const problem = rules.planInUseProblem(await this.plans.findUses(em, id));
       if (problem !== null) throw ApiError.conflict([{ field: 'id', message: problem }]);
@@ -129,6 +169,7 @@ export class PlansService {
         venueIds: stored.venueIds,
         origin,
       });
+      await claim?.settle(em, undefined);
     });
   }
 

@@ -29,6 +29,10 @@ import type { ConsoleRequest } from '../console-request.js';
 import { qrCodeSvg } from '../../web/qr-svg.js';
 import { wifiJoinText } from '../../web/wifi.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
+import type { Actor } from '../../auth/actor.js';
+import type { PlanDto } from '../../plans/dto/plan.response.js';
+import { PlansService } from '../../plans/plans.service.js';
+import { limitWords } from '../settings/plans/plan-form.rules.js';
 
 const PAGE_SIZE = 20;
 
@@ -57,6 +61,7 @@ export class BatchesConsoleController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly batches: BatchesService,
+    private readonly plans: PlansService,
   ) {}
 
   @Get('batches')
@@ -95,10 +100,10 @@ export class BatchesConsoleController {
       );
       response.redirect(303, `${batchUrl(created.id)}?notice=notice.batches.created`);
     } catch (error) {
-      if (!(error instanceof ApiError) || ![400, 409].includes(error.getStatus())) throw error;
+      if (!(error instanceof ApiError) || ![400, 409, 422].includes(error.getStatus())) throw error;
       const errors = error.body.errors ?? [{ field: '', message: error.body.message }];
       return again(
-        error.getStatus() === 400 ? 422 : 409,
+        error.getStatus() === 409 ? 409 : 422,
         errors.map((e) => batchApiProblem(error.getStatus(), e.field, e.message)),
       );
     }
@@ -108,7 +113,8 @@ export class BatchesConsoleController {
   async show(@Req() request: ConsoleRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const { operator } = session(request);
     const batch = await this.batches.get(operatorActor(operator), id);
-    await this.pages.render(request, response, 200, 'batches/show', { key, batch });
+    const plan = await this.planOf(operatorActor(operator), batch.planId);
+    await this.pages.render(request, response, 200, 'batches/show', { key, batch, plan });
   }
 
   @Get('batches/:id/print')
@@ -137,9 +143,18 @@ export class BatchesConsoleController {
     const venue = await this.pages.venue(batch.venueId);
     const portalUrl = venue?.portalUrl ?? null;
     const ssid = venue?.ssid ?? null;
+    const plan = await this.planOf(operatorActor(operator), batch.planId);
     await this.pages.render(request, response, 200, 'batches/print', {
       batch,
       cards,
+      plan,
+      // What a guest notices of a plan: speed, data and time (not the NAS's accounting interval).
+      planLimits:
+        plan === null
+          ? []
+          : limitWords(plan).filter(
+              (words) => !['plans.limit.interimInterval', 'plans.limit.none'].includes(words.key),
+            ),
       venueTitle: venue?.displayName ?? batch.venueId,
       qr: portalUrl === null ? null : qrCodeSvg(portalUrl, portalUrl),
       portalUrl,
@@ -178,6 +193,17 @@ export class BatchesConsoleController {
       .setHeader('Content-Disposition', `attachment; filename="batch-${revealed.batch.id}.csv"`)
       .setHeader('Cache-Control', 'no-store')
       .send(cardsCsv(revealed));
+  }
+
+  /** The plan a batch gave, when the operator may see it (a plan of venues beyond the operator's is not named). */
+  private async planOf(actor: Actor, planId: string | null): Promise<PlanDto | null> {
+    if (planId === null) return null;
+    try {
+      return await this.plans.get(actor, planId);
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 404) return null;
+      throw error;
+    }
   }
 
   /** What printing or exporting does (the passwords shown, the window), with its form; nothing changes on GET. */
@@ -262,6 +288,7 @@ export class BatchesConsoleController {
       next: page < pages ? at(page + 1) : null,
       form,
       problems,
+      planChoices: venueId === null ? [] : await this.plans.list(operatorActor(operator), venueId),
     });
   }
 }
@@ -281,6 +308,7 @@ function emptyForm(venueId: string | null): BatchForm {
     passwordLength: '',
     expiresAt: '',
     validForHours: '',
+    planId: '',
     label: '',
   };
 }

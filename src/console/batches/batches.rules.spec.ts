@@ -7,6 +7,7 @@ const form = (fields: Partial<BatchForm> = {}): BatchForm => ({
   passwordLength: '',
   expiresAt: '2030-01-31T12:00',
   validForHours: '',
+  planId: '',
   label: '',
   ...fields,
 });
@@ -25,6 +26,11 @@ describe('batchRequestOf', () => {
       label: 'Fair',
       planId: null,
     });
+  });
+
+  it('puts every account on the plan picked, none when none is', () => {
+    expect(batchRequestOf(form({ planId: ' p1 ' }), null).request?.planId).toBe('p1');
+    expect(batchRequestOf(form(), null).request?.planId).toBeNull();
   });
 
   it('takes hours from the first login instead of an expiry', () => {

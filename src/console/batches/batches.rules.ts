@@ -9,6 +9,7 @@ export const BATCH_FORM_FIELDS = [
   'passwordLength',
   'expiresAt',
   'validForHours',
+  'planId',
   'label',
 ] as const;
 
@@ -17,6 +18,7 @@ export const BATCH_FORM_INPUTS = [
   ['count', 'number', true],
   ['expiresAt', 'datetime-local', false],
   ['validForHours', 'number', false],
+  ['planId', 'select', false],
   ['prefix', 'text', false],
   ['passwordLength', 'number', false],
   ['label', 'text', false],
@@ -93,7 +95,7 @@ export function batchRequestOf(
       expiresAt,
       validFor: hours === null ? null : hours * 3600,
       label: label === '' ? null : label,
-      planId: null,
+      planId: form.planId.trim() === '' ? null : form.planId.trim(),
     },
     problems,
   };

@@ -14,12 +14,17 @@ import { DisconnectBanner } from '../network/disconnect-banner.js';
 import { consoleOrigin, pathId, queryString } from '../network/network-request.js';
 import { pageNumber } from '../network/network.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
+import { UsageService } from '../../usage/usage.service.js';
+import { tightestBar, usageBars, type UsageBar } from '../network/usage-view.js';
 
 /** Sessions per page of Online now. */
 const PAGE_SIZE = 25;
 
-/** A row of Online now: the session, and while its Disconnect is unconfirmed, how that stands. */
-type OnlineRow = OnlineSession & { disconnect: DisconnectView | null };
+/**
+ * A row of Online now: the session, while its Disconnect is unconfirmed how that stands, and the
+ * counter of the user's plan nearest its limit (none without a limit).
+ */
+type OnlineRow = OnlineSession & { disconnect: DisconnectView | null; usage: UsageBar | null };
 
 /**
  * Online now: a venue's active sessions, newest first (those of the users a search `q` finds, read as
@@ -38,6 +43,7 @@ export class OnlineController {
     private readonly disconnects: SessionDisconnectService,
     private readonly jobs: UserUnauthJobsService,
     private readonly banner: DisconnectBanner,
+    private readonly usage: UsageService,
   ) {}
 
   @Get('online')
@@ -56,7 +62,7 @@ export class OnlineController {
       venueId,
       venueChoices: await this.pages.venueChoices(operator),
       restricted: operator.venueIds !== null,
-      sessions: await this.withDisconnects(actor, list?.data ?? []),
+      sessions: await this.withUsage(actor, venueId, await this.withDisconnects(actor, list?.data ?? [])),
       pagination: list?.pagination ?? null,
       active: list?.active ?? 0,
       disconnecting: list?.disconnecting ?? 0,
@@ -119,11 +125,20 @@ export class OnlineController {
       jobs.set(id, await this.readableJob(actor, id));
     }
     return sessions.map((entry) => {
-      if (entry.disconnectJobId === null) return { ...entry, disconnect: null };
+      if (entry.disconnectJobId === null) return { ...entry, disconnect: null, usage: null };
       const job = jobs.get(entry.disconnectJobId) ?? null;
       const outcome = job?.sessions.find((shown) => shown.id === entry.id) ?? null;
-      return { ...entry, disconnect: disconnectView(entry.disconnectJobId, outcome) };
+      return { ...entry, disconnect: disconnectView(entry.disconnectJobId, outcome), usage: null };
     });
+  }
+
+  /** Each row with its user's counter nearest its plan's limit at the venue, read once per user of the page. */
+  private async withUsage(actor: Actor, venueId: string, rows: OnlineRow[]): Promise<OnlineRow[]> {
+    const bars = new Map<string, UsageBar | null>();
+    for (const userId of new Set(rows.map((row) => row.userId))) {
+      bars.set(userId, tightestBar(usageBars(await this.usage.usageOf(actor, userId, { venueId }))));
+    }
+    return rows.map((row) => ({ ...row, usage: bars.get(row.userId) ?? null }));
   }
 
   /** The job a Disconnect wrote, named by `job` in the URL, while the operator may read it; else none. */

@@ -14,6 +14,8 @@ import { jobViewOfDto, type JobView } from '../network/network-view.js';
 import { pathId, queryString } from '../network/network-request.js';
 import { attemptReasonKey, inVenues } from '../network/network.rules.js';
 import { ConsoleScreen } from '../console-screen.decorator.js';
+import { UsageService } from '../../usage/usage.service.js';
+import { usageBars } from '../network/usage-view.js';
 
 /** How many of a user's sessions, login attempts and jobs the page lists (the newest). */
 const SESSIONS_SHOWN = 50;
@@ -21,7 +23,8 @@ const ATTEMPTS_SHOWN = 20;
 const JOBS_SHOWN = 20;
 
 /**
- * A user's page: the user's fields and devices, sessions, recent login attempts and the unauth jobs
+ * A user's page: the user's fields and devices, its plan and usage (UsageService: a bar per counter
+ * the plan limits), sessions, recent login attempts and the unauth jobs
  * about the user, with the v1 GET's venue rules (404 for a user outside the operator's venues); of
  * a user in several venues, only what belongs to the operator's venues is listed.
  */
@@ -35,6 +38,7 @@ export class UserPageController {
     private readonly jobs: UserUnauthJobsService,
     private readonly attempts: LoginAttemptsService,
     private readonly clock: Clock,
+    private readonly usage: UsageService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
@@ -62,8 +66,12 @@ export class UserPageController {
     const attempts = (await this.attempts.list({ userId, limit: ATTEMPTS_SHOWN }))
       .filter((attempt) => inVenues(actor.venueIds, attempt.venueId))
       .map((attempt) => ({ ...attempt, reasonKey: attemptReasonKey(attempt.outcome, attempt.reason) }));
+    const usage = await this.usage.usageOf(actor, userId, { venueId });
     await this.pages.render(request, response, 200, 'user-page/page', {
       user,
+      plan: usage.plan,
+      usageVenueId: usage.venueId,
+      usageBars: usageBars(usage),
       venues: user.venueIds.filter((entry) => inVenues(actor.venueIds, entry)),
       sessions,
       attempts,

@@ -16,6 +16,7 @@ import { UserExportService } from '../../hotspot-users/user-export.service.js';
 import { Clock } from '../../common/clock.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
+import { PlansService } from '../../plans/plans.service.js';
 import { PageRefusal } from '../../web/errors.js';
 import {
   ConsolePages,
@@ -55,6 +56,7 @@ import {
   pickedVenueIds,
   unconfirmedVenues,
   venuePicker,
+  planChoices,
   userUrl,
   slipUrl,
   type FormProblem,
@@ -84,6 +86,7 @@ export class ConsoleUsersController {
     private readonly exports: UserExportService,
     private readonly clock: Clock,
     private readonly sessions: SessionsService,
+    private readonly plans: PlansService,
   ) {}
 
   @Get('users')
@@ -119,7 +122,12 @@ export class ConsoleUsersController {
             users.map((user) => user._id),
           );
     const pages = result?.pagination.pages ?? 0;
+    // The names of the plans the page's users are on (one read, only when one of them is on a plan).
+    const plans = users.some((user) => user.planId !== null)
+      ? await this.plans.list(operatorActor(operator), venueId)
+      : [];
     await this.pages.render(request, response, filters.problems.length > 0 ? 400 : 200, 'users/list', {
+      planNames: new Map(plans.map((plan) => [plan._id, plan.name])),
       key,
       searchMaxLength: SEARCH_QUERY_MAX_LENGTH,
       venueId,
@@ -238,7 +246,7 @@ export class ConsoleUsersController {
       })) as CreateHotspotUserDto;
       created = await this.users.create(operatorActor(operator), toCreateInput(dto), originOf(request), null, claim);
     } catch (error) {
-      const shown = apiProblems(error, [400, 403, 409]);
+      const shown = apiProblems(error, [400, 403, 409, 422]);
       if (shown === null) throw error;
       return again(shown.status === 400 ? 422 : shown.status, shown.problems);
     }
@@ -333,7 +341,7 @@ export class ConsoleUsersController {
       if (error instanceof ApiError && error.getStatus() === 409 && error.body.errors === undefined) {
         throw new PageRefusal(409, 'users.edit.expired');
       }
-      const shown = apiProblems(error, [400, 403, 409]);
+      const shown = apiProblems(error, [400, 403, 409, 422]);
       if (shown === null) throw error;
       return again(shown.status === 400 ? 422 : shown.status, shown.problems);
     }
@@ -436,9 +444,13 @@ export class ConsoleUsersController {
     response.redirect(303, userUrl(id, venueId, USER_ACTIONS[action].notice));
   }
 
-  /** The venue picker of the user form: its checkboxes, the ids typed, and the unregistered ones to confirm. */
+  /**
+   * The venue picker of the user form: its checkboxes, the ids typed, and the unregistered ones to
+   * confirm; and the plans offered in the form's venues.
+   */
   private async picker(operator: SignedInOperator, form: UserForm, kept: string[], unconfirmed: string[]) {
     const registered = await this.pages.registeredVenueIds();
+    const plans = await this.plans.list(operatorActor(operator), null);
     const { choices, typed } = venuePicker(
       venueIdsOf(form.venueIds),
       await this.pages.venueChoices(operator),
@@ -450,6 +462,7 @@ export class ConsoleUsersController {
       typedVenues: typed.join(', '),
       unrestricted: operator.venueIds === null,
       unconfirmed,
+      planChoices: planChoices(plans, venueIdsOf(form.venueIds), form.planId),
     };
   }
 

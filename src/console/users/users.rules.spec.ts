@@ -17,6 +17,7 @@ import {
   stayEnd,
   updateBody,
   userFormInputs,
+  planChoices,
 } from './users.rules.js';
 import { searchPrefixes } from '../../hotspot-users/user-search.rules.js';
 import { instantAsWallDateTime, wallDateTime } from '../../web/zoned-time.js';
@@ -31,6 +32,7 @@ const user = {
   macAddress: null,
   loginMethod: 'username_password',
   venueIds: ['a', 'b'],
+  planId: null,
   expiresAt: '2030-06-01T09:00:00.000Z',
   metadata: { room: '12' },
 } as unknown as HotspotUserDto;
@@ -121,6 +123,45 @@ describe('users screen rules', () => {
   });
 });
 
+describe('the plan of the user form', () => {
+  it('sends the plan picked; on edit, only a change of it, none as null', () => {
+    const form = { ...formOf(user, null), planId: 'p1' };
+    expect(createBody(form, null).body.planId).toBe('p1');
+    expect(createBody({ ...form, planId: '' }, null).body).not.toHaveProperty('planId');
+    expect(updateBody(form, user, null).body).toEqual({ planId: 'p1' });
+    const onPlan = { ...user, planId: 'p1' } as HotspotUserDto;
+    expect(formOf(onPlan, null).planId).toBe('p1');
+    expect(updateBody(formOf(onPlan, null), onPlan, null).body).toEqual({});
+    expect(updateBody({ ...formOf(onPlan, null), planId: '' }, onPlan, null).body).toEqual({ planId: null });
+  });
+
+  it("offers the plans offered in every venue of the form, and the user's own whatever its venues", () => {
+    const plans = [
+      { _id: 'both', name: 'Both', venueIds: ['a', 'b'] },
+      { _id: 'onlyA', name: 'Only A', venueIds: ['a'] },
+    ];
+    expect(planChoices(plans, ['a', 'b'], '').map((choice) => choice.id)).toEqual(['both']);
+    expect(planChoices(plans, ['a', 'b'], 'onlyA')).toEqual([
+      { id: 'both', name: 'Both', selected: false },
+      { id: 'onlyA', name: 'Only A', selected: true },
+    ]);
+    expect(planChoices(plans, [], '').length).toBe(2);
+  });
+
+  it("words the API's 422 of a plan not offered in a venue beside the venues", () => {
+    expect(apiFieldProblem(422, 'venueIds', 'plan p is not offered in venue c')).toEqual({
+      field: 'venueIds',
+      key: 'users.problem.planNotOffered',
+      text: null,
+    });
+    expect(apiFieldProblem(422, 'planId', 'plan p does not exist')).toEqual({
+      field: 'planId',
+      key: 'users.invalid.planId',
+      text: null,
+    });
+  });
+});
+
 describe('userFormInputs', () => {
   const names = (loginMethod: string, editing: boolean) => userFormInputs(loginMethod, editing).map((i) => i.name);
 
@@ -134,6 +175,7 @@ describe('userFormInputs', () => {
       'room',
       'macAddress',
       'venueIds',
+      'planId',
       'expiresAt',
       'metadata',
     ]);
@@ -142,7 +184,16 @@ describe('userFormInputs', () => {
   });
 
   it('creating a guest: no username, password or expiry', () => {
-    expect(names('guest', false)).toEqual(['name', 'email', 'phone', 'room', 'macAddress', 'venueIds', 'metadata']);
+    expect(names('guest', false)).toEqual([
+      'name',
+      'email',
+      'phone',
+      'room',
+      'macAddress',
+      'venueIds',
+      'planId',
+      'metadata',
+    ]);
   });
 
   it('editing: no password; the MAC address can be changed; a guest shows its username', () => {
@@ -154,6 +205,7 @@ describe('userFormInputs', () => {
       'room',
       'macAddress',
       'venueIds',
+      'planId',
       'metadata',
     ]);
     expect(names('username_password', true)).toEqual([
@@ -164,6 +216,7 @@ describe('userFormInputs', () => {
       'room',
       'macAddress',
       'venueIds',
+      'planId',
       'expiresAt',
       'metadata',
     ]);

@@ -123,6 +123,7 @@ export const USER_FORM_FIELDS = [
   'room',
   'macAddress',
   'venueIds',
+  'planId',
   'expiresAt',
   'metadata',
 ] as const;
@@ -144,7 +145,7 @@ export type UserFormField = (typeof USER_FORM_FIELDS)[number];
 /** How the form shows a field: its input, whether a help text (`users.help.<name>`) goes with it, and whether it must be filled. */
 export interface UserFormInput {
   name: Exclude<UserFormField, 'loginMethod'>;
-  type: 'text' | 'password' | 'email' | 'tel' | 'datetime-local' | 'textarea';
+  type: 'text' | 'password' | 'email' | 'tel' | 'datetime-local' | 'textarea' | 'select';
   autocomplete: 'off' | 'new-password' | null;
   /** The API's limit in characters (the browser stops there, and the form reads that much); null: none. */
   maxLength: number | null;
@@ -165,6 +166,7 @@ const USER_FORM_INPUTS: { [Name in UserFormInput['name']]: Omit<UserFormInput, '
   room: { type: 'text', autocomplete: 'off', maxLength: ROOM_MAX_LENGTH, help: false },
   macAddress: { type: 'text', autocomplete: 'off', maxLength: 17, help: true },
   venueIds: { type: 'text', autocomplete: 'off', maxLength: null, help: true },
+  planId: { type: 'select', autocomplete: null, maxLength: 36, help: true },
   expiresAt: { type: 'datetime-local', autocomplete: null, maxLength: null, help: true },
   metadata: { type: 'textarea', autocomplete: null, maxLength: METADATA_MAX_BYTES, help: true },
 };
@@ -288,6 +290,8 @@ export function apiFieldProblem(status: number, field: string, text: string): Sh
   const name = field.split('.')[0];
   if (!(USER_FORM_FIELDS as readonly string[]).includes(name)) return { field: null, key: null, text };
   if (status === 403 && name === 'venueIds') return { field: name, key: 'users.problem.venueOutside', text: null };
+  // The user's plan is not offered in a venue the change gives the user.
+  if (status === 422 && name === 'venueIds') return { field: name, key: 'users.problem.planNotOffered', text: null };
   if (status === 409 && (TAKEN_FIELDS as readonly string[]).includes(name)) {
     return { field: name, key: `users.taken.${name}`, text: null };
   }
@@ -331,6 +335,7 @@ export function createBody(
     if (form[name].trim() !== '') body[name] = form[name].trim();
   }
   if (!guest && form.password !== '') body.password = form.password;
+  if (form.planId.trim() !== '') body.planId = form.planId.trim();
   if (form.expiresAt.trim() !== '') {
     const instant = wallDateTime(form.expiresAt.trim(), zone);
     if (instant === null) problems.push({ field: 'expiresAt', key: 'users.problem.expiresAt' });
@@ -357,6 +362,8 @@ export function updateBody(
   }
   const venueIds = venueIdsOf(form.venueIds);
   if (venueIds.join(',') !== current.venueIds.join(',')) body.venueIds = venueIds;
+  const planId = form.planId.trim() === '' ? null : form.planId.trim();
+  if (planId !== current.planId) body.planId = planId;
   const typedExpiry = form.expiresAt.trim();
   if (typedExpiry !== instantAsWallDateTime(current.expiresAt, zone)) {
     if (typedExpiry === '') body.expiresAt = null;
@@ -382,6 +389,7 @@ export function formOf(user: HotspotUserDto, zone: string | null): UserForm {
     ...textFieldsOf(user),
     macAddress: user.macAddress ?? '',
     venueIds: user.venueIds.join(', '),
+    planId: user.planId ?? '',
     expiresAt: instantAsWallDateTime(user.expiresAt, zone),
     metadata: Object.keys(user.metadata).length === 0 ? '' : JSON.stringify(user.metadata, null, 2),
   };
@@ -420,4 +428,26 @@ export function rowMatch(search: SearchPrefixes | null, user: HotspotUserDto): S
 /** The user's text fields as the form holds them: empty for null. */
 function textFieldsOf(user: HotspotUserDto): Record<UserTextField, string> {
   return Object.fromEntries(USER_TEXT_FIELDS.map((name) => [name, user[name] ?? ''])) as Record<UserTextField, string>;
+}
+
+/** A plan the user form's select offers. */
+export interface PlanChoice {
+  id: string;
+  name: string;
+  selected: boolean;
+}
+
+/**
+ * The plans the user form offers: of `plans` (those the operator sees), the ones offered in every
+ * venue of the form's `venueIds` (all of them while it has none), and the one `selected` whatever
+ * its venues, so that a user's plan stays shown (the service refuses it if it no longer fits).
+ */
+export function planChoices(
+  plans: ReadonlyArray<{ _id: string; name: string; venueIds: readonly string[] }>,
+  venueIds: readonly string[],
+  selected: string,
+): PlanChoice[] {
+  return plans
+    .filter((plan) => plan._id === selected || venueIds.every((venueId) => plan.venueIds.includes(venueId)))
+    .map((plan) => ({ id: plan._id, name: plan.name, selected: plan._id === selected }));
 }
