@@ -201,6 +201,7 @@ describe('user search rules', () => {
     expect(prefixRange('ab')).toEqual({ from: 'ab', to: 'ac', like: null });
     expect(prefixRange('5%_!')).toEqual({ from: '5%_!', to: '5%_"', like: null });
     expect(prefixRange('ab ')).toEqual({ from: 'ab ', to: 'ab!', like: 'ab %' });
+    expect(prefixRange('guest 12')).toEqual({ from: 'guest 12', to: 'guest 13', like: null });
     expect(prefixRange('a\tb_')).toEqual({ from: 'a\tb_', to: 'a\tb`', like: 'a\tb!_%' });
     expect(prefixRange('\u{10ffff}%')).toEqual({ from: '\u{10ffff}%', to: '\u{10ffff}&', like: null });
     expect(prefixRange('\u{10ffff}')).toEqual({ from: '\u{10ffff}', to: null, like: '\u{10ffff}%' });

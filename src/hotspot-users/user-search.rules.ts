@@ -281,7 +281,7 @@ export const LIKE_ESCAPE = '!';
 
 export function prefixRange(prefix: string): PrefixRange {
   const to = successor(prefix);
-  const rangeIsExact = to !== null && !/[\u0000-\u001f]| $/u.test(prefix);
+  const rangeIsExact = to !== null && !prefix.endsWith(' ') && [...prefix].every((character) => character >= ' ');
   return { from: prefix, to, like: rangeIsExact ? null : `${prefix.replace(/[%_!]/g, (c) => `!${c}`)}%` };
 }
 
