@@ -1,4 +1,4 @@
-// npm run bench [-- --scenario chain [--rest-accounting] [--skip-steps] | --scenario rlm-sql | --scenario classes] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
+// npm run bench [-- --scenario chain [--rest-accounting] [--skip-steps] [--accounting-only] | --scenario rlm-sql | --scenario classes] [-- --smoke | --soak | --db mysql|sqlite|both | --duration S | --rounds N | --warmup S | --no-build]
 // See bench/README.md.
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'string' },
     'rest-accounting': { type: 'boolean', default: false },
     'skip-steps': { type: 'boolean', default: false },
+    'accounting-only': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'pool-size': { type: 'string', default: '20' },
     'mysql-url': { type: 'string', default: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306' },
@@ -525,6 +526,7 @@ async function main() {
       duration: args.duration === undefined ? undefined : Number(args.duration),
       restAccounting: args['rest-accounting'],
       skipSteps: args['skip-steps'],
+      accountingOnly: args['accounting-only'],
     });
     return;
   }

@@ -252,7 +252,8 @@ export function chainSessionKeySql(n, nasIp) {
  * On a database seeded with seedMysql: the NASes of chainNases (secret in clear, the CoA port of
  * the NAS simulators), `sessions` active sessions (the first `sessions` users for which
  * onlineCandidate holds, each with a device, its last accounting spread over the last interim
- * interval), and users n ≡ 0 (mod EXPIRING_MODULUS) expiring over `expiryWindowSeconds` from `now`.
+ * interval), users n ≡ 0 (mod EXPIRING_MODULUS) expiring over `expiryWindowSeconds` from `now`,
+ * each NAS's venue in CHAIN_TIME_ZONE, and, when the schema has plans, every user on CHAIN_PLAN.
  */
 export async function seedChainMysql(
   connection,
@@ -315,8 +316,69 @@ export async function seedChainMysql(
        UTC_TIMESTAMP(3))
      WHERE status = 'active' AND CONV(RIGHT(id, 12), 16, 10) % ${EXPIRING_MODULUS} = 0 AND id LIKE '01900000-0000-7000-8000-%'`,
   );
+  await connection.query('INSERT INTO venues (id, time_zone, created_at, updated_at) VALUES ?', [
+    nases.map((nas) => [nas.venue, CHAIN_TIME_ZONE, new Date(), new Date()]),
+  ]);
+  const [plans] = await connection.query("SHOW TABLES LIKE 'plans'");
+  const plan = plans.length > 0 ? await seedChainPlan(connection, nases, interimSeconds) : null;
   await connection.commit();
   await connection.query('DROP TABLE bench_online');
-  await connection.query('ANALYZE TABLE sessions, devices, nas_clients');
-  return { nases, online };
+  await connection.query('ANALYZE TABLE sessions, devices, nas_clients, venues, hotspot_users');
+  return { nases, online, plan };
+}
+
+/** The chain's venues' time zone: each day's usage is counted in it. */
+const CHAIN_TIME_ZONE = 'Europe/Istanbul';
+
+/** The plan every chain user is on (when the schema has plans): every limit set, none reached during a run. */
+export const CHAIN_PLAN = {
+  id: '01900000-0000-7000-d000-000000000001',
+  name: 'Chain guest 10 Mbit',
+  downloadRate: 10_000_000,
+  uploadRate: 2_000_000,
+  // 100 GB a day: a run's Interim-Updates add a few MB a session.
+  quotaBytes: 100 * 1024 ** 3,
+  quotaPeriod: 'day',
+  dailyTimeSeconds: 86_400,
+  idleTimeoutSeconds: 600,
+  maxSessions: 2,
+  maxDevices: 3,
+};
+
+/**
+ * CHAIN_PLAN, offered at every venue of the chain: the default plan of every venue, and the own
+ * plan of the users n ≡ 1 (mod 2) (the others are on it through their venue), so that both ways of
+ * being on a plan are in the measurement.
+ */
+async function seedChainPlan(connection, nases, interimSeconds) {
+  const plan = CHAIN_PLAN;
+  await connection.query(
+    `INSERT INTO plans (id, name, download_rate, upload_rate, quota_bytes, quota_period, daily_time_seconds,
+       total_time_seconds, idle_timeout_seconds, max_sessions, max_devices, interim_interval_seconds, created_at,
+       updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`,
+    [
+      plan.id,
+      plan.name,
+      plan.downloadRate,
+      plan.uploadRate,
+      plan.quotaBytes,
+      plan.quotaPeriod,
+      plan.dailyTimeSeconds,
+      plan.idleTimeoutSeconds,
+      plan.maxSessions,
+      plan.maxDevices,
+      interimSeconds,
+    ],
+  );
+  await connection.query('INSERT INTO plan_venues (plan_id, venue_id, position) VALUES ?', [
+    nases.map((nas, index) => [plan.id, nas.venue, index]),
+  ]);
+  await connection.query('UPDATE venues SET default_plan_id = ?', [plan.id]);
+  await connection.query(
+    `UPDATE hotspot_users SET plan_id = ?
+     WHERE CONV(RIGHT(id, 12), 16, 10) % 2 = 1 AND id LIKE '01900000-0000-7000-8000-%'`,
+    [plan.id],
+  );
+  return { ...plan, interimIntervalSeconds: interimSeconds };
 }

@@ -106,6 +106,8 @@ function scenarioConfig(smoke) {
 /** What the overload phase must show (issue #38): no right password rejected, goodput, recovery. */
 const OVERLOAD_TARGETS = { rightPasswordRejects: 0, goodputRatio: 0.9, recoverySeconds: 10 };
 const LOGIN_CLASSES = ['loginUncached', 'loginCached'];
+/** The processes that serve the load (the load generator is not one of them). */
+const SERVER_PROCESSES = ['service', 'database', 'freeradius'];
 
 /** Rates of every class at `multiple` × the busiest hour. */
 function ratesAt(config, multiple) {
@@ -429,11 +431,15 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
       { offered: Math.round(rates[name] * 10) / 10, ...summarise(tally, elapsed) },
     ]),
   );
+  // A class offered nothing (--accounting-only) neither holds nor fails a phase.
+  const offeredClasses = Object.entries(classes).filter(([, figures]) => figures.offered > 0);
   const held =
-    Object.entries(classes).every(([, figures]) => figures.errors === 0 && figures.sent > 0) &&
-    classes.api.p99 <= P99_TARGET_MS.api &&
-    ['interim', 'loginUncached', 'loginCached'].every((name) => classes[name].p99 <= P99_TARGET_MS.radius) &&
-    Object.entries(classes).every(([, figures]) => figures.rate >= 0.95 * figures.offered);
+    offeredClasses.every(([, figures]) => figures.errors === 0 && figures.sent > 0) &&
+    offeredClasses.every(
+      ([name, figures]) => figures.p99 <= (name === 'api' ? P99_TARGET_MS.api : P99_TARGET_MS.radius),
+    ) &&
+    offeredClasses.every(([, figures]) => figures.rate >= 0.95 * figures.offered);
+  const cores = coresBusy(before, after, elapsed);
   return {
     multiple,
     seconds: Math.round(elapsed * 10) / 10,
@@ -441,7 +447,15 @@ async function runPhase({ config, multiple, seconds, traffic, service, pids, sim
     classes,
     apiByKind: Object.fromEntries(Object.entries(apiByKind).map(([kind, tally]) => [kind, summarise(tally, elapsed)])),
     disconnectsAcked: simulators.received.size - disconnectedBefore,
-    coresBusy: coresBusy(before, after, elapsed),
+    coresBusy: cores,
+    // Service, MariaDB and FreeRADIUS together, per Interim-Update answered: with --accounting-only, what accounting costs.
+    cpuMsPerInterim:
+      tallies.interim.answered === 0 || SERVER_PROCESSES.some((name) => cores[name] === null)
+        ? null
+        : Math.round(
+            (SERVER_PROCESSES.reduce((sum, name) => sum + after[name] - before[name], 0) / tallies.interim.answered) *
+              1000,
+          ) / 1000,
     rssPeakMb: { service: serviceRss.peak, freeradius: radiusRss.peak },
     // The service's time in garbage collection per second of the phase, and its event loop's delay over the phase.
     gcShare: Object.fromEntries(
@@ -642,17 +656,28 @@ function formatPhase(phase) {
     .join(', ');
   lines.push(
     '',
-    `${phase.held ? 'held' : 'NOT held'}; cores busy: ${cores}; RSS peak: service ${phase.rssPeakMb.service} MB, FreeRADIUS ${phase.rssPeakMb.freeradius} MB; Disconnects ACKed: ${phase.disconnectsAcked}; service GC ${JSON.stringify(phase.gcShare)} s/s, event-loop delay p99 ${phase.eventLoopDelayMs.p99} ms, max ${phase.eventLoopDelayMs.max} ms`,
+    `${phase.held ? 'held' : 'NOT held'}; cores busy: ${cores}; CPU per Interim-Update ${phase.cpuMsPerInterim ?? '–'} ms; RSS peak: service ${phase.rssPeakMb.service} MB, FreeRADIUS ${phase.rssPeakMb.freeradius} MB; Disconnects ACKed: ${phase.disconnectsAcked}; service GC ${JSON.stringify(phase.gcShare)} s/s, event-loop delay p99 ${phase.eventLoopDelayMs.p99} ms, max ${phase.eventLoopDelayMs.max} ms`,
   );
   return lines.join('\n');
 }
 
-export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration, restAccounting, skipSteps }) {
+export default async function runChain({
+  smoke,
+  mysqlUrl,
+  keep,
+  reuse,
+  duration,
+  restAccounting,
+  skipSteps,
+  accountingOnly,
+}) {
   const config = {
     ...scenarioConfig(smoke),
     ...(duration === undefined ? {} : { baseSeconds: duration }),
     // 1 × and the overload phase only (the steps take a minute each).
-    ...(skipSteps ? { steps: [], stepsDown: [] } : {}),
+    ...(skipSteps || accountingOnly ? { steps: [], stepsDown: [] } : {}),
+    // The Interim-Updates alone, at 1 ×: the CPU per Interim-Update is then what accounting costs.
+    ...(accountingOnly ? { uncachedLoginRate: 0, cachedLoginRate: 0, apiRate: 0, cachedUsers: 0 } : {}),
   };
   // Its sessions and expiries are seeded relative to the run: a kept database cannot serve again.
   if (reuse !== undefined) throw new Error('--reuse does not apply to the chain scenario');
@@ -796,11 +821,13 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
     const heldPhases = phases.filter((phase) => phase.held);
     // The highest login rate the box held; when no phase held, the highest it achieved.
     const heldLoginRate = Math.max(0, ...(heldPhases.length > 0 ? heldPhases : phases).map(acceptedLoginRate));
-    log(
-      `chain: overload, ${config.overloadMultiple} × for ${config.overloadSeconds} s then ${config.recoveryMultiple} × for ${config.recoverySeconds} s`,
-    );
-    const overload = await runOverload({ config, traffic, service, pids, heldLoginRate });
-    process.stdout.write(`\n${formatOverload(overload)}\n`);
+    if (!accountingOnly) {
+      log(
+        `chain: overload, ${config.overloadMultiple} × for ${config.overloadSeconds} s then ${config.recoveryMultiple} × for ${config.recoverySeconds} s`,
+      );
+    }
+    const overload = accountingOnly ? null : await runOverload({ config, traffic, service, pids, heldLoginRate });
+    if (overload !== null) process.stdout.write(`\n${formatOverload(overload)}\n`);
     // The last Disconnects of the run: bounded wait for the worker to deliver them.
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline && simulators.received.size < traffic.api.disconnectsDue.size) {
@@ -818,7 +845,8 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
       date: new Date().toISOString(),
       mode: smoke ? 'smoke' : 'full',
       machine: { ...machine, loadAfter: loadavg() },
-      config: { ...config, accounting: accounting === null ? 'rest' : 'freeradius-sql' },
+      config: { ...config, accounting: accounting === null ? 'rest' : 'freeradius-sql', accountingOnly },
+      plan: seeded.plan,
       seedSeconds,
       database: bufferPool.figures,
       nases: seeded.nases.length,
@@ -844,7 +872,7 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
     const file = join(
       ROOT,
       'bench/results',
-      `chain${restAccounting ? '-rest-accounting' : ''}${smoke ? '-smoke' : ''}.json`,
+      `chain${restAccounting ? '-rest-accounting' : ''}${accountingOnly ? '-accounting-only' : ''}${smoke ? '-smoke' : ''}.json`,
     );
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(
@@ -852,13 +880,13 @@ export default async function runChain({ smoke, mysqlUrl, keep, reuse, duration,
     );
     const base = phases[0];
     const problems = Object.values(base.classes)
-      .filter((figures) => figures.sent === 0 || figures.errors > 0)
+      .filter((figures) => figures.offered > 0 && (figures.sent === 0 || figures.errors > 0))
       .map(
         (figures) => `${figures.name}: ${figures.sent} sent, ${figures.errors} errors ${JSON.stringify(figures.codes)}`,
       );
     if (report.disconnects.requested > 0 && delays.length === 0) problems.push('no Disconnect-Request reached a NAS');
     // Overload may cost answers (a NAS retries those), never a guest told a right password is wrong.
-    if (overload.rightPasswordRejects > 0) {
+    if (overload !== null && overload.rightPasswordRejects > 0) {
       problems.push(`overload: ${overload.rightPasswordRejects} right passwords answered Access-Reject`);
     }
     // Interim-Updates that matched no seeded session would have opened new ones: the seeded keys must be FreeRADIUS's.

@@ -122,6 +122,68 @@ export class UsageRepository {
     );
   }
 
+  /**
+   * The active sessions of the users named whose user or venue has a plan, each with the plan (the
+   * user's, else its venue's default), its venue's time zone and its octets: one query, no lock.
+   */
+  async findActiveOnPlans(em: EntityManager, userIds: readonly string[]): Promise<PlanSession[]> {
+    if (userIds.length === 0) return [];
+    const rows = await em.query<
+      Array<{
+        user_id: string;
+        plan_id: string;
+        time_zone: string | null;
+        input_octets: string | null;
+        output_octets: string | null;
+      }>
+    >(
+      `SELECT s.user_id, COALESCE(u.plan_id, v.default_plan_id) AS plan_id, v.time_zone,
+         CAST(s.input_octets AS CHAR) AS input_octets, CAST(s.output_octets AS CHAR) AS output_octets
+       FROM sessions s
+       JOIN hotspot_users u ON u.id = s.user_id
+       LEFT JOIN venues v ON v.id = s.venue_id
+       WHERE s.status = 'active' AND s.user_id IN (${userIds.map(() => '?').join(', ')})
+         AND COALESCE(u.plan_id, v.default_plan_id) IS NOT NULL`,
+      [...userIds],
+    );
+    return rows.map((row) => ({
+      userId: row.user_id,
+      planId: row.plan_id,
+      timeZone: row.time_zone,
+      sessionBytes: BigInt(row.input_octets ?? 0) + BigInt(row.output_octets ?? 0),
+    }));
+  }
+
+  /** The usage of the users named in the periods named, by user (periods with no row are left out). */
+  async findUsageOfUsers(
+    em: EntityManager,
+    userIds: readonly string[],
+    periods: readonly string[],
+  ): Promise<Map<string, StoredUsage[]>> {
+    const byUser = new Map<string, StoredUsage[]>();
+    if (userIds.length === 0 || periods.length === 0) return byUser;
+    const rows = await em.query<
+      Array<{ user_id: string; period: string; input_octets: string; output_octets: string; session_seconds: string }>
+    >(
+      `SELECT user_id, period, CAST(input_octets AS CHAR) AS input_octets,
+         CAST(output_octets AS CHAR) AS output_octets, CAST(session_seconds AS CHAR) AS session_seconds
+       FROM hotspot_user_usage
+       WHERE user_id IN (${userIds.map(() => '?').join(', ')}) AND period IN (${periods.map(() => '?').join(', ')})`,
+      [...userIds, ...periods],
+    );
+    for (const row of rows) {
+      const usage = byUser.get(row.user_id) ?? [];
+      usage.push({
+        period: row.period,
+        inputOctets: BigInt(row.input_octets),
+        outputOctets: BigInt(row.output_octets),
+        sessionSeconds: BigInt(row.session_seconds),
+      });
+      byUser.set(row.user_id, usage);
+    }
+    return byUser;
+  }
+
   /** The user's usage in the periods named (those with no row are left out). */
   async findUsage(em: EntityManager, userId: string, periods: readonly string[]): Promise<StoredUsage[]> {
     if (periods.length === 0) return [];
@@ -225,6 +287,16 @@ export interface LoginFigures {
   deviceKnown: boolean;
   recentSessions: number;
   usage: StoredUsage[];
+}
+
+/** An active session on a plan, as the sweep's check of the plans' limits reads it. */
+export interface PlanSession {
+  userId: string;
+  planId: string;
+  /** Its venue's time zone (null: none set, read as UTC). */
+  timeZone: string | null;
+  /** Octets in and out of the session. */
+  sessionBytes: bigint;
 }
 
 /** A user as the enforcement reads it, its row locked. */

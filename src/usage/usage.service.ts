@@ -119,7 +119,7 @@ export class UsageService {
   async sweep(): Promise<string[]> {
     const { userIds } = await this.fold();
     const jobIds: string[] = [];
-    for (const userId of userIds) {
+    for (const userId of await this.usersOverLimits([...userIds])) {
       try {
         const jobId = await this.enforce(userId);
         if (jobId !== null) jobIds.push(jobId);
@@ -130,6 +130,48 @@ export class UsageService {
       }
     }
     return jobIds;
+  }
+
+  /**
+   * Of `userIds`, those with an active session whose plan has a limit used up, read a batch of users
+   * at a time in two queries and a plan's limits once (no locks: enforce checks again under its
+   * locks), so that the many users whose usage rose within their limits cost no transaction each.
+   * A batch whose read failed is logged and its users left to their next rise.
+   */
+  private async usersOverLimits(userIds: readonly string[]): Promise<string[]> {
+    const now = this.clock.now();
+    const plans = new Map<string, EffectivePlan | null>();
+    const over = new Set<string>();
+    for (let start = 0; start < userIds.length; start += FOLD_BATCH_SIZE) {
+      const batch = userIds.slice(start, start + FOLD_BATCH_SIZE);
+      try {
+        await this.database.run(async (em) => {
+          const sessions = await this.usage.findActiveOnPlans(em, batch);
+          for (const planId of new Set(sessions.map((session) => session.planId))) {
+            if (!plans.has(planId)) plans.set(planId, await this.plans.effectivePlan(em, planId, null));
+          }
+          const days = new Map(sessions.map((session) => [session.timeZone, dayOf(now, session.timeZone)]));
+          const stored = await this.usage.findUsageOfUsers(
+            em,
+            [...new Set(sessions.map((session) => session.userId))],
+            [TOTAL_PERIOD, ...new Set(days.values())],
+          );
+          for (const session of sessions) {
+            const plan = plans.get(session.planId) ?? null;
+            const figures = {
+              ...figuresOf(stored.get(session.userId) ?? [], days.get(session.timeZone)!),
+              sessionBytes: session.sessionBytes,
+            };
+            if (plan !== null && isExhausted(allowancesOf(plan, figures))) over.add(session.userId);
+          }
+        });
+      } catch (error) {
+        this.logger.warn(
+          `Checking the plan limits of ${batch.length} user(s) failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    return [...over];
   }
 
   /**
