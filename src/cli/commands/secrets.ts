@@ -9,6 +9,7 @@ import { ConsoleFormTokensRepository } from '../../operators/console-form-tokens
 import { ConsoleFormTokensService } from '../../operators/console-form-tokens.service.js';
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
+import { PlansModule } from '../../plans/plans.module.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
@@ -22,7 +23,7 @@ export type SecretsKeeper = Pick<SecretsService, 'rotate'>;
 export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
   // The services alone, not their modules: the modules' start-up work (the first administrator, the
   // NAS secrets check) is the service's business, not a command's.
-  imports: [AuditModule, VenuesModule, IdempotencyModule, CommandVenueScopeModule],
+  imports: [AuditModule, VenuesModule, IdempotencyModule, CommandVenueScopeModule, PlansModule],
   providers: [
     NasService,
     NasClientsRepository,
