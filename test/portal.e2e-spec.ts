@@ -4,10 +4,18 @@ import { PortalPassEntity } from '../src/guest-access/entities/portal-pass.entit
 import { TermsAcceptanceEntity } from '../src/guest-access/entities/terms-acceptance.entity.js';
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { databaseKinds } from './support/databases.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nestRuntime } from '../src/cli/nest-runtime.js';
+import { loadConfig } from '../src/config/configuration.js';
+import { runCli } from './support/cli-io.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const VENUE = 'lobby';
+/** The key that seals stored secrets, shared by the app and the command (as on one installation). */
+const SECRETS_KEY = '0f'.repeat(32);
 const TERMS = 'Be kind to the network.\n\nNo file sharing.';
 const GATEWAY =
   '?link-login-only=http%3A%2F%2F10.5.50.1%2Flogin&mac=02%3A00%3A00%3A00%3A00%3A0a&ip=10.5.50.10' +
@@ -23,10 +31,12 @@ function hidden(html: string, name: string): string {
 for (const kind of databaseKinds()) {
   describe(`guest portal: voucher and terms ways [${kind}]`, () => {
     let testApp: TestApp;
+    let database: TestDatabase;
     let termsVersion: string;
 
     beforeAll(async () => {
-      testApp = await startTestApp(kind, { PORTAL_FORMS_PER_MINUTE: '50' });
+      database = await createTestDatabase(kind);
+      testApp = await startTestApp(kind, { PORTAL_FORMS_PER_MINUTE: '50', SECRETS_KEY }, { database });
       const portal = await testApp.app.get(VenuePortalsService).set(VENUE, {
         ways: ['voucher', 'terms'],
         displayName: 'Lobby Café',
@@ -46,7 +56,10 @@ for (const kind of databaseKinds()) {
         });
       expect(created.status).toBe(201);
     }, 60_000);
-    afterAll(() => testApp?.close());
+    afterAll(async () => {
+      await testApp?.close();
+      await database?.drop();
+    });
 
     /** A guest's browser: keeps the portal cookie between requests. */
     async function arrive(query = GATEWAY) {
@@ -172,6 +185,42 @@ for (const kind of databaseKinds()) {
       ]);
       expect(await testApp.dataSource.getRepository(PortalPassEntity).countBy({ userId: users[0].id })).toBe(2);
       expect(await testApp.dataSource.getRepository(TermsAcceptanceEntity).countBy({ userId: users[0].id })).toBe(2);
+    });
+
+    it('hotspot venue set --portal-* sets the portal the pages then show (the real command runtime)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'portal-cli-'));
+      try {
+        writeFileSync(join(dir, 'terms.txt'), 'Keep it legal.\n');
+        writeFileSync(join(dir, 'faskey'), 'a-long-faskey-1234\n');
+        const runtime = nestRuntime(() => loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'error', SECRETS_KEY }));
+        const result = await runCli(
+          runtime,
+          'venue',
+          'set',
+          'terrace',
+          '--portal-ways',
+          'terms',
+          '--portal-name',
+          'Terrace Bar',
+          '--portal-terms-file',
+          join(dir, 'terms.txt'),
+          '--portal-faskey-file',
+          join(dir, 'faskey'),
+        );
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toContain('Guest portal of venue terrace: ways terms, name "Terrace Bar", terms t-');
+        const page = await testApp.http.get('/portal/terrace').expect(200);
+        expect(page.text).toContain('Terrace Bar');
+        const text = await testApp.http.get('/portal/terrace/terms/text').expect(200);
+        expect(text.text).toContain('Keep it legal.');
+        const stored = await testApp.dataSource.query('SELECT faskey_sealed FROM venue_portals WHERE venue_id = ?', [
+          'terrace',
+        ]);
+        expect(String(stored[0].faskey_sealed)).not.toContain('a-long-faskey-1234');
+        expect(await testApp.app.get(VenuePortalsService).faskey('terrace')).toBe('a-long-faskey-1234');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
