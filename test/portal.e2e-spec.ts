@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity.entity.js';
 import { PortalPassEntity } from '../src/guest-access/entities/portal-pass.entity.js';
@@ -37,11 +38,23 @@ for (const kind of databaseKinds()) {
     beforeAll(async () => {
       database = await createTestDatabase(kind);
       testApp = await startTestApp(kind, { PORTAL_FORMS_PER_MINUTE: '50', SECRETS_KEY }, { database });
+      const plan = await testApp.http
+        .post('/api/v1/plans')
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .send({
+          name: 'Portal day',
+          venueIds: [VENUE],
+          quotaBytes: 2_000_000_000,
+          quotaPeriod: 'day',
+          dailyTimeSeconds: 7200,
+        });
+      expect(plan.status).toBe(201);
       const portal = await testApp.app.get(VenuePortalsService).set(VENUE, {
         ways: ['voucher', 'terms'],
         displayName: 'Lobby Café',
         termsText: TERMS,
         colourAccent: '#113355',
+        planId: (plan.body as { data: { _id: string } }).data._id,
       });
       termsVersion = portal.termsVersion ?? '';
       const created = await testApp.http
@@ -185,6 +198,74 @@ for (const kind of databaseKinds()) {
       ]);
       expect(await testApp.dataSource.getRepository(PortalPassEntity).countBy({ userId: users[0].id })).toBe(2);
       expect(await testApp.dataSource.getRepository(TermsAcceptanceEntity).countBy({ userId: users[0].id })).toBe(2);
+    });
+
+    it('the status page shows the plan left and the gateway log-out link; without a gateway the hand-over lands there', async () => {
+      const { agent } = await arrive();
+      const form = await agent.get(`/portal/${VENUE}/terms`);
+      await agent
+        .post(`/portal/${VENUE}/terms`)
+        .type('form')
+        .send({ formToken: hidden(form.text, 'formToken'), acceptTerms: 'yes', termsVersion })
+        .expect(200);
+      const status = await agent.get(`/portal/${VENUE}/status`).expect(200);
+      expect(status.text).toContain('You are connected.');
+      expect(status.text).toMatch(/<dt>Time left<\/dt><dd>120 min<\/dd>/);
+      expect(status.text).toMatch(/<dt>Data left<\/dt><dd>2 GB<\/dd>/);
+      expect(status.text).toContain('href="http://10.5.50.1/logout"');
+
+      const direct = request.agent(testApp.app.getHttpServer());
+      await direct.get(`/portal/${VENUE}`).expect(200);
+      expect((await direct.get(`/portal/${VENUE}/status`)).text).toContain(
+        'You have not signed in on this device yet.',
+      );
+      const voucherForm = await direct.get(`/portal/${VENUE}/voucher`);
+      const landed = await direct
+        .post(`/portal/${VENUE}/voucher`)
+        .type('form')
+        .send({
+          formToken: hidden(voucherForm.text, 'formToken'),
+          code: 'guest-abc123-Kx7mPq2rTz',
+          acceptTerms: 'yes',
+          termsVersion,
+        })
+        .expect(303);
+      expect(landed.headers.location).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/portal/${VENUE}/status$`));
+    });
+
+    it('behind openNDS: the browser is sent to opennds_auth with tok = sha256(hid + faskey), after the user is made', async () => {
+      const hid = 'b'.repeat(64);
+      const fas = Buffer.from(
+        `hid=${hid}, clientip=192.168.8.20, clientmac=02:00:00:00:00:0b, gatewayname=Lobby, version=9.10.0, ` +
+          'gatewayaddress=192.168.8.1:2050, originurl=http%3a%2f%2fexample.com%2fnews, themespec=(null), (null)',
+      ).toString('base64');
+      const service = testApp.app.get(VenuePortalsService);
+      const { agent } = await arrive(`?fas=${encodeURIComponent(fas)}`);
+      const send = async () => {
+        const form = await agent.get(`/portal/${VENUE}/terms`);
+        return agent
+          .post(`/portal/${VENUE}/terms`)
+          .type('form')
+          .send({ formToken: hidden(form.text, 'formToken'), acceptTerms: 'yes', termsVersion });
+      };
+      const notSetUp = await send();
+      expect(notSetUp.status).toBe(503);
+      expect(notSetUp.text).toContain('not set up completely');
+      await service.set(VENUE, { faskey: 'a-long-faskey-1234' });
+      try {
+        const sent = await send();
+        expect(sent.status).toBe(303);
+        const tok = createHash('sha256').update(`${hid}a-long-faskey-1234`).digest('hex');
+        expect(sent.headers.location).toBe(
+          `http://192.168.8.1:2050/opennds_auth/?tok=${tok}&redir=http%3A%2F%2Fexample.com%2Fnews`,
+        );
+        const user = await testApp.dataSource
+          .getRepository(HotspotUserEntity)
+          .findOneByOrFail({ macAddress: '02:00:00:00:00:0B', loginMethod: 'guest' });
+        expect(user.username).toBe('guest-02000000000b');
+      } finally {
+        await service.set(VENUE, { faskey: null });
+      }
     });
 
     it('hotspot venue set --portal-* sets the portal the pages then show (the real command runtime)', async () => {
