@@ -10,6 +10,7 @@ import { consoleBusyAnswer } from './console/console-busy.js';
 import { pageSecurityHeaders } from './web/headers.js';
 import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
+import { isPortalPath } from './portal/portal-paths.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
 import { Admission } from './common/load/admission.js';
@@ -27,7 +28,10 @@ import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 const MAX_BODY_SIZE = '100kb';
-const CONSOLE_FORM_SIZE = '16kb';
+/** As large as an API body: a venue's portal settings carry its terms and privacy texts. */
+const CONSOLE_FORM_SIZE = '100kb';
+/** A guest's forms hold a few short fields. */
+const PORTAL_FORM_SIZE = '8kb';
 /** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 /** Swagger UI and the OpenAPI document (/api/docs, /api/docs-json). */
@@ -81,6 +85,7 @@ export async function createApp(
     },
   });
   const applyConsoleHeaders = pageSecurityHeaders();
+  const applyPortalHeaders = pageSecurityHeaders({ imageSources: ['https:'] });
   const logRequest = requestLogMiddleware(pino);
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
@@ -97,6 +102,7 @@ export async function createApp(
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
         if (isConsolePath(req.path)) applyConsoleHeaders(res);
+        else if (isPortalPath(req.path)) applyPortalHeaders(res);
         else {
           applySecurityHeaders(res);
           // Answers carry personal data and, once, generated passwords and tokens: no cache keeps
@@ -137,11 +143,14 @@ export async function createApp(
   const parseApiBody = bodyChecks(
     express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body }),
   );
-  // The console's pages post HTML forms; nothing else reaches its routes.
+  // The console's and the portal's pages post HTML forms; nothing else reaches their routes.
   const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    isConsolePath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
-  );
+  const parsePortalForm = express.urlencoded({ extended: false, limit: PORTAL_FORM_SIZE, parameterLimit: 20 });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (isConsolePath(req.path)) parseConsoleForm(req, res, next);
+    else if (isPortalPath(req.path)) parsePortalForm(req, res, next);
+    else parseApiBody(req, res, next);
+  });
   app.useGlobalFilters(new ApiExceptionFilter(admission));
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.
