@@ -1,0 +1,55 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { PeriodicTask } from '../common/periodic-task.js';
+import type { AppConfig } from '../config/configuration.js';
+import { AccessRecordCapture } from './access-record-capture.service.js';
+import { AccessRecordsService } from './access-records.service.js';
+
+/** Old records are deleted at most this often (and at the first sweep). */
+const FORGET_INTERVAL_MS = 3_600_000;
+
+/**
+ * Every RECORDS_SWEEP_INTERVAL seconds, in every API instance: the records of sessions this
+ * service ended captured; with RECORDS_EXPORT_DIR, the finished days sealed and written there;
+ * hourly, the records and days past RECORDS_KEPT_DAYS deleted.
+ */
+@Injectable()
+export class AccessRecordsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly intervalMs: number;
+  private readonly exportDir: string | null;
+  private readonly task: PeriodicTask;
+  private readonly logger = new Logger(AccessRecordsSweeper.name);
+  /** When old records were last deleted (0: not yet in this process). */
+  private forgotAt = 0;
+
+  constructor(
+    private readonly capture: AccessRecordCapture,
+    private readonly records: AccessRecordsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    const settings = config.get('records', { infer: true });
+    this.intervalMs = settings.sweepIntervalMs;
+    this.exportDir = settings.exportDir;
+    this.task = new PeriodicTask('Records sweep', () => this.sweep(), this.logger);
+  }
+
+  onApplicationBootstrap(): void {
+    this.task.start(this.intervalMs);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
+  }
+
+  async sweep(): Promise<void> {
+    await this.capture.captureEnded();
+    if (this.exportDir !== null) {
+      const written = await this.records.exportDue(this.exportDir);
+      if (written.length > 0) this.logger.log(`Records: ${written.length} day file(s) written to ${this.exportDir}`);
+    }
+    const now = Date.now();
+    if (now - this.forgotAt < FORGET_INTERVAL_MS) return;
+    this.forgotAt = now;
+    await this.records.forget();
+  }
+}
