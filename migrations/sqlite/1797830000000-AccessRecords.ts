@@ -39,7 +39,9 @@ export class AccessRecords1797830000000 implements MigrationInterface {
         "sealed_at" datetime(3) NOT NULL
       )`,
     );
-    await queryRunner.query('CREATE UNIQUE INDEX "uq_access_record_days_venue_day" ON "access_record_days" ("venue_id", "day")');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX "uq_access_record_days_venue_day" ON "access_record_days" ("venue_id", "day")',
+    );
     await queryRunner.query('CREATE INDEX "idx_access_record_days_day" ON "access_record_days" ("day")');
     await queryRunner.query(
       `CREATE TABLE "access_record_day_lines" (

@@ -91,18 +91,20 @@ describe('access records rules', () => {
       expect(
         identityOf({ ...user, loginMethod: 'username_password', username: 'room101' }, 'AA:BB:CC:00:00:01', null, null),
       ).toEqual({ kind: 'username', issuer: '', identity: 'room101' });
-      expect(identityOf({ ...user, loginMethod: 'guest', macAddress: null }, 'AA:BB:CC:00:00:01', null, null)).toEqual(
-        { kind: 'mac', issuer: '', identity: 'AA:BB:CC:00:00:01' },
-      );
+      expect(identityOf({ ...user, loginMethod: 'guest', macAddress: null }, 'AA:BB:CC:00:00:01', null, null)).toEqual({
+        kind: 'mac',
+        issuer: '',
+        identity: 'AA:BB:CC:00:00:01',
+      });
     });
 
     it('falls back to the username, then the MAC, when the method lacks its identity', () => {
       expect(
         identityOf({ loginMethod: 'social', username: 'guest-7', phone: null, macAddress: null }, 'M', null, null),
       ).toEqual({ kind: 'username', issuer: '', identity: 'guest-7' });
-      expect(identityOf({ loginMethod: 'sms', username: null, phone: null, macAddress: null }, 'M', null, null)).toEqual(
-        { kind: 'mac', issuer: '', identity: 'M' },
-      );
+      expect(
+        identityOf({ loginMethod: 'sms', username: null, phone: null, macAddress: null }, 'M', null, null),
+      ).toEqual({ kind: 'mac', issuer: '', identity: 'M' });
     });
   });
 
@@ -136,7 +138,10 @@ describe('access records rules', () => {
           '"ip":"10.0.0.7","mac":"AA:BB:CC:00:00:01","userId":"u-1","loginMethod":"sms","identityKind":"phone",' +
           '"issuer":"","identity":"+905551112233"}',
       );
-      expect(JSON.parse(recordLine({ ...record, endedAt: null, ipAddress: null }))).toMatchObject({ to: null, ip: null });
+      expect(JSON.parse(recordLine({ ...record, endedAt: null, ipAddress: null }))).toMatchObject({
+        to: null,
+        ip: null,
+      });
     });
 
     it('orders records by start, then session id, whatever order they were read in', () => {

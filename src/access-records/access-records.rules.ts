@@ -321,7 +321,9 @@ export function verifyFolder(files: readonly FolderFile[], publicKey: KeyObject)
         chain.push(`${venue}: two files for ${file.day} (${before.name}, ${file.name})`);
       } else if (file.header!.previousDay !== before.day) {
         const missing = file.header!.previousDay ?? 'none';
-        chain.push(`${venue}: ${file.day} follows ${missing}, whose file is missing (the folder goes from ${before.day})`);
+        chain.push(
+          `${venue}: ${file.day} follows ${missing}, whose file is missing (the folder goes from ${before.day})`,
+        );
       } else if (file.header!.previousSha256 !== before.sha256) {
         chain.push(`${venue}: ${before.day} is not the file ${file.day} names (SHA-256 differs): changed or replaced`);
       }

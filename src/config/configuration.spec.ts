@@ -266,7 +266,12 @@ describe('loadConfig', () => {
         passwordCacheMs: 0,
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
-      records: { keptDays: 365, signingKeyFile: '/etc/hotspot/records.key', exportDir: '/srv/records', sweepIntervalMs: 0 },
+      records: {
+        keptDays: 365,
+        signingKeyFile: '/etc/hotspot/records.key',
+        exportDir: '/srv/records',
+        sweepIntervalMs: 0,
+      },
       venuesRegisteredOnly: true,
       metrics: { port: 9464, host: '0.0.0.0', maxVenueLabels: 5, databaseReadMs: 30_000 },
       argon2Slots: { radius: 3, 'sign-in': 2, hashing: 1 },

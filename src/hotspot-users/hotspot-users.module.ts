@@ -27,7 +27,15 @@ import { VenueSessionsController } from './venue-sessions.controller.js';
 import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
-  imports: [AccessRecordCaptureModule, UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule, PlansModule],
+  imports: [
+    AccessRecordCaptureModule,
+    UserSessionsModule,
+    UnauthJobsModule,
+    IdempotencyModule,
+    AuditModule,
+    VenuesModule,
+    PlansModule,
+  ],
   controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController, PasswordResetController],
   providers: [
     HotspotUsersService,

@@ -179,11 +179,11 @@ function usersService(database: DatabaseService, clock: ManualClock): HotspotUse
   );
   const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
   const writer = new HotspotUserWriter(
-      database,
-      users,
-      new VenueCountsRepository(database),
-      new AccessRecordCapture(database, clock, new AccessRecordsRepository()),
-    );
+    database,
+    users,
+    new VenueCountsRepository(database),
+    new AccessRecordCapture(database, clock, new AccessRecordsRepository()),
+  );
   const venueScope = new VenueScopeService();
   return new HotspotUsersService(
     database,

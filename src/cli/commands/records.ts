@@ -53,11 +53,11 @@ export const recordsCommand: CliCommand = {
       .addOption(valueOption('--day <YYYY-MM-DD>', 'the day to write (the last, with --from)', day))
       .addOption(valueOption('--from <YYYY-MM-DD>', 'write every sealed day from this one to --day', day))
       .addOption(valueOption('--venue <id>', 'this venue only (default: every venue with records)', venueId))
-      .addOption(valueOption('--out <folder>', 'the folder to write into (made if missing)', text(4096)).makeOptionMandatory())
+      .addOption(
+        valueOption('--out <folder>', 'the folder to write into (made if missing)', text(4096)).makeOptionMandatory(),
+      )
       .addOption(flagOption('--json', 'print one JSON object per file written {venue, day, file, records, sha256}'))
-      .action((options: ExportOptions) =>
-        runtime.use(RECORDS_SERVICE, (keeper) => exportDays(keeper, options, io)),
-      );
+      .action((options: ExportOptions) => runtime.use(RECORDS_SERVICE, (keeper) => exportDays(keeper, options, io)));
     records
       .command('verify')
       .description(
