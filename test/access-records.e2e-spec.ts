@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccessRecordCapture } from '../src/access-records/access-record-capture.service.js';
 import { AccessRecordsService } from '../src/access-records/access-records.service.js';
+import { GuestAccessService } from '../src/guest-access/guest-access.service.js';
+import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { encodeClass } from '../src/radius/radius.rules.js';
 import { UsageService } from '../src/usage/usage.service.js';
@@ -75,7 +77,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
 
   async function recordRows(): Promise<Array<Record<string, unknown>>> {
     return testApp.dataSource.query(
-      'SELECT user_id, identity_kind, identity, mac_address, ip_address, ended_at FROM access_records ORDER BY started_at',
+      'SELECT user_id, identity_kind, identity, mac_address, ip_address, ended_at FROM access_records ORDER BY started_at, session_id',
     );
   }
 
@@ -96,9 +98,23 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     );
 
   it('records who had which address when, through deletion and edits, and exports signed chained days', async () => {
-    const phoneUser = await givenUser(testApp, { username: 'phone-guest', phone: '+905551110001', venueIds: [VENUE] });
-    // Only the portal makes `sms` users (a verified phone); the API makes none.
-    await testApp.dataSource.query("UPDATE hotspot_users SET login_method = 'sms' WHERE id = ?", [phoneUser._id]);
+    // The portal's ways in make the `sms` and `social` users (the API makes neither).
+    await testApp.app.get(VenuePortalsService).set(VENUE, { ways: ['sms', 'social'] });
+    const admissions = testApp.app.get(GuestAccessService);
+    const phoneUser = await admissions.admitVerifiedPhone({
+      venueId: VENUE,
+      phone: '+905551110001',
+      device: { mac: '02:AA:00:00:00:01', ip: '10.20.0.11' },
+      termsVersion: null,
+    });
+    const socialUser = await admissions.admitSocial({
+      venueId: VENUE,
+      issuer: 'https://accounts.example.com',
+      subject: 'subject-4711',
+      email: null,
+      device: { mac: '02:AA:00:00:00:04', ip: '10.20.0.14' },
+      termsVersion: null,
+    });
     const guest = await givenUser(testApp, {
       loginMethod: 'guest',
       username: undefined,
@@ -109,18 +125,18 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     const member = await givenUser(testApp, { username: 'room-204', venueIds: [VENUE] });
 
     // Day one: the phone user online from 10:00 to 11:00 (Istanbul), ended by a block.
-    const phoneSession = sessionOf(phoneUser._id, '02:AA:00:00:00:01', '10.20.0.11');
+    const phoneSession = sessionOf(phoneUser.userId, '02:AA:00:00:00:01', '10.20.0.11');
     await accounting({ ...phoneSession, 'Acct-Status-Type': 'Start' });
     // The packet writes no record: the fold captures it.
     expect(await recordRows()).toEqual([]);
     await fold();
     expect(await recordRows()).toMatchObject([
-      { user_id: phoneUser._id, identity_kind: 'phone', identity: '+905551110001', ip_address: '10.20.0.11' },
+      { user_id: phoneUser.userId, identity_kind: 'phone', identity: '+905551110001', ip_address: '10.20.0.11' },
     ]);
     expect((await recordRows())[0].ended_at).toBeNull();
     clock.advance(HOUR);
-    await api(testApp).users.update(phoneUser._id, { status: 'blocked' }).expect(200);
-    await api(testApp).users.update(phoneUser._id, { phone: '+905559990000' }).expect(200);
+    await api(testApp).users.update(phoneUser.userId, { status: 'blocked' }).expect(200);
+    await api(testApp).users.update(phoneUser.userId, { phone: '+905559990000' }).expect(200);
     await testApp.app.get(AccessRecordCapture).captureEnded();
 
     // The guest from 23:30 on day one to 00:30 on day two.
@@ -132,15 +148,24 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     await accounting({ ...guestSession, 'Acct-Status-Type': 'Stop', 'Acct-Session-Time': 3600 });
     await fold();
 
-    // Day two: the member online from 09:00, deleted at 10:00 before any fold saw the session.
+    // Day two: the member online from 09:00, deleted at 10:00 before any fold saw the session; the
+    // social guest from 09:00 too, deleted as well once its session was recorded.
     clock.advance(8.5 * HOUR);
     await accounting({ ...sessionOf(member._id, '02:AA:00:00:00:03', '10.20.0.13'), 'Acct-Status-Type': 'Start' });
+    await accounting({
+      ...sessionOf(socialUser.userId, '02:AA:00:00:00:04', '10.20.0.14'),
+      'Acct-Status-Type': 'Start',
+    });
+    await fold();
+    await api(testApp).users.update(member._id, { username: 'room-205' }).expect(200);
     clock.advance(HOUR);
     await api(testApp).users.remove(member._id).expect(200);
+    await api(testApp).users.remove(socialUser.userId).expect(200);
     expect(await recordRows()).toMatchObject([
       { identity: '+905551110001' },
       { identity_kind: 'mac', identity: '02:AA:00:00:00:02', ip_address: '10.20.0.12' },
       { user_id: member._id, identity_kind: 'username', identity: 'room-204', mac_address: '02:AA:00:00:00:03' },
+      { user_id: socialUser.userId, identity_kind: 'social', identity: 'subject-4711', ip_address: '10.20.0.14' },
     ]);
 
     // Day two is not over yet: refused, nothing written.
@@ -162,7 +187,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
         venue: VENUE,
         day,
         file: fileOf(day),
-        records: [2, 2, 0][index],
+        records: [2, 3, 0][index],
         sha256: sha256Of(fileOf(day)),
       })),
     );
@@ -188,7 +213,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
         nas: nas.name,
         ip: '10.20.0.11',
         mac: '02:AA:00:00:00:01',
-        userId: phoneUser._id,
+        userId: phoneUser.userId,
         loginMethod: 'sms',
         identityKind: 'phone',
         issuer: '',
@@ -206,9 +231,19 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     ]);
     const [secondHeader, ...secondRecords] = linesOf('2026-11-26');
     expect(secondHeader).toMatchObject({ previousDay: '2026-11-25', previousSha256: sha256Of(fileOf('2026-11-25')) });
-    expect(secondRecords.map((line) => [line.userId, line.identity, line.from, line.to])).toEqual([
-      [guest._id, '02:AA:00:00:00:02', '2026-11-25T20:30:00.000Z', '2026-11-25T21:30:00.000Z'],
-      [member._id, 'room-204', '2026-11-26T06:00:00.000Z', '2026-11-26T07:00:00.000Z'],
+    expect(
+      secondRecords.map((line) => [line.userId, line.loginMethod, line.issuer, line.identity, line.from, line.to]),
+    ).toEqual([
+      [guest._id, 'guest', '', '02:AA:00:00:00:02', '2026-11-25T20:30:00.000Z', '2026-11-25T21:30:00.000Z'],
+      [member._id, 'username_password', '', 'room-204', '2026-11-26T06:00:00.000Z', '2026-11-26T07:00:00.000Z'],
+      [
+        socialUser.userId,
+        'social',
+        'https://accounts.example.com',
+        'subject-4711',
+        '2026-11-26T06:00:00.000Z',
+        '2026-11-26T07:00:00.000Z',
+      ],
     ]);
     expect(linesOf('2026-11-27')).toEqual([
       expect.objectContaining({
@@ -227,7 +262,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
       code: 0,
       stdout:
         `ok\t${VENUE}.2026-11-25.jsonl\t2 record(s)\n` +
-        `ok\t${VENUE}.2026-11-26.jsonl\t2 record(s)\n` +
+        `ok\t${VENUE}.2026-11-26.jsonl\t3 record(s)\n` +
         `ok\t${VENUE}.2026-11-27.jsonl\t0 record(s)\n`,
     });
 
@@ -277,7 +312,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     const records = testApp.app.get(AccessRecordsService);
     expect(await records.forget()).toEqual({ records: 0, days: 0 });
     clock.advance(731 * 24 * HOUR);
-    expect(await records.forget()).toEqual({ records: 3, days: 2 });
+    expect(await records.forget()).toEqual({ records: 4, days: 2 });
     expect(await recordRows()).toEqual([]);
     expect(await testApp.dataSource.query('SELECT day FROM access_record_days')).toEqual([{ day: '2026-11-27' }]);
     expect(await testApp.dataSource.query('SELECT COUNT(*) AS n FROM access_record_day_lines')).toEqual([

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { DatabaseService } from '../database/database.service.js';
 import { AccessRecordsRepository } from './access-records.repository.js';
-import { identityOf } from './access-records.rules.js';
+import { guestIdentityOf, identityOf } from './access-records.rules.js';
 import type { AccessRecordEntity } from './entities/access-record.entity.js';
 
 /** Sessions captured per statement. */
@@ -33,10 +33,17 @@ export class AccessRecordCapture {
   async capture(em: EntityManager, sessionIds: readonly string[]): Promise<void> {
     for (let start = 0; start < sessionIds.length; start += CAPTURE_BATCH_SIZE) {
       const sessions = await this.records.findSessions(em, sessionIds.slice(start, start + CAPTURE_BATCH_SIZE));
+      const guests = sessions.filter((session) => ['sms', 'social'].includes(session.user.loginMethod));
+      const identities = await this.records.findGuestIdentities(
+        em,
+        [...new Set(guests.map((session) => session.userId))],
+        [...new Set(guests.map((session) => session.venueId))],
+      );
       await this.records.upsert(
         em,
         sessions.map((session): AccessRecordEntity => {
-          const identity = identityOf(session.user, session.macAddress, null, null);
+          const of = (kind: 'phone' | 'social') => guestIdentityOf(identities, session.userId, session.venueId, kind);
+          const identity = identityOf(session.user, session.macAddress, of('phone')?.subject ?? null, of('social'));
           return {
             id: newId(),
             sessionId: session.id,

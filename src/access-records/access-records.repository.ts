@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { dateTimeParameter, readDateTime } from '../database/columns.js';
 import { changedRows, isSqlite } from '../database/plain-sql.js';
-import type { RecordLine, RecordedUser } from './access-records.rules.js';
+import type { GuestIdentity, RecordLine, RecordedUser } from './access-records.rules.js';
 import { AccessRecordDayLineEntity } from './entities/access-record-day-line.entity.js';
 import { AccessRecordDayEntity } from './entities/access-record-day.entity.js';
 import type { AccessRecordEntity, IdentityKind } from './entities/access-record.entity.js';
@@ -147,6 +147,34 @@ export class AccessRecordsRepository {
         record.endedAt === null ? null : dateTimeParameter(record.endedAt),
       ]),
     );
+  }
+
+  /**
+   * The phone and social guest identities (guest_identities, the portal's) of the users named at the
+   * venues named, the most recently used first.
+   */
+  async findGuestIdentities(
+    em: EntityManager,
+    userIds: readonly string[],
+    venueIds: readonly string[],
+  ): Promise<GuestIdentity[]> {
+    if (userIds.length === 0) return [];
+    const rows = await em.query<
+      Array<{ user_id: string; venue_id: string; kind: string; issuer: string; subject: string }>
+    >(
+      `SELECT user_id, venue_id, kind, issuer, subject FROM guest_identities
+       WHERE kind IN ('phone', 'social') AND user_id IN (${placeholders(userIds)})
+         AND venue_id IN (${placeholders(venueIds)})
+       ORDER BY last_used_at DESC, id DESC`,
+      [...userIds, ...venueIds],
+    );
+    return rows.map((row) => ({
+      userId: row.user_id,
+      venueId: row.venue_id,
+      kind: row.kind,
+      issuer: row.issuer,
+      subject: row.subject,
+    }));
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   dayOf,
   fileBytes,
   fileNameOf,
+  guestIdentityOf,
   GENESIS_SHA256,
   headerLine,
   identityOf,
@@ -105,6 +106,21 @@ describe('access records rules', () => {
       expect(
         identityOf({ loginMethod: 'sms', username: null, phone: null, macAddress: null }, 'M', null, null),
       ).toEqual({ kind: 'mac', issuer: '', identity: 'M' });
+    });
+  });
+
+  describe('guestIdentityOf', () => {
+    it("takes the user's most recently used identity of the kind at the session's venue", () => {
+      const identities = [
+        { userId: 'u-2', venueId: 'lobby', kind: 'phone', issuer: '', subject: '+905550000002' },
+        { userId: 'u-1', venueId: 'spa', kind: 'phone', issuer: '', subject: '+905550000003' },
+        { userId: 'u-1', venueId: 'lobby', kind: 'social', issuer: 'https://id.example', subject: 'abc' },
+        { userId: 'u-1', venueId: 'lobby', kind: 'phone', issuer: '', subject: '+905550000001' },
+        { userId: 'u-1', venueId: 'lobby', kind: 'phone', issuer: '', subject: '+905550000009' },
+      ];
+      expect(guestIdentityOf(identities, 'u-1', 'lobby', 'phone')?.subject).toBe('+905550000001');
+      expect(guestIdentityOf(identities, 'u-1', 'lobby', 'social')?.subject).toBe('abc');
+      expect(guestIdentityOf(identities, 'u-1', 'bar', 'phone')).toBeNull();
     });
   });
 

@@ -36,6 +36,32 @@ export interface SocialIdentity {
   subject: string;
 }
 
+/** A guest identity the portal keeps (guest_identities) of a user at a venue. */
+export interface GuestIdentity {
+  userId: string;
+  venueId: string;
+  kind: string;
+  issuer: string;
+  subject: string;
+}
+
+/**
+ * The user's identity of `kind` at the venue, of `identities` listed most recently used first (the
+ * one the guest signed in with for a session just begun); null when it has none.
+ */
+export function guestIdentityOf(
+  identities: readonly GuestIdentity[],
+  userId: string,
+  venueId: string,
+  kind: 'phone' | 'social',
+): GuestIdentity | null {
+  return (
+    identities.find(
+      (identity) => identity.userId === userId && identity.venueId === venueId && identity.kind === kind,
+    ) ?? null
+  );
+}
+
 /** Who a record names. */
 export interface RecordIdentity {
   kind: IdentityKind;
