@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccessRecordCapture } from '../src/access-records/access-record-capture.service.js';
+import { AccessRecordsSweeper } from '../src/access-records/access-records-sweeper.js';
 import { AccessRecordsService } from '../src/access-records/access-records.service.js';
 import { GuestAccessService } from '../src/guest-access/guest-access.service.js';
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
@@ -36,17 +37,23 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
   let nas: TestNas;
   let folder: string;
   let keyFolder: string;
+  let exportDir: string;
   let sequence = 0;
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'hotspot-records-out-'));
     keyFolder = mkdtempSync(join(tmpdir(), 'hotspot-records-key-'));
+    exportDir = mkdtempSync(join(tmpdir(), 'hotspot-records-auto-'));
     database = await createTestDatabase(kind);
     // 10:00 in Istanbul (UTC+3) on 2026-11-25, the venue's first day of records.
     clock = new ManualClock(new Date('2026-11-25T07:00:00.000Z'));
     testApp = await startTestApp(
       kind,
-      { RECORDS_SIGNING_KEY_FILE: join(keyFolder, 'records.key'), RECORDS_SWEEP_INTERVAL: '0' },
+      {
+        RECORDS_SIGNING_KEY_FILE: join(keyFolder, 'records.key'),
+        RECORDS_EXPORT_DIR: exportDir,
+        RECORDS_SWEEP_INTERVAL: '0',
+      },
       { database, clock },
     );
     token = await testApp.createToken({ permissions: ['radius'] });
@@ -59,6 +66,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     await database?.drop();
     rmSync(folder, { recursive: true, force: true });
     rmSync(keyFolder, { recursive: true, force: true });
+    rmSync(exportDir, { recursive: true, force: true });
   });
 
   function accounting(attributes: Record<string, string | number>) {
@@ -252,6 +260,17 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
         previousSha256: sha256Of(fileOf('2026-11-26')),
       }),
     ]);
+
+    // The service's own daily export (RECORDS_EXPORT_DIR) writes the same files.
+    await testApp.app.get(AccessRecordsSweeper).sweep();
+    expect(readdirSync(exportDir).sort()).toEqual(
+      ['2026-11-25', '2026-11-26', '2026-11-27'].flatMap((day) => [
+        `${VENUE}.${day}.jsonl`,
+        `${VENUE}.${day}.jsonl.sig`,
+      ]),
+    );
+    for (const name of readdirSync(exportDir))
+      expect(readFileSync(join(exportDir, name)).equals(readFileSync(join(folder, name)))).toBe(true);
 
     // A second export writes the same bytes.
     const before = readFileSync(fileOf('2026-11-26'));

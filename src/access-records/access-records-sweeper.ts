@@ -7,10 +7,13 @@ import { AccessRecordsService } from './access-records.service.js';
 
 /** Old records are deleted at most this often (and at the first sweep). */
 const FORGET_INTERVAL_MS = 3_600_000;
+/** Finished days are sealed and exported at most this often (and at the first sweep): once a day is due. */
+const EXPORT_INTERVAL_MS = 15 * 60_000;
 
 /**
  * Every RECORDS_SWEEP_INTERVAL seconds, in every API instance: the records of sessions this
- * service ended captured; with RECORDS_EXPORT_DIR, the finished days sealed and written there;
+ * service ended captured; with RECORDS_EXPORT_DIR, every 15 minutes, the finished days sealed and
+ * written there (the whole retention period checked at the first sweep, the last days after);
  * hourly, the records and days past RECORDS_KEPT_DAYS deleted.
  */
 @Injectable()
@@ -21,6 +24,8 @@ export class AccessRecordsSweeper implements OnApplicationBootstrap, BeforeAppli
   private readonly logger = new Logger(AccessRecordsSweeper.name);
   /** When old records were last deleted (0: not yet in this process). */
   private forgotAt = 0;
+  /** When days were last sealed and exported (0: not yet in this process). */
+  private exportedAt = 0;
 
   constructor(
     private readonly capture: AccessRecordCapture,
@@ -43,11 +48,12 @@ export class AccessRecordsSweeper implements OnApplicationBootstrap, BeforeAppli
 
   async sweep(): Promise<void> {
     await this.capture.captureEnded();
-    if (this.exportDir !== null) {
-      const written = await this.records.exportDue(this.exportDir);
+    const now = Date.now();
+    if (this.exportDir !== null && now - this.exportedAt >= EXPORT_INTERVAL_MS) {
+      const written = await this.records.exportDue(this.exportDir, this.exportedAt === 0 ? 'kept' : 'recent');
+      this.exportedAt = now;
       if (written.length > 0) this.logger.log(`Records: ${written.length} day file(s) written to ${this.exportDir}`);
     }
-    const now = Date.now();
     if (now - this.forgotAt < FORGET_INTERVAL_MS) return;
     this.forgotAt = now;
     await this.records.forget();

@@ -32,6 +32,8 @@ import {
 import type { AccessRecordDayEntity } from './entities/access-record-day.entity.js';
 import { readOrCreateSigningKey, SigningKeyError, type SigningKey } from './signing-key.js';
 
+/** The days an automatic export checks after its first: a day is sealed the day after it ends. */
+const RECENT_DAYS = 3;
 /** Retention deletes this many rows per statement. */
 const FORGET_BATCH_SIZE = 1000;
 
@@ -220,16 +222,18 @@ export class AccessRecordsService {
 
   /**
    * The automatic export (RECORDS_EXPORT_DIR): every venue's finished days sealed, and the sealed
-   * days of the retention period that the folder lacks written. Instances doing it at once write
-   * the same bytes, each through a file of its own renamed into place.
+   * days that the folder lacks written, of the retention period (`kept`) or of the last three days
+   * (`recent`). Instances doing it at once write the same bytes, each through a file of its own
+   * renamed into place.
    */
-  async exportDue(folder: string): Promise<ExportedFile[]> {
+  async exportDue(folder: string, period: 'kept' | 'recent'): Promise<ExportedFile[]> {
     for (const venueId of await this.venuesOf(null)) await this.sealVenue(venueId);
     const present = new Set(await readdir(folder).catch(() => []));
-    const since = dayOf(new Date(this.clock.now().getTime() - this.keptDays * 86_400_000), 'UTC');
-    const days = await this.database.run((em) => this.records.findDaysSince(em, since));
+    const days = period === 'kept' ? this.keptDays : RECENT_DAYS;
+    const since = dayOf(new Date(this.clock.now().getTime() - days * 86_400_000), 'UTC');
+    const sealed = await this.database.run((em) => this.records.findDaysSince(em, since));
     const written: ExportedFile[] = [];
-    for (const day of days) {
+    for (const day of sealed) {
       const name = fileNameOf(day.venueId, day.day);
       if (present.has(name) && present.has(`${name}.sig`)) continue;
       written.push(await this.writeDay(folder, day));
