@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { PortalStatusController } from './status/status.controller.js';
 import { PortalHandover } from './handover/portal-handover.js';
 import { PortalExceptionFilter } from './portal-exception.filter.js';
 import { PortalLimits } from './portal-limits.js';
@@ -18,9 +21,15 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule],
+  imports: [GuestAccessModule, UsageModule, VenuesModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
-  controllers: [PortalShellController, PortalStartController, PortalVoucherController, PortalTermsController],
+  controllers: [
+    PortalShellController,
+    PortalStartController,
+    PortalVoucherController,
+    PortalTermsController,
+    PortalStatusController,
+  ],
   providers: [
     PortalViews,
     PortalPages,
