@@ -181,8 +181,12 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     expect(early.code).toBe(1);
     expect(early.stderr).toContain('2026-11-26 at venue venue-records cannot be sealed yet');
 
+    // Day three: the guest back at 10:00, a Start no fold has seen when the day is exported.
+    clock.advance(24 * HOUR);
+    await accounting({ ...sessionOf(guest._id, '02:AA:00:00:00:02', '10.20.0.22'), 'Acct-Status-Type': 'Start' });
+
     // 00:20 on 2026-11-28 in Istanbul: three days may be sealed.
-    clock.advance(HOUR * 38 + 20 * 60_000);
+    clock.advance(HOUR * 14 + 20 * 60_000);
     const exported = await cli('export', '--from', '2026-11-25', '--day', '2026-11-27', '--out', folder, '--json');
     expect(exported).toMatchObject({ code: 0, stderr: '' });
     expect(
@@ -195,7 +199,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
         venue: VENUE,
         day,
         file: fileOf(day),
-        records: [2, 3, 0][index],
+        records: [2, 3, 1][index],
         sha256: sha256Of(fileOf(day)),
       })),
     );
@@ -255,10 +259,11 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     ]);
     expect(linesOf('2026-11-27')).toEqual([
       expect.objectContaining({
-        records: 0,
+        records: 1,
         previousDay: '2026-11-26',
         previousSha256: sha256Of(fileOf('2026-11-26')),
       }),
+      expect.objectContaining({ from: '2026-11-27T07:00:00.000Z', to: null, ip: '10.20.0.22', userId: guest._id }),
     ]);
 
     // The service's own daily export (RECORDS_EXPORT_DIR) writes the same files.
@@ -282,7 +287,7 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
       stdout:
         `ok\t${VENUE}.2026-11-25.jsonl\t2 record(s)\n` +
         `ok\t${VENUE}.2026-11-26.jsonl\t3 record(s)\n` +
-        `ok\t${VENUE}.2026-11-27.jsonl\t0 record(s)\n`,
+        `ok\t${VENUE}.2026-11-27.jsonl\t1 record(s)\n`,
     });
 
     // The regulator's check, with the public key alone and standard tools.
@@ -332,10 +337,11 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
     expect(await records.forget()).toEqual({ records: 0, days: 0 });
     clock.advance(731 * 24 * HOUR);
     expect(await records.forget()).toEqual({ records: 4, days: 2 });
-    expect(await recordRows()).toEqual([]);
+    // The guest's session has not ended: its record stays.
+    expect(await recordRows()).toMatchObject([{ ip_address: '10.20.0.22', ended_at: null }]);
     expect(await testApp.dataSource.query('SELECT day FROM access_record_days')).toEqual([{ day: '2026-11-27' }]);
     expect(await testApp.dataSource.query('SELECT COUNT(*) AS n FROM access_record_day_lines')).toEqual([
-      { n: kind === 'sqlite' ? 1 : '1' },
+      { n: kind === 'sqlite' ? 2 : '2' },
     ]);
   });
 });

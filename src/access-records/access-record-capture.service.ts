@@ -73,6 +73,23 @@ export class AccessRecordCapture {
   }
 
   /**
+   * Before days are sealed: the records of the sessions the usage fold has not folded yet (a Start
+   * or Stop of the last seconds, or every packet while no instance folds), and of the sessions this
+   * service ended (captureEnded), so that a sealed day misses none. Idempotent: the fold captures
+   * the same sessions again.
+   */
+  async captureOutstanding(): Promise<void> {
+    let after = '';
+    for (;;) {
+      const ids = await this.database.run((em) => this.records.findPendingSessionIds(em, after, CAPTURE_BATCH_SIZE));
+      if (ids.length > 0) await this.database.transaction((em) => this.capture(em, ids));
+      if (ids.length < CAPTURE_BATCH_SIZE) break;
+      after = ids[ids.length - 1];
+    }
+    await this.captureEnded();
+  }
+
+  /**
    * Records still open whose session this service has ended since take its end; those whose session
    * is gone without being captured end now. A batch per transaction; how many.
    */

@@ -107,6 +107,18 @@ export class AccessRecordsRepository {
     }));
   }
 
+  /**
+   * Up to `limit` ids of sessions flagged for the usage fold (an accounting write it has not folded
+   * yet), after `after` in id order; the flag is left to the fold.
+   */
+  async findPendingSessionIds(em: EntityManager, after: string, limit: number): Promise<string[]> {
+    const rows = await em.query<Array<{ id: string }>>(
+      'SELECT id FROM sessions WHERE usage_pending = 1 AND id > ? ORDER BY id LIMIT ?',
+      [after, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** The ids of the user's RADIUS sessions, every one it ever had. */
   async findSessionIdsOfUser(em: EntityManager, userId: string): Promise<string[]> {
     const rows = await em.query<Array<{ id: string }>>(

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import { AccessRecordCapture } from './access-record-capture.service.js';
 import { AccessRecordsRepository } from './access-records.repository.js';
 import {
   dayBounds,
@@ -73,6 +74,7 @@ export class AccessRecordsService {
     private readonly database: DatabaseService,
     private readonly clock: Clock,
     private readonly records: AccessRecordsRepository,
+    private readonly capture: AccessRecordCapture,
     config: ConfigService<AppConfig, true>,
   ) {
     const settings = config.get('records', { infer: true });
@@ -185,9 +187,10 @@ export class AccessRecordsService {
   }
 
   /**
-   * Seals every venue's finished days (or those of `venueId`), then writes the files of the days
-   * from `first` to `last` into `folder`: `last` defaults to each venue's last day that may be
-   * sealed, `first` to `last`. A day sealed before is written from its stored lines: the same bytes.
+   * Captures what the usage fold and the sweep have not yet (captureOutstanding), seals every
+   * venue's finished days (or those of `venueId`), then writes the files of the days from `first` to
+   * `last` into `folder`: `last` defaults to each venue's last day that may be sealed, `first` to
+   * `last`. A day sealed before is written from its stored lines: the same bytes.
    */
   async export(options: {
     folder: string;
@@ -196,6 +199,7 @@ export class AccessRecordsService {
     last: string | null;
   }): Promise<ExportedFile[]> {
     const written: ExportedFile[] = [];
+    await this.capture.captureOutstanding();
     for (const venueId of await this.venuesOf(options.venueId)) {
       await this.sealVenue(venueId, options.last);
       const zone = zoneOf(await this.database.run((em) => this.records.findTimeZone(em, venueId)));
@@ -227,6 +231,7 @@ export class AccessRecordsService {
    * renamed into place.
    */
   async exportDue(folder: string, period: 'kept' | 'recent'): Promise<ExportedFile[]> {
+    await this.capture.captureOutstanding();
     for (const venueId of await this.venuesOf(null)) await this.sealVenue(venueId);
     const present = new Set(await readdir(folder).catch(() => []));
     const days = period === 'kept' ? this.keptDays : RECENT_DAYS;
