@@ -52,7 +52,6 @@ describe.each(databaseKinds())('records for the regulator [%s]', (kind: Database
       {
         RECORDS_SIGNING_KEY_FILE: join(keyFolder, 'records.key'),
         RECORDS_EXPORT_DIR: exportDir,
-        RECORDS_SWEEP_INTERVAL: '0',
       },
       { database, clock },
     );

@@ -95,6 +95,8 @@ export class AccessRecordCapture {
    */
   async captureEnded(): Promise<number> {
     let captured = 0;
+    // One plain read first, so that an idle sweep opens no transaction.
+    if ((await this.database.run((em) => this.records.findOpenOfEndedSessions(em, 1))).length === 0) return 0;
     for (;;) {
       const count = await this.database.transaction(async (em) => {
         const open = await this.records.findOpenOfEndedSessions(em, CAPTURE_BATCH_SIZE);
