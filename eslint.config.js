@@ -17,6 +17,7 @@ const FEATURE_LAYERS = [
   'radius-packets',
   'idempotency',
   'sessions',
+  'access-records',
   'unauth-jobs',
   'hotspot-users',
   'nas',

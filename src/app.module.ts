@@ -19,6 +19,7 @@ import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { UsageModule } from './usage/usage.module.js';
+import { AccessRecordsModule } from './access-records/access-records.module.js';
 import { appConfigModule } from './config/app-config.module.js';
 
 @Module({})
@@ -41,6 +42,7 @@ export class AppModule {
         BatchesModule,
         OperatorsModule,
         UsageModule,
+        AccessRecordsModule,
         RadiusModule,
         AuditRetentionModule,
         BatchesSweepModule,

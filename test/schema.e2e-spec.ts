@@ -7,6 +7,9 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from './support/
 
 /** The table names are part of the contract: operators and tests read them. */
 const APP_TABLES = [
+  'access_record_day_lines',
+  'access_record_days',
+  'access_records',
   'api_tokens',
   'audit_events',
   'console_form_tokens',

@@ -17,6 +17,7 @@ import { loginsCommand } from './commands/logins.js';
 import { nasCommand } from './commands/nas.js';
 import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-config.js';
+import { recordsCommand } from './commands/records.js';
 import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
 import { tokenCommand } from './commands/token.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CliCommand[] = [
   radiusSqlGrantsCommand,
   secretsCommand,
   auditCommand,
+  recordsCommand,
 ];
 
 const HELP_HINT = '(add --help for usage)';

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import {
   ConfigValidationError,
   configVariables,
@@ -99,6 +100,12 @@ describe('loadConfig', () => {
         passwordCacheMs: 300_000,
       },
       audit: { retentionDays: 400, pruneIntervalMs: 3_600_000 },
+      records: {
+        keptDays: 730,
+        signingKeyFile: resolve('data/records-signing.key'),
+        exportDir: null,
+        sweepIntervalMs: 60_000,
+      },
       venuesRegisteredOnly: false,
       metrics: { port: null, host: '127.0.0.1', maxVenueLabels: 100, databaseReadMs: 15_000 },
       argon2Slots: defaultArgon2Slots(availableParallelism()),
@@ -198,6 +205,10 @@ describe('loadConfig', () => {
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
       VENUES_REGISTERED_ONLY: 'true',
+      RECORDS_KEPT_DAYS: '365',
+      RECORDS_SIGNING_KEY_FILE: '/etc/hotspot/records.key',
+      RECORDS_EXPORT_DIR: '/srv/records',
+      RECORDS_SWEEP_INTERVAL: '0',
       METRICS_PORT: '9464',
       METRICS_HOST: '0.0.0.0',
       METRICS_MAX_VENUE_LABELS: '5',
@@ -257,6 +268,12 @@ describe('loadConfig', () => {
         passwordCacheMs: 0,
       },
       audit: { retentionDays: 2555, pruneIntervalMs: 3_600_000 },
+      records: {
+        keptDays: 365,
+        signingKeyFile: '/etc/hotspot/records.key',
+        exportDir: '/srv/records',
+        sweepIntervalMs: 0,
+      },
       venuesRegisteredOnly: true,
       metrics: { port: 9464, host: '0.0.0.0', maxVenueLabels: 5, databaseReadMs: 30_000 },
       argon2Slots: { radius: 3, 'sign-in': 2, hashing: 1 },

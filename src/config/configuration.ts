@@ -1,8 +1,12 @@
 import { isEmail } from 'class-validator';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './secrets-key.js';
-import { secretsKeyFilePath } from './secrets-key-file.js';
+import { besideSqliteDatabase, secretsKeyFilePath } from './secrets-key-file.js';
+
+/** The records' signing key file beside an SQLite database, when RECORDS_SIGNING_KEY_FILE is not set. */
+export const DEFAULT_RECORDS_SIGNING_KEY_FILE = 'records-signing.key';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -237,6 +241,10 @@ const jobsAndLimits = z
     RADIUS_LOGIN_ATTEMPTS_DAYS: integer(1, 3650).default(30),
     RADIUS_PASSWORD_CACHE_SECONDS: integer(0, 86_400).default(300),
     AUDIT_RETENTION_DAYS: integer(1, 3650).default(400),
+    RECORDS_KEPT_DAYS: integer(1, 3650).default(730),
+    RECORDS_SIGNING_KEY_FILE: z.string().max(4096, 'must be a path of at most 4096 characters').optional(),
+    RECORDS_EXPORT_DIR: z.string().max(4096, 'must be a path of at most 4096 characters').optional(),
+    RECORDS_SWEEP_INTERVAL: integer(0, 86_400).default(60),
     ADMIN_REQUIRE_2FA: flag.default(true),
     OPERATORS_REQUIRE_2FA: flag.default(true),
     OPERATOR_ONE_TIME_PASSWORD_HOURS: integer(1, 720).default(72),
@@ -410,6 +418,20 @@ export const configSchema = z
         retentionDays: env.AUDIT_RETENTION_DAYS,
         /** How often events past the retention are deleted (API instances); 0 turns the sweep off. */
         pruneIntervalMs: AUDIT_PRUNE_INTERVAL_MS,
+      },
+      /** Records for the regulator (src/access-records): who had which address when, per venue. */
+      records: {
+        /** Records that ended longer ago, and sealed days older, are deleted. */
+        keptDays: env.RECORDS_KEPT_DAYS,
+        /** The Ed25519 key that signs the daily files: RECORDS_SIGNING_KEY_FILE, else beside an SQLite file; null: none. */
+        signingKeyFile:
+          env.RECORDS_SIGNING_KEY_FILE === undefined
+            ? besideSqliteDatabase(env.DATABASE_URL, DEFAULT_RECORDS_SIGNING_KEY_FILE)
+            : resolve(env.RECORDS_SIGNING_KEY_FILE),
+        /** Where each finished day's file is written without asking; null: only `hotspot records export`. */
+        exportDir: env.RECORDS_EXPORT_DIR === undefined ? null : resolve(env.RECORDS_EXPORT_DIR),
+        /** How often ended sessions are captured, days sealed (and exported) and old records deleted; 0: off. */
+        sweepIntervalMs: env.RECORDS_SWEEP_INTERVAL * 1000,
       },
       /** A v1 create or PUT naming a venue id without a `venues` entry answers 400. */
       venuesRegisteredOnly: env.VENUES_REGISTERED_ONLY,

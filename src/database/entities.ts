@@ -28,6 +28,9 @@ import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.en
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
 import { UserUsageEntity } from '../usage/entities/user-usage.entity.js';
+import { AccessRecordDayLineEntity } from '../access-records/entities/access-record-day-line.entity.js';
+import { AccessRecordDayEntity } from '../access-records/entities/access-record-day.entity.js';
+import { AccessRecordEntity } from '../access-records/entities/access-record.entity.js';
 import { UnauthJobEntity } from '../unauth-jobs/entities/unauth-job.entity.js';
 import { VenueEntity } from '../venues/entities/venue.entity.js';
 
@@ -62,4 +65,7 @@ export const ENTITIES = [
   GuestIdentityEntity,
   TermsAcceptanceEntity,
   PortalPassEntity,
+  AccessRecordEntity,
+  AccessRecordDayEntity,
+  AccessRecordDayLineEntity,
 ];

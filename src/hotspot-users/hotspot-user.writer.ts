@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AccessRecordCapture } from '../access-records/access-record-capture.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -22,6 +23,7 @@ export class HotspotUserWriter {
     private readonly database: DatabaseService,
     private readonly users: HotspotUsersRepository,
     private readonly counts: VenueCountsRepository,
+    private readonly records: AccessRecordCapture,
   ) {}
 
   insert(em: EntityManager, user: HotspotUserEntity, venueIds: readonly string[]): Promise<void> {
@@ -54,8 +56,12 @@ export class HotspotUserWriter {
     await this.counts.recordChanges(em, countDeltas(counted(stored), { ...user, venueIds: stored.venueIds }));
   }
 
-  /** Venue rows, devices and sessions go with the user (ON DELETE CASCADE); its venues count one user less. */
+  /**
+   * Venue rows, devices and sessions go with the user (ON DELETE CASCADE); its venues count one user
+   * less. Its sessions' records for the regulator are captured first: they outlive it.
+   */
   async delete(em: EntityManager, stored: UserRecord): Promise<void> {
+    await this.records.captureUser(em, stored.user.id);
     await this.users.delete(em, stored.user.id);
     await this.counts.recordChanges(em, countDeltas(counted(stored), null));
   }

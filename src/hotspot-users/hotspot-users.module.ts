@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessRecordCaptureModule } from '../access-records/access-record-capture.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { PlansModule } from '../plans/plans.module.js';
@@ -27,7 +28,15 @@ import { VenueSessionsController } from './venue-sessions.controller.js';
 import { VenueSessionsService } from './venue-sessions.service.js';
 
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, IdempotencyModule, AuditModule, VenuesModule, PlansModule],
+  imports: [
+    AccessRecordCaptureModule,
+    UserSessionsModule,
+    UnauthJobsModule,
+    IdempotencyModule,
+    AuditModule,
+    VenuesModule,
+    PlansModule,
+  ],
   controllers: [HotspotUsersController, UnauthJobsController, VenueSessionsController, PasswordResetController],
   providers: [
     HotspotUsersService,

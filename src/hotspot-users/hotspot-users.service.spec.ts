@@ -1,3 +1,5 @@
+import { AccessRecordCapture } from '../access-records/access-record-capture.service.js';
+import { AccessRecordsRepository } from '../access-records/access-records.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import { NO_ORIGIN } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -82,7 +84,12 @@ describe('HotspotUsersService', () => {
     );
     sessions = new UserSessionsService(database, clock, users, sessionsOnly);
     jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
-    const writer = new HotspotUserWriter(database, users, new VenueCountsRepository(database));
+    const writer = new HotspotUserWriter(
+      database,
+      users,
+      new VenueCountsRepository(database),
+      new AccessRecordCapture(database, clock, new AccessRecordsRepository()),
+    );
     service = new HotspotUsersService(
       database,
       clock,

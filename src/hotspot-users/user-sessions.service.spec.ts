@@ -1,3 +1,5 @@
+import { AccessRecordCapture } from '../access-records/access-record-capture.service.js';
+import { AccessRecordsRepository } from '../access-records/access-records.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import { NO_ORIGIN } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -57,7 +59,12 @@ describe('UserSessionsService', () => {
       new AuditService(database, new AuditRepository(), clock),
     );
     userSessions = new UserSessionsService(database, clock, repository, sessions);
-    const writer = new HotspotUserWriter(database, repository, new VenueCountsRepository(database));
+    const writer = new HotspotUserWriter(
+      database,
+      repository,
+      new VenueCountsRepository(database),
+      new AccessRecordCapture(database, clock, new AccessRecordsRepository()),
+    );
     const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
     users = new HotspotUsersService(
       database,

@@ -1,3 +1,5 @@
+import { AccessRecordCapture } from '../access-records/access-record-capture.service.js';
+import { AccessRecordsRepository } from '../access-records/access-records.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import { NO_ORIGIN } from '../audit/audit.rules.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -176,7 +178,12 @@ function usersService(database: DatabaseService, clock: ManualClock): HotspotUse
     auditOf(database, clock),
   );
   const jobs = new UnauthJobsService(database, new UnauthJobsRepository(database), new SessionsRepository());
-  const writer = new HotspotUserWriter(database, users, new VenueCountsRepository(database));
+  const writer = new HotspotUserWriter(
+    database,
+    users,
+    new VenueCountsRepository(database),
+    new AccessRecordCapture(database, clock, new AccessRecordsRepository()),
+  );
   const venueScope = new VenueScopeService();
   return new HotspotUsersService(
     database,

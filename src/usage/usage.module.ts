@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessRecordCaptureModule } from '../access-records/access-record-capture.module.js';
 import { HotspotUsersModule } from '../hotspot-users/hotspot-users.module.js';
 import { PlansModule } from '../plans/plans.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
@@ -10,7 +11,7 @@ import { UsageService } from './usage.service.js';
 
 /** Users' usage per period, folded from the sessions' counters, and the plans' limits it enforces. */
 @Module({
-  imports: [HotspotUsersModule, PlansModule, SessionsModule, UnauthJobsModule],
+  imports: [AccessRecordCaptureModule, HotspotUsersModule, PlansModule, SessionsModule, UnauthJobsModule],
   controllers: [UsageController],
   providers: [UsageService, UsageRepository, UsageSweeper],
   exports: [UsageService],

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
+import { AccessRecordCapture } from '../access-records/access-record-capture.service.js';
 import type { Actor } from '../auth/actor.js';
 import { Clock } from '../common/clock.js';
 import { Deadline } from '../common/load/deadline.js';
@@ -60,6 +61,7 @@ export class UsageService {
     private readonly sessions: SessionsRepository,
     private readonly unauthJobs: UnauthJobsService,
     private readonly access: UserAccess,
+    private readonly records: AccessRecordCapture,
     config: ConfigService<AppConfig, true>,
   ) {
     this.staleAfterMs = config.get('radius', { infer: true }).staleAfterMs;
@@ -71,7 +73,8 @@ export class UsageService {
    * locked, their rise added with `x = x + ?` and the sessions marked folded in the same
    * transaction: a packet recorded meanwhile waits for it and flags the session again, and a fold
    * of another instance skips them (MySQL) or runs after (SQLite), so nothing is added twice or
-   * lost. With nothing to fold it opens no transaction.
+   * lost. The same transaction captures the sessions' records for the regulator (AccessRecordCapture).
+   * With nothing to fold it opens no transaction.
    */
   async fold(): Promise<FoldResult> {
     const result: FoldResult = { sessions: 0, userIds: new Set() };
@@ -86,10 +89,10 @@ export class UsageService {
             this.clock.now(),
           );
           await this.usage.addUsage(em, deltas);
-          await this.usage.markFolded(
-            em,
-            sessions.map((session) => session.id),
-          );
+          const ids = sessions.map((session) => session.id);
+          await this.usage.markFolded(em, ids);
+          // The records for the regulator, from the same sessions' rows: no cost on RADIUS's path.
+          await this.records.capture(em, ids);
           return { count: sessions.length, userIds: deltas.map((delta) => delta.userId) };
         },
         { readCommitted: true },

@@ -87,6 +87,7 @@ export async function startTestApp(
     WORKER_ENABLED: 'false',
     EXPIRY_SWEEP_INTERVAL: '0',
     USAGE_SWEEP_INTERVAL: '0',
+    RECORDS_SWEEP_INTERVAL: '0',
     RATE_LIMIT_PER_MINUTE: '0',
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     // Shedding answers by how fast this machine is at the moment; the tests about it turn it on.
