@@ -22,6 +22,7 @@ const FEATURE_LAYERS = [
   'nas',
   'batches',
   'operators',
+  'social-sign-in',
   'secrets',
   'radius-config',
   'usage',

@@ -19,6 +19,7 @@ import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-config.js';
 import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
+import { socialProviderCommand } from './commands/social-provider.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
 import { venueCommand } from './commands/venue.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CliCommand[] = [
   loginsCommand,
   nasCommand,
   venueCommand,
+  socialProviderCommand,
   batchCommand,
   radiusConfigCommand,
   radiusSqlGrantsCommand,

@@ -10,6 +10,8 @@ import { ConsoleFormTokensService } from '../../operators/console-form-tokens.se
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
+import { SocialProvidersService } from '../../social-sign-in/social-providers.service.js';
+import { SocialSignInRepository } from '../../social-sign-in/social-sign-in.repository.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
@@ -33,6 +35,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     OperatorsRepository,
     ConsoleFormTokensService,
     ConsoleFormTokensRepository,
+    SocialProvidersService,
+    SocialSignInRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -42,7 +46,9 @@ export const secretsCommand: CliCommand = {
   register(program, { io, runtime }) {
     const secrets = program
       .command('secrets')
-      .description('The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords).');
+      .description(
+        'The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords, social sign-in client secrets).',
+      );
     secrets
       .command('rotate')
       .description(
@@ -51,7 +57,12 @@ export const secretsCommand: CliCommand = {
           'with SECRETS_KEY the new key is printed alone on stdout, to be set on every instance. ' +
           'Stop the service and worker first, or restart them right after: they keep the old key until then.',
       )
-      .addOption(flagOption('--json', 'print one JSON object {nasSecrets, totpSeeds, batchPasswords, keyFile, newKey}'))
+      .addOption(
+        flagOption(
+          '--json',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, socialClientSecrets, keyFile, newKey}',
+        ),
+      )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
   },
 };
@@ -72,8 +83,9 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
     return;
   }
   const counts =
-    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s) and ` +
-    `${rotation.batchPasswords} batch password(s) under a new key.`;
+    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
+    `${rotation.batchPasswords} batch password(s) and ${rotation.socialClientSecrets} social sign-in client ` +
+    'secret(s) under a new key.';
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,
