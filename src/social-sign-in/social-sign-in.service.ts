@@ -51,6 +51,8 @@ export class SocialSignInFailure extends Error {
   }
 }
 
+type EmailClaims = { email?: unknown; email_verified?: unknown };
+
 const BINDING_BYTES = 32;
 /** Longer than any state this service makes (43 characters): not worth hashing. */
 const STATE_MAX_LENGTH = 128;
@@ -148,26 +150,43 @@ export class SocialSignInService {
     const configuration = await this.configuration(provider, record.venueId);
     const callback = new URL(redirectUri);
     callback.search = query.toString();
-    let claims: openid.IDToken | undefined;
+    let tokens: Awaited<ReturnType<typeof openid.authorizationCodeGrant>>;
     try {
-      const tokens = await openid.authorizationCodeGrant(configuration, callback, {
+      tokens = await openid.authorizationCodeGrant(configuration, callback, {
         pkceCodeVerifier: record.codeVerifier,
         expectedState: state,
         expectedNonce: record.nonce,
         idTokenExpected: true,
       });
-      claims = tokens.claims();
     } catch (failure) {
       throw this.providerFailure(failure, provider, record.venueId);
     }
+    const claims = tokens.claims();
     if (claims === undefined) throw new SocialSignInFailure('refused', record.venueId);
-    return {
-      venueId: record.venueId,
-      providerId: provider.id,
-      issuer: claims.iss,
-      subject: claims.sub,
-      email: verifiedEmail(claims as { email?: unknown; email_verified?: unknown }),
-    };
+    let email = verifiedEmail(claims as EmailClaims);
+    if (email === null && provider.scopes.includes('email')) {
+      email = await this.userInfoEmail(configuration, tokens.access_token, claims.sub, provider);
+    }
+    return { venueId: record.venueId, providerId: provider.id, issuer: claims.iss, subject: claims.sub, email };
+  }
+
+  /**
+   * The email from the userinfo endpoint, for providers that keep ID tokens to the standard claims;
+   * null when it has none or does not answer (the sign-in stands without it).
+   */
+  private async userInfoEmail(
+    configuration: openid.Configuration,
+    accessToken: string,
+    subject: string,
+    provider: SocialProvider,
+  ): Promise<string | null> {
+    if (configuration.serverMetadata().userinfo_endpoint === undefined) return null;
+    try {
+      return verifiedEmail((await openid.fetchUserInfo(configuration, accessToken, subject)) as EmailClaims);
+    } catch (error) {
+      this.logger.warn(`Userinfo of provider "${provider.name}" failed: ${describe(error)}`);
+      return null;
+    }
   }
 
   private async provider(providerId: string, venueId: string): Promise<SocialProviderWithSecret> {
