@@ -182,7 +182,7 @@ export class SocialSignInService {
   ): Promise<string | null> {
     if (configuration.serverMetadata().userinfo_endpoint === undefined) return null;
     try {
-      return verifiedEmail((await openid.fetchUserInfo(configuration, accessToken, subject)) as EmailClaims);
+      return verifiedEmail(await openid.fetchUserInfo(configuration, accessToken, subject));
     } catch (error) {
       this.logger.warn(`Userinfo of provider "${provider.name}" failed: ${describe(error)}`);
       return null;

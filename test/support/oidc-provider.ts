@@ -59,7 +59,8 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     }),
   };
   const provider = new Provider(issuer, configuration);
-  handler = provider.callback();
+  const callback = provider.callback();
+  handler = (request, response) => void callback(request, response);
   return {
     issuer,
     clientId: 'hotspot-portal',
