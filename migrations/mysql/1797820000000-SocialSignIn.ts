@@ -38,6 +38,7 @@ export class SocialSignIn1797820000000 implements MigrationInterface {
         \`binding_hash\` varchar(64) NOT NULL,
         \`provider_id\` varchar(36) NOT NULL,
         \`venue_id\` varchar(64) NOT NULL,
+        \`terms_version\` varchar(64) NULL,
         \`nonce\` varchar(64) NOT NULL,
         \`code_verifier\` varchar(128) NOT NULL,
         \`created_at\` datetime(3) NOT NULL,

@@ -38,6 +38,8 @@ export interface VerifiedSocialIdentity {
   subject: string;
   /** A verified email, lower-cased, or null; whether to keep it is the venue's setting. */
   email: string | null;
+  /** The terms version the guest accepted before leaving for the provider (begin's). */
+  termsVersion: string | null;
 }
 
 /** Why a sign-in did not start or come back; `venueId` when the state named one (for a way back). */
@@ -89,8 +91,11 @@ export class SocialSignInService {
     return this.redirectUri === null ? [] : this.providers.offeredAt(venueId);
   }
 
-  /** Starts a sign-in with `providerId` at `venueId`; SocialSignInFailure when it cannot. */
-  async begin(venueId: string, providerId: string): Promise<SocialSignInStart> {
+  /**
+   * Starts a sign-in with `providerId` at `venueId`, the guest having accepted `termsVersion` of the
+   * venue's terms (null: none); SocialSignInFailure when it cannot.
+   */
+  async begin(venueId: string, providerId: string, termsVersion: string | null): Promise<SocialSignInStart> {
     const redirectUri = this.redirectUri;
     if (redirectUri === null) throw new SocialSignInFailure('unknown-provider', venueId);
     const provider = await this.provider(providerId, venueId);
@@ -104,6 +109,7 @@ export class SocialSignInService {
     record.bindingHash = digest(binding);
     record.providerId = provider.id;
     record.venueId = venueId;
+    record.termsVersion = termsVersion;
     record.nonce = openid.randomNonce();
     record.codeVerifier = codeVerifier;
     record.createdAt = now;
@@ -167,7 +173,8 @@ export class SocialSignInService {
     if (email === null && provider.scopes.includes('email')) {
       email = await this.userInfoEmail(configuration, tokens.access_token, claims.sub, provider);
     }
-    return { venueId: record.venueId, providerId: provider.id, issuer: claims.iss, subject: claims.sub, email };
+    const { venueId, termsVersion } = record;
+    return { venueId, providerId: provider.id, issuer: claims.iss, subject: claims.sub, email, termsVersion };
   }
 
   /**

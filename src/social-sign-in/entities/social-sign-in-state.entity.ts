@@ -23,6 +23,10 @@ export class SocialSignInStateEntity {
   @Column({ name: 'venue_id', type: 'varchar', length: 64 })
   venueId!: string;
 
+  /** The version of the venue's terms the guest accepted before leaving; null: the venue has none. */
+  @Column({ name: 'terms_version', type: 'varchar', length: 64, nullable: true })
+  termsVersion!: string | null;
+
   @Column({ type: 'varchar', length: 64 })
   nonce!: string;
 
