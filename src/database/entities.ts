@@ -23,6 +23,10 @@ import { SocialProviderVenueEntity } from '../social-sign-in/entities/social-pro
 import { SocialProviderEntity } from '../social-sign-in/entities/social-provider.entity.js';
 import { SocialSignInStateEntity } from '../social-sign-in/entities/social-sign-in-state.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
+import { GuestIdentityEntity } from '../guest-access/entities/guest-identity.entity.js';
+import { PortalPassEntity } from '../guest-access/entities/portal-pass.entity.js';
+import { TermsAcceptanceEntity } from '../guest-access/entities/terms-acceptance.entity.js';
+import { VenuePortalEntity } from '../guest-access/entities/venue-portal.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -57,6 +61,10 @@ export const ENTITIES = [
   PlanEntity,
   PlanVenueEntity,
   UserUsageEntity,
+  VenuePortalEntity,
+  GuestIdentityEntity,
+  TermsAcceptanceEntity,
+  PortalPassEntity,
   SocialProviderEntity,
   SocialProviderVenueEntity,
   SocialSignInStateEntity,

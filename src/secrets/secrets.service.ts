@@ -5,6 +5,7 @@ import { BatchesService } from '../batches/batches.service.js';
 import type { AppConfig } from '../config/configuration.js';
 import { createKeyFile, newSecretsKey } from '../config/secrets-key-file.js';
 import { DatabaseService } from '../database/database.service.js';
+import { VenuePortalsService } from '../guest-access/venue-portals.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
@@ -15,6 +16,7 @@ export interface SecretsRotation {
   nasSecrets: number;
   totpSeeds: number;
   batchPasswords: number;
+  portalFaskeys: number;
   socialClientSecrets: number;
   /** The key file that now holds the new key; null when the key comes from SECRETS_KEY (or there was none). */
   keyFile: string | null;
@@ -24,7 +26,7 @@ export interface SecretsRotation {
 
 /**
  * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the
- * client secrets of social sign-in providers) is
+ * portals' openNDS faskeys, the client secrets of social sign-in providers) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
  * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
  * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
@@ -40,6 +42,7 @@ export class SecretsService {
     private readonly batches: BatchesService,
     private readonly operators: OperatorsService,
     private readonly formTokens: ConsoleFormTokensService,
+    private readonly portals: VenuePortalsService,
     private readonly socialProviders: SocialProvidersService,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -60,7 +63,10 @@ export class SecretsService {
       rmSync(pending, { force: true });
       createKeyFile(pending, newKey);
     }
-    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'socialClientSecrets'>;
+    let counts: Pick<
+      SecretsRotation,
+      'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys' | 'socialClientSecrets'
+    >;
     try {
       counts = await this.database.transaction(async (em) => {
         await this.formTokens.eraseSecrets(em);
@@ -68,6 +74,7 @@ export class SecretsService {
           nasSecrets: await this.nas.resealSecrets(em, this.currentKey, newKey),
           totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
           batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
+          portalFaskeys: await this.portals.resealFaskeys(em, this.currentKey, newKey),
           socialClientSecrets: await this.socialProviders.resealSecrets(em, this.currentKey, newKey),
         };
       });
