@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
+import { SocialSignInModule } from '../social-sign-in/social-sign-in.module.js';
 import { PortalHandover } from './handover/portal-handover.js';
 import { PortalExceptionFilter } from './portal-exception.filter.js';
 import { PortalLimits } from './portal-limits.js';
@@ -8,6 +9,7 @@ import { PortalSessions } from './portal-session.js';
 import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
 import { PortalShellController } from './shell/shell.controller.js';
+import { PortalSocialController } from './social/social.controller.js';
 import { PortalStartController } from './start/start.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
 import { PortalVoucherController } from './voucher/voucher.controller.js';
@@ -18,9 +20,15 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule],
+  imports: [GuestAccessModule, SocialSignInModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
-  controllers: [PortalShellController, PortalStartController, PortalVoucherController, PortalTermsController],
+  controllers: [
+    PortalShellController,
+    PortalSocialController,
+    PortalStartController,
+    PortalVoucherController,
+    PortalTermsController,
+  ],
   providers: [
     PortalViews,
     PortalPages,

@@ -72,3 +72,55 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       }),
   };
 }
+
+/**
+ * A browser's walk through the provider's own pages over plain HTTP (its cookies kept): from the
+ * authorization URL, sign in as `login` and give consent (or cancel at the first page), up to the
+ * redirect back to `redirectUri`, which is returned (the portal's callback URL with code and state).
+ */
+export async function throughProvider(
+  authorizationUrl: string,
+  redirectUri: string,
+  login: string,
+  choice: 'consent' | 'cancel' = 'consent',
+): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = authorizationUrl;
+  let body: string | undefined;
+  for (let step = 0; step < 12; step += 1) {
+    const response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      body,
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const pair = cookie.split(';')[0];
+      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+    const location = response.headers.get('location');
+    if (location !== null) {
+      const next = new URL(location, url).href;
+      if (next.startsWith(`${redirectUri}?`)) return next;
+      [url, body] = [next, undefined];
+      continue;
+    }
+    const html = await response.text();
+    if (choice === 'cancel') {
+      const abort = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(html);
+      if (abort === null) throw new Error(`no cancel link at ${url}: ${response.status}`);
+      [url, body] = [new URL(abort[1].replaceAll('&amp;', '&'), url).href, undefined];
+      continue;
+    }
+    const action = /<form[^>]*action="([^"]+)"/.exec(html);
+    if (action === null) throw new Error(`no form at ${url}: ${response.status} ${html.slice(0, 300)}`);
+    body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: 'login', login, password: 'any password' }).toString()
+      : new URLSearchParams({ prompt: 'consent' }).toString();
+    url = new URL(action[1].replaceAll('&amp;', '&'), url).href;
+  }
+  throw new Error('the provider did not send the browser back');
+}

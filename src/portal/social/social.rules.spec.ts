@@ -1,0 +1,27 @@
+import { problemKey, problemOfFailure, problemOfQuery, problemOfRefusal, SOCIAL_PROBLEMS } from './social.rules.js';
+
+describe('social sign-in screen rules', () => {
+  it("names each of the sign-in service's failures", () => {
+    expect(problemOfFailure('denied')).toBe('denied');
+    expect(problemOfFailure('unknown-state')).toBe('unknownState');
+    expect(problemOfFailure('provider-down')).toBe('providerDown');
+    expect(problemOfFailure('unknown-provider')).toBe('unknownProvider');
+  });
+
+  it("names guest-access's refusals", () => {
+    expect(problemOfRefusal('termsNotAccepted')).toBe('terms');
+    expect(problemOfRefusal('blocked')).toBe('blocked');
+    expect(problemOfRefusal('wayNotOffered')).toBe('unknownProvider');
+  });
+
+  it('reads only known problems from the query', () => {
+    for (const problem of SOCIAL_PROBLEMS) expect(problemOfQuery(problem)).toBe(problem);
+    expect(problemOfQuery('')).toBeNull();
+    expect(problemOfQuery('<script>')).toBeNull();
+  });
+
+  it("uses the portal's terms problem and the screen's own keys", () => {
+    expect(problemKey('terms')).toBe('portal.problem.terms');
+    expect(problemKey('denied')).toBe('social.problem.denied');
+  });
+});
