@@ -68,6 +68,8 @@ const STATE_MAX_LENGTH = 128;
 export class SocialSignInService {
   private readonly logger = new Logger('SocialSignIn');
   private readonly redirectUri: string | null;
+  /** Issuer → the origin of its authorization endpoint, as discovery found it (the same origin, for most). */
+  private readonly authorizationOrigins = new Map<string, string>();
 
   constructor(
     private readonly database: DatabaseService,
@@ -89,6 +91,20 @@ export class SocialSignInService {
   /** The providers the portal of `venueId` shows; none while social sign-in is off. */
   async offeredAt(venueId: string): Promise<SocialProvider[]> {
     return this.redirectUri === null ? [] : this.providers.offeredAt(venueId);
+  }
+
+  /**
+   * The origins a page with buttons for `providers` sends the guest to (its form's redirect goes
+   * there, and the page's Content-Security-Policy must allow it): each issuer's, and its authorization
+   * endpoint's when discovery placed it elsewhere.
+   */
+  formTargets(providers: readonly SocialProvider[]): string[] {
+    const origins = new Set(providers.map((provider) => new URL(provider.issuer).origin));
+    for (const provider of providers) {
+      const authorization = this.authorizationOrigins.get(provider.issuer);
+      if (authorization !== undefined) origins.add(authorization);
+    }
+    return [...origins];
   }
 
   /**
@@ -126,6 +142,7 @@ export class SocialSignInService {
       code_challenge: await openid.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
     });
+    this.authorizationOrigins.set(provider.issuer, url.origin);
     return { authorizationUrl: url.href, binding };
   }
 

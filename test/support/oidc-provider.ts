@@ -50,6 +50,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     cookies: { keys: ['oidc-provider-test-cookie-key'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     pkce: { required: () => true },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
     findAccount: (_context, id) => ({
       accountId: id,
       claims: () => {

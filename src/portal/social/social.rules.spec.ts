@@ -1,4 +1,11 @@
-import { problemKey, problemOfFailure, problemOfQuery, problemOfRefusal, SOCIAL_PROBLEMS } from './social.rules.js';
+import {
+  problemKey,
+  problemOfFailure,
+  problemOfQuery,
+  problemOfRefusal,
+  socialPageContentSecurityPolicy,
+  SOCIAL_PROBLEMS,
+} from './social.rules.js';
 
 describe('social sign-in screen rules', () => {
   it("names each of the sign-in service's failures", () => {
@@ -23,5 +30,12 @@ describe('social sign-in screen rules', () => {
   it("uses the portal's terms problem and the screen's own keys", () => {
     expect(problemKey('terms')).toBe('portal.problem.terms');
     expect(problemKey('denied')).toBe('social.problem.denied');
+  });
+
+  it("lets the page's form go to the portal and the providers' origins only", () => {
+    const policy = socialPageContentSecurityPolicy(['https://accounts.google.com', 'https://appleid.apple.com']);
+    expect(policy).toContain("form-action 'self' https://accounts.google.com https://appleid.apple.com");
+    expect(policy).toContain("script-src 'self'");
+    expect(socialPageContentSecurityPolicy([])).toMatch(/form-action 'self'$/);
   });
 });

@@ -1,4 +1,5 @@
 import type { AdmissionRefusal } from '../../guest-access/guest-access.service.js';
+import { HANDOVER_CONTENT_SECURITY_POLICY } from '../handover/handover.rules.js';
 
 /** The pure rules of the social sign-in screen: which problem a page shows, and what it is called. */
 
@@ -46,4 +47,13 @@ export function problemOfQuery(raw: string): SocialProblem | null {
 /** The catalogue key of a problem. */
 export function problemKey(problem: SocialProblem): string {
   return problem === 'terms' ? 'portal.problem.terms' : `social.problem.${problem}`;
+}
+
+/**
+ * The Content-Security-Policy of the page with the providers' buttons: the hand-over's (the portal's
+ * without form-action) with form-action back, to the portal and the providers' origins only, since
+ * browsers apply form-action to the redirect that follows the form, to the provider.
+ */
+export function socialPageContentSecurityPolicy(formTargets: readonly string[]): string {
+  return `${HANDOVER_CONTENT_SECURITY_POLICY}; form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`;
 }
