@@ -15,6 +15,8 @@ export interface PortalSession {
   formSecret: string;
   /** When the guest arrived, in ms. */
   startedAt: number;
+  /** The user a way in admitted in this visit (the status page shows it), and until when it is valid (ms). */
+  admitted?: { userId: string; expiresAt: number | null };
 }
 
 const COOKIE = 'hotspot_portal';

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { SocialSignInModule } from '../social-sign-in/social-sign-in.module.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { PortalStatusController } from './status/status.controller.js';
 import { PortalHandover } from './handover/portal-handover.js';
 import { PortalExceptionFilter } from './portal-exception.filter.js';
 import { PortalLimits } from './portal-limits.js';
@@ -20,7 +23,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, SocialSignInModule],
+  imports: [GuestAccessModule, SocialSignInModule, UsageModule, VenuesModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
@@ -28,6 +31,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
     PortalStartController,
     PortalVoucherController,
     PortalTermsController,
+    PortalStatusController,
   ],
   providers: [
     PortalViews,
