@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   problemKey,
   problemOfFailure,
@@ -37,5 +38,15 @@ describe('social sign-in screen rules', () => {
     expect(policy).toContain("form-action 'self' https://accounts.google.com https://appleid.apple.com");
     expect(policy).toContain("script-src 'self'");
     expect(socialPageContentSecurityPolicy([])).toMatch(/form-action 'self'$/);
+  });
+
+  it('has every word of the screen in English and Turkish', () => {
+    const catalogue = (language: string) =>
+      JSON.parse(readFileSync(new URL(`messages.${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    const [en, tr] = [catalogue('en'), catalogue('tr')];
+    expect(Object.keys(tr).sort()).toEqual(Object.keys(en).sort());
+    for (const problem of SOCIAL_PROBLEMS.filter((name) => name !== 'terms')) {
+      expect(en).toHaveProperty([problemKey(problem)]);
+    }
   });
 });
