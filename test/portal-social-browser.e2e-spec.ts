@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity.entity.js';
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { SocialProvidersService } from '../src/social-sign-in/social-providers.service.js';
-import { axeViolations, pageWidth, PHONE, TestBrowser } from './support/browser.js';
+import { axeViolations, pageWidth, PHONE, signInInBrowser, TestBrowser } from './support/browser.js';
+import { givenOperator, newTotpSecret } from './support/console.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestIdp, type TestIdp } from './support/oidc-provider.js';
 import { freePort } from './support/service-process.js';
@@ -194,6 +195,20 @@ for (const kind of databaseKinds()) {
       await check(page, 'denied consent');
       await page.close();
       expect(testBrowser.problems).toEqual([]);
+    }, 60_000);
+
+    it("the console's social sign-in settings work at 360 px, axe clean", async () => {
+      const totpSecret = newTotpSecret();
+      const operator = await givenOperator(testApp, { admin: true, totpSecret });
+      const page = await testBrowser.newPage();
+      await signInInBrowser(page, base, operator.email, totpSecret);
+      await page.goto(`${base}/admin/settings/social`);
+      await page.getByText(redirectUri).first().waitFor();
+      await check(page, 'console settings');
+      await page.getByRole('link', { name: 'Add a provider' }).click();
+      await page.waitForURL(`${base}/admin/settings/social/new`);
+      await check(page, 'console new provider');
+      await page.close();
     }, 60_000);
 
     it('never logs the client secret', () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
+import { AuditEventEntity } from '../src/audit/entities/audit-event.entity.js';
 import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity.entity.js';
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { SocialProviderEntity } from '../src/social-sign-in/entities/social-provider.entity.js';
@@ -7,6 +8,7 @@ import { SocialSignInStateEntity } from '../src/social-sign-in/entities/social-s
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { runCliWithInput } from '../src/testing/cli.js';
 import { contextRuntime } from './support/cli-io.js';
+import { signInConsole } from './support/console.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestIdp, throughProvider, type TestIdp } from './support/oidc-provider.js';
 import { freePort } from './support/service-process.js';
@@ -255,6 +257,45 @@ for (const kind of databaseKinds()) {
       expect(unreachable.status).toBe(503);
       expect(unreachable.text).toContain('The provider cannot be reached at the moment.');
       expect((await cli(undefined, 'social-provider', 'remove', 'down')).code).toBe(0);
+    });
+
+    it('lets an administrator add and remove providers in the console, never showing a secret', async () => {
+      const { console: admin } = await signInConsole(testApp, { admin: true });
+      const list = await admin.get('/admin/settings/social');
+      expect(list.status).toBe(200);
+      expect(list.text).toContain(redirectUri);
+      expect(list.text).toContain('Hotel Club');
+      await admin.get('/admin/settings/social/new');
+      const fields = {
+        name: 'loyalty',
+        displayName: 'Loyalty Club',
+        issuer: 'http://idp.example.com',
+        clientId: 'portal',
+        clientSecret: 'console-typed-secret-1234',
+        scopes: 'openid',
+        venueIds: 'lobby',
+      };
+      const refused = await admin.post('/admin/settings/social/new', fields);
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('The issuer must be an https:// URL');
+      expect(refused.text).not.toContain(fields.clientSecret);
+      const added = await admin.post('/admin/settings/social/new', { ...fields, issuer: 'https://id.loyalty.example' });
+      expect(added.headers.location).toBe('/admin/settings/social?notice=notice.social.added');
+      const shown = await admin.follow(added);
+      expect(shown.text).toContain('Loyalty Club');
+      expect(shown.text).not.toContain(fields.clientSecret);
+      pages.push(refused.text, shown.text);
+      const loyalty = await testApp.dataSource.getRepository(SocialProviderEntity).findOneByOrFail({ name: 'loyalty' });
+      await admin.get(`/admin/settings/social/${loyalty.id}/remove`);
+      const removed = await admin.post(`/admin/settings/social/${loyalty.id}/remove`, {});
+      expect(removed.headers.location).toBe('/admin/settings/social?notice=notice.social.removed');
+      const audit = await testApp.dataSource
+        .getRepository(AuditEventEntity)
+        .findBy({ targetType: 'social-provider', targetId: loyalty.id });
+      expect(audit.map((event) => [event.action, event.actorType]).sort()).toEqual([
+        ['social-provider.add', 'operator'],
+        ['social-provider.remove', 'operator'],
+      ]);
     });
 
     it('never shows or logs the client secret', () => {

@@ -9,6 +9,7 @@ import { newId } from '../common/ids.js';
 import { VENUE_ID_PATTERN } from '../common/validation/validators.js';
 import type { AppConfig } from '../config/configuration.js';
 import { DatabaseService } from '../database/database.service.js';
+import type { TransactionClaim } from '../database/transaction-claim.js';
 import { openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { SocialProviderEntity } from './entities/social-provider.entity.js';
@@ -96,8 +97,15 @@ export class SocialProvidersService {
     return this.key !== null;
   }
 
-  /** Registers a provider; social-provider.add is recorded for `actor`, never its secret. */
-  async add(input: AddSocialProviderInput, actor: AuditActor = CLI_ACTOR): Promise<SocialProvider> {
+  /**
+   * Registers a provider; social-provider.add is recorded for `actor`, never its secret. A caller's
+   * `claim` (the console's form token) is taken first and settled last, in its transaction.
+   */
+  async add(
+    input: AddSocialProviderInput,
+    actor: AuditActor = CLI_ACTOR,
+    claim: TransactionClaim<SocialProvider> | null = null,
+  ): Promise<SocialProvider> {
     const provider = new SocialProviderEntity();
     provider.id = newId();
     provider.name = check('name', input.name, providerNameProblem);
@@ -116,6 +124,7 @@ export class SocialProvidersService {
     const venueIds = checkedVenueIds(input.venueIds ?? []);
     try {
       await this.database.transaction(async (em) => {
+        await claim?.take(em);
         await this.repository.insertProvider(em, provider);
         await this.repository.insertVenues(em, provider.id, venueIds);
         await this.audit.record(em, {
@@ -124,6 +133,7 @@ export class SocialProvidersService {
           target: { type: 'social-provider', id: provider.id },
           venueIds: venueIds.length === 0 ? null : venueIds,
         });
+        await claim?.settle(em, view(provider, venueIds));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new SocialProviderNameTakenError(provider.name);
@@ -194,9 +204,14 @@ export class SocialProvidersService {
     });
   }
 
-  /** Removes a provider by id or name (its sign-ins under way with it); null when none matches. */
-  async remove(idOrName: string, actor: AuditActor = CLI_ACTOR): Promise<SocialProvider | null> {
+  /** Removes a provider by id or name (its sign-ins under way with it); null when none matches. `claim` as add's. */
+  async remove(
+    idOrName: string,
+    actor: AuditActor = CLI_ACTOR,
+    claim: TransactionClaim<SocialProvider> | null = null,
+  ): Promise<SocialProvider | null> {
     return this.database.transaction(async (em) => {
+      await claim?.take(em);
       const provider = await this.findByIdOrName(em, idOrName);
       if (provider === null) return null;
       const venueIds = (await this.repository.listVenueRows(em, [provider.id])).map((row) => row.venueId);
@@ -207,6 +222,7 @@ export class SocialProvidersService {
         target: { type: 'social-provider', id: provider.id },
         venueIds: venueIds.length === 0 ? null : venueIds,
       });
+      await claim?.settle(em, view(provider, venueIds));
       return view(provider, venueIds);
     });
   }
