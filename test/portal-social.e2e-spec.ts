@@ -118,6 +118,17 @@ for (const kind of databaseKinds()) {
       }
       const stored = await testApp.dataSource.getRepository(SocialProviderEntity).findOneByOrFail({ id: providerId });
       expect(stored.storedClientSecret).toMatch(/^(aes256gcm|plain):/);
+      const emptied = await cli(undefined, 'social-provider', 'set', 'hotel-idp', '--no-venues', '--json');
+      expect(JSON.parse(emptied.stdout)).toMatchObject({ venueIds: [] });
+      const changed = await cli(
+        CLIENT_SECRET,
+        ...['social-provider', 'set', 'hotel-idp', '--venues', 'lobby,spa', '--client-secret-stdin'],
+      );
+      expect(changed.code).toBe(0);
+      expect(changed.stdout).toContain('venues lobby, spa');
+      expect(changed.stdout + changed.stderr).not.toContain(CLIENT_SECRET);
+      const nothing = await cli(undefined, 'social-provider', 'set', 'hotel-idp');
+      expect(nothing.code).toBe(2);
       const missing = await cli(undefined, 'social-provider', 'remove', 'nobody');
       expect(missing.code).toBe(1);
       const badIssuer = await cli('s', 'social-provider', 'add', '--name', 'x', '--display-name', 'X', '--issuer');
