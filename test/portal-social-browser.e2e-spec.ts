@@ -122,7 +122,7 @@ for (const kind of databaseKinds()) {
       expect(await page.content()).not.toContain(CLIENT_SECRET);
     }
 
-    /** The guest, trapped by the gateway, at the venue's social page (terms ticked), presses the provider's button. */
+    /** The guest, trapped by the gateway, at the venue's start page, ticks the terms and presses the provider's button. */
     async function leaveForProvider(page: Page): Promise<void> {
       const query = new URLSearchParams({
         'link-login-only': gateway.loginUrl,
@@ -130,9 +130,7 @@ for (const kind of databaseKinds()) {
         ip: '10.5.50.12',
       });
       await page.goto(`${base}/portal/lobby?${query.toString()}`);
-      await page.getByRole('link', { name: 'Sign in with an account I have' }).click();
-      await page.waitForURL(`${base}/portal/lobby/social`);
-      await check(page, 'social page');
+      await check(page, 'start page');
       await page.getByRole('checkbox').check();
       await page.getByRole('button', { name: 'Continue with Hotel Club' }).click();
     }

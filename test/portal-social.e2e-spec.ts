@@ -79,7 +79,12 @@ for (const kind of databaseKinds()) {
     /** A guest's browser at the venue's page: the gateway's redirect, then the social screen. */
     async function arrive(venueId = 'lobby'): Promise<{ agent: TestAgent; token: string }> {
       const agent = request.agent(testApp.app.getHttpServer());
-      expect((await agent.get(`/portal/${venueId}${GATEWAY}`)).status).toBe(200);
+      const start = await agent.get(`/portal/${venueId}${GATEWAY}`);
+      expect(start.status).toBe(200);
+      // The start page has the providers' buttons itself, in a form allowed to go on to them.
+      expect(start.text).toContain(`<form method="post" action="/portal/${venueId}/social" class="stack">`);
+      expect(start.text).toContain('Continue with Hotel Club');
+      expect(start.headers['content-security-policy']).toContain(`form-action 'self' ${idp.issuer}`);
       const page = await agent.get(`/portal/${venueId}/social`);
       expect(page.status).toBe(200);
       pages.push(page.text);

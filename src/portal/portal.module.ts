@@ -12,6 +12,7 @@ import { PortalSessions } from './portal-session.js';
 import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
 import { PortalShellController } from './shell/shell.controller.js';
+import { PortalSocialButtons } from './social/social-buttons.js';
 import { PortalSocialController } from './social/social.controller.js';
 import { PortalStartController } from './start/start.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
@@ -41,6 +42,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
     PortalHandover,
     PortalGuard,
     PortalExceptionFilter,
+    PortalSocialButtons,
   ],
   exports: [PortalViews, PortalPages, PortalSessions, PortalLimits, PortalHandover],
 })

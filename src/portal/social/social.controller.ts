@@ -14,14 +14,8 @@ import { PORTAL_PREFIX, portalPath } from '../portal-paths.js';
 import type { PortalRequest } from '../portal-request.js';
 import { PortalScreen } from '../portal-screen.decorator.js';
 import { PortalSessions } from '../portal-session.js';
-import {
-  problemKey,
-  problemOfFailure,
-  problemOfQuery,
-  problemOfRefusal,
-  socialPageContentSecurityPolicy,
-  type SocialProblem,
-} from './social.rules.js';
+import { PortalSocialButtons } from './social-buttons.js';
+import { problemKey, problemOfFailure, problemOfQuery, problemOfRefusal, type SocialProblem } from './social.rules.js';
 
 /** The one redirect URI of every venue, under the portal. */
 const CALLBACK_PATH = `${PORTAL_PREFIX}/social/callback`;
@@ -45,6 +39,7 @@ export class PortalSocialController {
     private readonly handover: PortalHandover,
     private readonly limits: PortalLimits,
     private readonly clock: Clock,
+    private readonly buttons: PortalSocialButtons,
   ) {}
 
   @Get('social/callback')
@@ -141,10 +136,8 @@ export class PortalSocialController {
     portal: VenuePortal,
     problem: SocialProblem | null,
   ): Promise<void> {
-    const providers = await this.social.offeredAt(portal.venueId);
-    response.setHeader('Content-Security-Policy', socialPageContentSecurityPolicy(this.social.formTargets(providers)));
     await this.pages.render(request, response, status, 'social/social', portal, {
-      providers,
+      socialProviders: await this.buttons.prepare(response, portal),
       problem: problem === null ? null : problemKey(problem),
     });
   }
