@@ -24,6 +24,7 @@ const FEATURE_LAYERS = [
   'batches',
   'operators',
   'guest-access',
+  'social-sign-in',
   'secrets',
   'radius-config',
   'usage',

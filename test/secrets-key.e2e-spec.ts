@@ -9,8 +9,9 @@ import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
 import { openTotpSeed } from '../src/operators/totp-seal.js';
 import { base32Decode } from '../src/operators/totp.js';
 import { BatchPasswordEntity } from '../src/batches/entities/batch-password.entity.js';
+import { SocialProviderEntity } from '../src/social-sign-in/entities/social-provider.entity.js';
 import { ensureBuilt, ROOT } from './support/build.js';
-import { CLI_MAIN, spawnCli } from './support/cli-io.js';
+import { CLI_MAIN, spawnCli, spawnCliWithInput } from './support/cli-io.js';
 import { givenOperator, newTotpSecret } from './support/console.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { freePort, startService } from './support/service-process.js';
@@ -19,6 +20,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 const MAIN = join(ROOT, 'dist/src/main.js');
 const NAS_SECRET = 'Lobby-Secret-0123456789';
 const OLD_SECRET = 'Old-Clear-Secret-0123456789';
+const CLIENT_SECRET = 'Client-Secret-of-the-IdP-0123456789';
 
 /**
  * Secrets at rest (#39 finding 10): sealed out of the box with a key file beside the SQLite database
@@ -61,7 +63,8 @@ for (const kind of databaseKinds()) {
       const nases = await app.dataSource.getRepository(NasClientEntity).find();
       const operators = await app.dataSource.getRepository(OperatorEntity).find();
       const passwords = await app.dataSource.getRepository(BatchPasswordEntity).find();
-      return { nases, operators: operators.filter((o) => o.totpSecret !== null), passwords };
+      const providers = await app.dataSource.getRepository(SocialProviderEntity).find();
+      return { nases, operators: operators.filter((o) => o.totpSecret !== null), passwords, providers };
     }
 
     it('seals from the first command with a 0600 key file, and rotate moves every secret to a new key', async () => {
@@ -93,7 +96,28 @@ for (const kind of databaseKinds()) {
       const operator = await givenOperator(testApp, { totpSecret: seed });
       const batch = await cli('batch', 'create', '--venue', 'lobby', '--count', '3', '--valid-for', '86400', '--json');
       expect(batch.code).toBe(0);
+      const provider = await spawnCliWithInput(
+        env,
+        cwd,
+        CLIENT_SECRET,
+        ...[
+          'social-provider',
+          'add',
+          '--name',
+          'idp',
+          '--display-name',
+          'Hotel IdP',
+          '--issuer',
+          'https://idp.example.com',
+        ],
+        ...['--client-id', 'hotspot', '--client-secret-stdin', '--venues', 'lobby'],
+      );
+      expect(provider.code).toBe(0);
+      expect(provider.stdout + provider.stderr).not.toContain(CLIENT_SECRET);
       const before = await stored(testApp);
+      expect(openSecret(before.providers[0].storedClientSecret, before.providers[0].id, 'idp', oldKey)).toBe(
+        CLIENT_SECRET,
+      );
       expect(before.nases.find((n) => n.name === 'lobby-ap')?.storedSecret).toMatch(/^aes256gcm:/);
       expect(before.passwords).toHaveLength(3);
       const clearPasswords = new Map(
@@ -103,7 +127,8 @@ for (const kind of databaseKinds()) {
       const rotated = await cli('secrets', 'rotate');
       expect(rotated.code).toBe(0);
       expect(rotated.stdout).toBe(
-        'Re-sealed 2 NAS secret(s), 1 TOTP key(s), 3 batch password(s) and 0 portal faskey(s) under a new key.\n' +
+        'Re-sealed 2 NAS secret(s), 1 TOTP key(s), 3 batch password(s), 0 portal faskey(s) and 1 social sign-in ' +
+          'client secret(s) under a new key.\n' +
           `The key file ${keyFile} holds the new key. Restart the service and the worker.\n`,
       );
       const newKey = readKeyFile(keyFile);
@@ -127,6 +152,8 @@ for (const kind of databaseKinds()) {
       for (const row of after.passwords) {
         expect(openSecret(row.sealedPassword, row.batchId, 'batch', newKey)).toBe(clearPasswords.get(row.userId));
       }
+      const [sealedProvider] = after.providers;
+      expect(openSecret(sealedProvider.storedClientSecret, sealedProvider.id, 'idp', newKey)).toBe(CLIENT_SECRET);
       // The operator's sessions did not end for it.
       expect(
         (await testApp.dataSource.getRepository(OperatorEntity).findOneByOrFail({ id: operator.id })).rightsVersion,

@@ -63,6 +63,9 @@ export const AUDIT_ACTIONS = [
   'plan.create',
   'plan.update',
   'plan.delete',
+  'social-provider.add',
+  'social-provider.update',
+  'social-provider.remove',
   'access.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -77,6 +80,7 @@ export const AUDIT_TARGET_TYPES = [
   'venue',
   'batch',
   'plan',
+  'social-provider',
   'page',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

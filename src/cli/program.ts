@@ -20,6 +20,7 @@ import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-c
 import { recordsCommand } from './commands/records.js';
 import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
+import { socialProviderCommand } from './commands/social-provider.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
 import { venueCommand } from './commands/venue.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CliCommand[] = [
   loginsCommand,
   nasCommand,
   venueCommand,
+  socialProviderCommand,
   batchCommand,
   radiusConfigCommand,
   radiusSqlGrantsCommand,

@@ -118,6 +118,7 @@ describe('loadConfig', () => {
         absoluteTimeoutMs: 43_200_000,
         origin: null,
       },
+      socialSignIn: { publicUrl: null },
     });
   });
 
@@ -201,6 +202,7 @@ describe('loadConfig', () => {
       ADMIN_REQUIRE_2FA: 'false',
       OPERATORS_REQUIRE_2FA: 'false',
       CONSOLE_ORIGIN: 'https://console.example.com',
+      PORTAL_PUBLIC_URL: 'https://wifi.example.com/',
       OPERATOR_ONE_TIME_PASSWORD_HOURS: '1',
       CONSOLE_IDLE_TIMEOUT_MINUTES: '10',
       CONSOLE_SESSION_MAX_HOURS: '2',
@@ -286,6 +288,7 @@ describe('loadConfig', () => {
         absoluteTimeoutMs: 7_200_000,
         origin: 'https://console.example.com',
       },
+      socialSignIn: { publicUrl: 'https://wifi.example.com' },
     });
   });
 

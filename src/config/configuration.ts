@@ -261,6 +261,12 @@ const jobsAndLimits = z
       )
       .optional(),
     VENUES_REGISTERED_ONLY: flag.default(false),
+    PORTAL_PUBLIC_URL: z
+      .string()
+      .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && new URL(url).search === '', {
+        error: 'must be the http(s) URL guests reach the service at, like https://wifi.example.com',
+      })
+      .optional(),
     ARGON2_RADIUS_SLOTS: integer(1, 256).optional(),
     ARGON2_SIGN_IN_SLOTS: integer(1, 256).optional(),
     ARGON2_HASHING_SLOTS: integer(1, 256).optional(),
@@ -469,6 +475,8 @@ export const configSchema = z
         /** Where browsers reach the console (scheme, host, port): passkeys are bound to it; null: no passkeys. */
         origin: env.CONSOLE_ORIGIN ?? null,
       },
+      /** Social sign-in: the one redirect URI is <publicUrl>/portal/social/callback; null: social sign-in is off. */
+      socialSignIn: { publicUrl: env.PORTAL_PUBLIC_URL?.replace(/\/+$/, '') ?? null },
     };
   });
 

@@ -60,6 +60,7 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { href: '/admin/settings/nas', key: 'nav.nas', admin: true },
   { href: '/admin/settings/venues', key: 'nav.venues', admin: true },
   { href: '/admin/settings/plans', key: 'nav.plans' },
+  { href: '/admin/settings/social', key: 'nav.social', admin: true },
   { href: '/admin/settings/operators', key: 'nav.operators', admin: true },
   { href: '/admin/account', key: 'nav.account' },
 ];

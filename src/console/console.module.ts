@@ -12,6 +12,7 @@ import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { LoginsController } from './logins/logins.controller.js';
 import { NasSettingsController } from './settings/nas/nas-settings.controller.js';
+import { SocialSettingsController } from './settings/social/social-settings.controller.js';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { VenueSettingsController } from './settings/venues/venue-settings.controller.js';
 import { VenuePortalSettingsController } from './settings/venues/venue-portal.controller.js';
@@ -33,6 +34,7 @@ import { GuestSlipController } from './guest-slip/guest-slip.controller.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleGuard } from './console.guard.js';
 import { ConsoleViews } from './console-views.js';
+import { SocialSignInModule } from '../social-sign-in/social-sign-in.module.js';
 import { DeniedAccessAudit } from './denied-access-audit.js';
 import { DisconnectBanner } from './network/disconnect-banner.js';
 
@@ -48,6 +50,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     BatchesModule,
     UsageModule,
     GuestAccessModule,
+    SocialSignInModule,
   ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
@@ -66,6 +69,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     VenueSettingsController,
     VenuePortalSettingsController,
     PlansSettingsController,
+    SocialSettingsController,
     TokensController,
     OperatorsController,
     AuditController,

@@ -19,6 +19,9 @@ import { NasClientEntity } from '../nas/entities/nas-client.entity.js';
 import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PlanVenueEntity } from '../plans/entities/plan-venue.entity.js';
 import { PlanEntity } from '../plans/entities/plan.entity.js';
+import { SocialProviderVenueEntity } from '../social-sign-in/entities/social-provider-venue.entity.js';
+import { SocialProviderEntity } from '../social-sign-in/entities/social-provider.entity.js';
+import { SocialSignInStateEntity } from '../social-sign-in/entities/social-sign-in-state.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
 import { GuestIdentityEntity } from '../guest-access/entities/guest-identity.entity.js';
 import { PortalPassEntity } from '../guest-access/entities/portal-pass.entity.js';
@@ -68,4 +71,7 @@ export const ENTITIES = [
   AccessRecordEntity,
   AccessRecordDayEntity,
   AccessRecordDayLineEntity,
+  SocialProviderEntity,
+  SocialProviderVenueEntity,
+  SocialSignInStateEntity,
 ];

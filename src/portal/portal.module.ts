@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
+import { SocialSignInModule } from '../social-sign-in/social-sign-in.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PortalStatusController } from './status/status.controller.js';
@@ -11,6 +12,8 @@ import { PortalSessions } from './portal-session.js';
 import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
 import { PortalShellController } from './shell/shell.controller.js';
+import { PortalSocialButtons } from './social/social-buttons.js';
+import { PortalSocialController } from './social/social.controller.js';
 import { PortalStartController } from './start/start.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
 import { PortalVoucherController } from './voucher/voucher.controller.js';
@@ -21,10 +24,11 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, UsageModule, VenuesModule],
+  imports: [GuestAccessModule, SocialSignInModule, UsageModule, VenuesModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
+    PortalSocialController,
     PortalStartController,
     PortalVoucherController,
     PortalTermsController,
@@ -38,6 +42,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
     PortalHandover,
     PortalGuard,
     PortalExceptionFilter,
+    PortalSocialButtons,
   ],
   exports: [PortalViews, PortalPages, PortalSessions, PortalLimits, PortalHandover],
 })

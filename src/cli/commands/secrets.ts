@@ -10,6 +10,8 @@ import { ConsoleFormTokensService } from '../../operators/console-form-tokens.se
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
+import { SocialProvidersService } from '../../social-sign-in/social-providers.service.js';
+import { SocialSignInRepository } from '../../social-sign-in/social-sign-in.repository.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
@@ -37,6 +39,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     ConsoleFormTokensRepository,
     VenuePortalsService,
     GuestAccessRepository,
+    SocialProvidersService,
+    SocialSignInRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -47,7 +51,8 @@ export const secretsCommand: CliCommand = {
     const secrets = program
       .command('secrets')
       .description(
-        'The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords, openNDS faskeys).',
+        'The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords, openNDS faskeys, ' +
+          'social sign-in client secrets).',
       );
     secrets
       .command('rotate')
@@ -60,7 +65,7 @@ export const secretsCommand: CliCommand = {
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, keyFile, newKey}',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, socialClientSecrets, keyFile, newKey}',
         ),
       )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
@@ -84,7 +89,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
   }
   const counts =
     `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
-    `${rotation.batchPasswords} batch password(s) and ${rotation.portalFaskeys} portal faskey(s) under a new key.`;
+    `${rotation.batchPasswords} batch password(s), ${rotation.portalFaskeys} portal faskey(s) and ` +
+    `${rotation.socialClientSecrets} social sign-in client secret(s) under a new key.`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,

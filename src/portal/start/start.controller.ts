@@ -5,6 +5,7 @@ import type { GatewayQuery } from '../gateways/gateway.js';
 import { PortalPages } from '../portal-pages.js';
 import type { PortalRequest } from '../portal-request.js';
 import { PortalScreen } from '../portal-screen.decorator.js';
+import { PortalSocialButtons } from '../social/social-buttons.js';
 
 /**
  * /portal/:venueId, where the gateway sends a trapped guest: its redirect parameters start the visit's
@@ -12,7 +13,10 @@ import { PortalScreen } from '../portal-screen.decorator.js';
  */
 @PortalScreen()
 export class PortalStartController {
-  constructor(private readonly pages: PortalPages) {}
+  constructor(
+    private readonly pages: PortalPages,
+    private readonly socialButtons: PortalSocialButtons,
+  ) {}
 
   @Get(':venueId')
   async start(
@@ -22,7 +26,8 @@ export class PortalStartController {
   ): Promise<void> {
     const portal = await this.pages.portal(venueId);
     this.pages.session(request, response, venueId, gatewayContextOf(queryOf(request)));
-    await this.pages.render(request, response, 200, 'start/start', portal, { ways: portal.ways });
+    const socialProviders = await this.socialButtons.prepare(response, portal);
+    await this.pages.render(request, response, 200, 'start/start', portal, { ways: portal.ways, socialProviders });
   }
 }
 
