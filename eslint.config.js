@@ -22,6 +22,8 @@ const FEATURE_LAYERS = [
   'nas',
   'batches',
   'operators',
+  'sms',
+  'phone-verification',
   'secrets',
   'radius-config',
   'usage',

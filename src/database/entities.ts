@@ -20,6 +20,9 @@ import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PlanVenueEntity } from '../plans/entities/plan-venue.entity.js';
 import { PlanEntity } from '../plans/entities/plan.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
+import { PhoneChallengeEntity } from '../phone-verification/entities/phone-challenge.entity.js';
+import { PhoneCodeCounterEntity } from '../phone-verification/entities/phone-code-counter.entity.js';
+import { SmsMessageEntity } from '../sms/entities/sms-message.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -54,4 +57,7 @@ export const ENTITIES = [
   PlanEntity,
   PlanVenueEntity,
   UserUsageEntity,
+  SmsMessageEntity,
+  PhoneChallengeEntity,
+  PhoneCodeCounterEntity,
 ];

@@ -8,12 +8,15 @@ import { DatabaseService } from '../database/database.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
+import { SmsService } from '../sms/sms.service.js';
 
 /** What a rotation re-sealed, and where the new key is. */
 export interface SecretsRotation {
   nasSecrets: number;
   totpSeeds: number;
   batchPasswords: number;
+  /** Texts of SMS not yet sent (they hold phone codes). */
+  smsMessages: number;
   /** The key file that now holds the new key; null when the key comes from SECRETS_KEY (or there was none). */
   keyFile: string | null;
   /** The new key, to be set as SECRETS_KEY on every instance; null when the key file holds it. */
@@ -21,7 +24,8 @@ export interface SecretsRotation {
 }
 
 /**
- * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches) is
+ * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the
+ * texts of SMS not yet sent) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
  * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
  * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
@@ -37,6 +41,7 @@ export class SecretsService {
     private readonly batches: BatchesService,
     private readonly operators: OperatorsService,
     private readonly formTokens: ConsoleFormTokensService,
+    private readonly sms: SmsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.currentKey = config.get('secretsKey', { infer: true });
@@ -56,7 +61,7 @@ export class SecretsService {
       rmSync(pending, { force: true });
       createKeyFile(pending, newKey);
     }
-    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords'>;
+    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'smsMessages'>;
     try {
       counts = await this.database.transaction(async (em) => {
         await this.formTokens.eraseSecrets(em);
@@ -64,6 +69,7 @@ export class SecretsService {
           nasSecrets: await this.nas.resealSecrets(em, this.currentKey, newKey),
           totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
           batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
+          smsMessages: await this.sms.resealPending(em, this.currentKey, newKey),
         };
       });
     } catch (error) {

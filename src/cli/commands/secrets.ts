@@ -10,6 +10,8 @@ import { ConsoleFormTokensService } from '../../operators/console-form-tokens.se
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
+import { SmsRepository } from '../../sms/sms.repository.js';
+import { SmsService } from '../../sms/sms.service.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
@@ -33,6 +35,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     OperatorsRepository,
     ConsoleFormTokensService,
     ConsoleFormTokensRepository,
+    SmsService,
+    SmsRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -73,7 +77,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
   }
   const counts =
     `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s) and ` +
-    `${rotation.batchPasswords} batch password(s) under a new key.`;
+    `${rotation.batchPasswords} batch password(s) under a new key.\n` +
+    `Re-sealed ${rotation.smsMessages} unsent SMS text(s).`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,
