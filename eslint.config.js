@@ -22,6 +22,7 @@ const FEATURE_LAYERS = [
   'nas',
   'batches',
   'operators',
+  'guest-access',
   'sms',
   'phone-verification',
   'secrets',
@@ -30,6 +31,7 @@ const FEATURE_LAYERS = [
   'radius',
   'health',
   'metrics',
+  'portal',
   'console',
   'cli',
 ];
@@ -104,8 +106,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // The console's own script runs in the browser.
-    files: ['src/console/static/**/*.js'],
+    // The console's and the portal's own scripts run in the browser.
+    files: ['src/console/static/**/*.js', 'src/portal/static/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   prettier,

@@ -10,6 +10,7 @@ import { consoleBusyAnswer } from './console/console-busy.js';
 import { pageSecurityHeaders } from './web/headers.js';
 import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
+import { isPortalPath } from './portal/portal-paths.js';
 import { SMS_REPORTS_PATH } from './sms/sms-reports.controller.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
@@ -82,6 +83,7 @@ export async function createApp(
     },
   });
   const applyConsoleHeaders = pageSecurityHeaders();
+  const applyPortalHeaders = pageSecurityHeaders({ imageSources: ['https:'] });
   const logRequest = requestLogMiddleware(pino);
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
@@ -98,6 +100,7 @@ export async function createApp(
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
         if (isConsolePath(req.path)) applyConsoleHeaders(res);
+        else if (isPortalPath(req.path)) applyPortalHeaders(res);
         else {
           applySecurityHeaders(res);
           // Answers carry personal data and, once, generated passwords and tokens: no cache keeps
@@ -138,12 +141,12 @@ export async function createApp(
   const parseApiBody = bodyChecks(
     express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body }),
   );
-  // The console's pages post HTML forms; nothing else reaches its routes.
+  // The console's and the portal's pages post HTML forms; nothing else reaches their routes.
   const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
   // An SMS provider's delivery report may be a form post (src/sms): a small one.
   const parseReportForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 30 });
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (isConsolePath(req.path)) parseConsoleForm(req, res, next);
+    if (isConsolePath(req.path) || isPortalPath(req.path)) parseConsoleForm(req, res, next);
     else if (req.path.startsWith(SMS_REPORTS_PATH)) parseReportForm(req, res, next);
     else parseApiBody(req, res, next);
   });

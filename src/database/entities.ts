@@ -20,6 +20,10 @@ import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PlanVenueEntity } from '../plans/entities/plan-venue.entity.js';
 import { PlanEntity } from '../plans/entities/plan.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
+import { GuestIdentityEntity } from '../guest-access/entities/guest-identity.entity.js';
+import { PortalPassEntity } from '../guest-access/entities/portal-pass.entity.js';
+import { TermsAcceptanceEntity } from '../guest-access/entities/terms-acceptance.entity.js';
+import { VenuePortalEntity } from '../guest-access/entities/venue-portal.entity.js';
 import { PhoneChallengeEntity } from '../phone-verification/entities/phone-challenge.entity.js';
 import { PhoneCodeCounterEntity } from '../phone-verification/entities/phone-code-counter.entity.js';
 import { SmsMessageEntity } from '../sms/entities/sms-message.entity.js';
@@ -57,6 +61,10 @@ export const ENTITIES = [
   PlanEntity,
   PlanVenueEntity,
   UserUsageEntity,
+  VenuePortalEntity,
+  GuestIdentityEntity,
+  TermsAcceptanceEntity,
+  PortalPassEntity,
   SmsMessageEntity,
   PhoneChallengeEntity,
   PhoneCodeCounterEntity,

@@ -14,6 +14,8 @@ import { SmsRepository } from '../../sms/sms.repository.js';
 import { SmsService } from '../../sms/sms.service.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
+import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
+import { VenuePortalsService } from '../../guest-access/venue-portals.service.js';
 import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
 import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption } from '../option-values.js';
@@ -35,6 +37,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     OperatorsRepository,
     ConsoleFormTokensService,
     ConsoleFormTokensRepository,
+    VenuePortalsService,
+    GuestAccessRepository,
     SmsService,
     SmsRepository,
     SecretsService,
@@ -46,7 +50,9 @@ export const secretsCommand: CliCommand = {
   register(program, { io, runtime }) {
     const secrets = program
       .command('secrets')
-      .description('The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords).');
+      .description(
+        'The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords, openNDS faskeys).',
+      );
     secrets
       .command('rotate')
       .description(
@@ -55,7 +61,12 @@ export const secretsCommand: CliCommand = {
           'with SECRETS_KEY the new key is printed alone on stdout, to be set on every instance. ' +
           'Stop the service and worker first, or restart them right after: they keep the old key until then.',
       )
-      .addOption(flagOption('--json', 'print one JSON object {nasSecrets, totpSeeds, batchPasswords, keyFile, newKey}'))
+      .addOption(
+        flagOption(
+          '--json',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, keyFile, newKey}',
+        ),
+      )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
   },
 };
@@ -76,8 +87,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
     return;
   }
   const counts =
-    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s) and ` +
-    `${rotation.batchPasswords} batch password(s) under a new key.\n` +
+    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
+    `${rotation.batchPasswords} batch password(s) and ${rotation.portalFaskeys} portal faskey(s) under a new key.\n` +
     `Re-sealed ${rotation.smsMessages} unsent SMS text(s).`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
