@@ -17,11 +17,13 @@ import {
   CODE_LIFETIME_MS,
   CODE_TRIES,
   deviceKeyOf,
+  e164Of,
   newCode,
   resendAt,
   sendCounters,
   smsTextOf,
   typedCode,
+  type PhoneProblem,
 } from './phone-verification.rules.js';
 import { PhoneVerificationRepository } from './phone-verification.repository.js';
 
@@ -90,6 +92,11 @@ export class PhoneVerificationService {
     const read = (language: Language) =>
       JSON.parse(readFileSync(join(dir, `messages.${language}.json`), 'utf8')) as Record<string, string>;
     this.texts = { en: read('en'), tr: read('tr') };
+  }
+
+  /** What a guest typed as a phone number, as E.164 by the project's phone rule and this service's settings. */
+  normalisePhone(typed: string): { phone: string } | { problem: PhoneProblem } {
+    return e164Of(typed, this.settings);
   }
 
   /** A new challenge for `phone` (E.164) at `venueId`, its code sent by SMS; or why not now. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
+import { PhoneVerificationModule } from '../phone-verification/phone-verification.module.js';
 import { PortalHandover } from './handover/portal-handover.js';
 import { PortalExceptionFilter } from './portal-exception.filter.js';
 import { PortalLimits } from './portal-limits.js';
@@ -9,6 +10,7 @@ import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
 import { PortalShellController } from './shell/shell.controller.js';
 import { PortalStartController } from './start/start.controller.js';
+import { PortalSmsController } from './sms/sms.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
 import { PortalVoucherController } from './voucher/voucher.controller.js';
 
@@ -18,9 +20,15 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule],
+  imports: [GuestAccessModule, PhoneVerificationModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
-  controllers: [PortalShellController, PortalStartController, PortalVoucherController, PortalTermsController],
+  controllers: [
+    PortalShellController,
+    PortalStartController,
+    PortalVoucherController,
+    PortalTermsController,
+    PortalSmsController,
+  ],
   providers: [
     PortalViews,
     PortalPages,
