@@ -17,7 +17,11 @@ export class PhoneVerificationModule implements OnApplicationBootstrap, OnApplic
   private readonly sweep: PeriodicTask;
 
   constructor(service: PhoneVerificationService) {
-    this.sweep = new PeriodicTask('Phone code sweep', () => service.sweep().then(() => undefined), new Logger('PhoneCodes'));
+    this.sweep = new PeriodicTask(
+      'Phone code sweep',
+      () => service.sweep().then(() => undefined),
+      new Logger('PhoneCodes'),
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -21,7 +21,8 @@ export function e164Of(
   options: { defaultCountryCode: string | null; countryCodes: readonly string[] },
 ): { phone: string } | { problem: PhoneProblem } {
   const text = typed.trim();
-  if (text.length === 0 || text.length > PHONE_MAX_LENGTH || !PHONE_CHARACTERS.test(text)) return { problem: 'invalid' };
+  if (text.length === 0 || text.length > PHONE_MAX_LENGTH || !PHONE_CHARACTERS.test(text))
+    return { problem: 'invalid' };
   let key = phoneKey(text);
   if (key.startsWith('00')) key = `+${key.slice(2)}`;
   if (!key.startsWith('+')) {

@@ -187,7 +187,9 @@ export class PhoneVerificationService {
     if (!taken) {
       // Another try took the last one, or the code was replaced, verified or expired meanwhile.
       const current = await this.database.run((em) => this.challenges.findChallenge(em, challenge.id));
-      return current !== null && challengeState(current, now) === 'locked' ? { outcome: 'locked' } : { outcome: 'expired' };
+      return current !== null && challengeState(current, now) === 'locked'
+        ? { outcome: 'locked' }
+        : { outcome: 'expired' };
     }
     const code = typedCode(typed);
     const right = code !== null && (await this.hasher.verify('sign-in', challenge.codeHash, code));
@@ -198,7 +200,9 @@ export class PhoneVerificationService {
     const verified = await this.database.transaction((em) =>
       this.challenges.markVerified(em, challenge.id, challenge.codeHash, this.clock.now()),
     );
-    return verified ? { outcome: 'verified', phone: challenge.phone, venueId: challenge.venueId } : { outcome: 'expired' };
+    return verified
+      ? { outcome: 'verified', phone: challenge.phone, venueId: challenge.venueId }
+      : { outcome: 'expired' };
   }
 
   /** The challenge as the screen shows it; null when there is none by that id. */

@@ -37,7 +37,10 @@ export class SmsReportsController {
     return this.record(reference, { ...request.query, ...(request.body as Record<string, unknown> | undefined) });
   }
 
-  private async record(reference: string, fields: Record<string, unknown>): Promise<{ success: true; message: string }> {
+  private async record(
+    reference: string,
+    fields: Record<string, unknown>,
+  ): Promise<{ success: true; message: string }> {
     const state = stateOf(fields);
     if (state === null) throw new ApiError(400, 'The report names no delivery state (type, MessageStatus or status)');
     const outcome = await this.sms.recordReport(reference, state, this.clock.now());

@@ -28,7 +28,9 @@ describe('SMS rules', () => {
 
   it('builds the sendsms URL from the configured one, with UTF-8/UCS-2 and a delivery report when needed', () => {
     const base = 'http://127.0.0.1:13013/cgi-bin/sendsms?username=hotspot&password=p%26ss&smsc=fake';
-    const plain = new URL(kannelSendUrl(base, { to: '+905551234567', text: 'Code 123456', from: null, reportUrl: null }));
+    const plain = new URL(
+      kannelSendUrl(base, { to: '+905551234567', text: 'Code 123456', from: null, reportUrl: null }),
+    );
     expect(Object.fromEntries(plain.searchParams)).toEqual({
       username: 'hotspot',
       password: 'p&ss',
@@ -37,7 +39,12 @@ describe('SMS rules', () => {
       text: 'Code 123456',
     });
     const turkish = new URL(
-      kannelSendUrl(base, { to: '+905551234567', text: 'Kod: 1 ş', from: 'Hotel', reportUrl: 'https://h/sms/reports/r' }),
+      kannelSendUrl(base, {
+        to: '+905551234567',
+        text: 'Kod: 1 ş',
+        from: 'Hotel',
+        reportUrl: 'https://h/sms/reports/r',
+      }),
     );
     expect(turkish.searchParams.get('charset')).toBe('UTF-8');
     expect(turkish.searchParams.get('coding')).toBe('2');

@@ -215,11 +215,7 @@ export function nextDeliveryState(
 }
 
 /** What becomes of a message after an attempt that did not get it accepted. */
-export function afterFailure(
-  verdict: 'retry' | 'refused',
-  attempts: number,
-  maxAttempts: number,
-): 'retry' | 'failed' {
+export function afterFailure(verdict: 'retry' | 'refused', attempts: number, maxAttempts: number): 'retry' | 'failed' {
   return verdict === 'retry' && attempts < maxAttempts ? 'retry' : 'failed';
 }
 

@@ -153,7 +153,12 @@ export class SmsService {
       };
     } else {
       result = 'failed';
-      changes = { status: 'failed', sealedContent: null, leaseExpiresAt: null, lastError: verdict.reason.slice(0, 255) };
+      changes = {
+        status: 'failed',
+        sealedContent: null,
+        leaseExpiresAt: null,
+        lastError: verdict.reason.slice(0, 255),
+      };
     }
     const recorded = await this.database.transaction((em) =>
       this.messages.updateWhileLeased(em, message.id, message.leaseExpiresAt, { ...changes, updatedAt: now }),

@@ -67,32 +67,63 @@ async function freeTcpPorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/** A line of fakesmsc's output: a whole message, or one part of a concatenated one. */
+export type FakeSmscLine =
+  | { kind: 'message'; message: SmscMessage }
+  | { kind: 'part'; from: string; to: string; reference: number; total: number; sequence: number; data: Buffer };
+
 /**
- * fakesmsc prints `Got message N: <from to text words…>` for GSM text and `<from to ucs-2 %00K%00o…>`
- * for UCS-2 (coding=2): URL-encoded big-endian UTF-16, decoded here.
+ * fakesmsc prints `Got message N: <from to text words…>` for GSM text, `<from to ucs-2 %00K%00o…>` for
+ * UCS-2 (coding=2), and `<from to udh %05%00%03RTS data …>` for each part of a concatenated message
+ * (reference R, total T, sequence S), its data URL-encoded (UTF-16BE when the text needed UCS-2).
  */
-export function parseFakeSmscLine(line: string): SmscMessage | null {
-  const match = /Got message \d+: <(\S+) (\S+) (text|ucs-2) (.*)>\s*$/.exec(line);
+export function parseFakeSmscLine(line: string): FakeSmscLine | null {
+  const match = /Got message \d+: <(\S+) (\S+) (text|ucs-2|udh) (.*)>\s*$/.exec(line);
   if (match === null) return null;
   const [, from, to, kind, rest] = match;
-  if (kind === 'text') return { from, to, text: rest };
-  const bytes: number[] = [];
-  for (let i = 0; i < rest.length; i += 1) {
-    if (rest[i] === '%') {
-      bytes.push(parseInt(rest.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(rest[i] === '+' ? 0x20 : rest.charCodeAt(i));
-  }
-  const utf16 = Buffer.from(bytes);
-  utf16.swap16();
-  return { from, to, text: utf16.toString('utf16le') };
+  if (kind === 'text') return { kind: 'message', message: { from, to, text: rest } };
+  if (kind === 'ucs-2') return { kind: 'message', message: { from, to, text: textOf(urlBytes(rest)) } };
+  const [udh, , data] = rest.split(' ');
+  const header = urlBytes(udh);
+  return {
+    kind: 'part',
+    from,
+    to,
+    reference: header[3],
+    total: header[4],
+    sequence: header[5],
+    data: urlBytes(data ?? ''),
+  };
 }
 
-function configOf(ports: { admin: number; smsbox: number; smsc: number; sendsms: number }, folder: string, user: {
-  username: string;
-  password: string;
-  defaultSender: string;
-}): string {
+function urlBytes(encoded: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < encoded.length; i += 1) {
+    if (encoded[i] === '%') {
+      bytes.push(parseInt(encoded.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(encoded[i] === '+' ? 0x20 : encoded.charCodeAt(i));
+  }
+  return Buffer.from(bytes);
+}
+
+/** UTF-16BE when the bytes hold zero bytes (UCS-2), else the GSM text Kannel handed over as Latin-1. */
+function textOf(bytes: Buffer): string {
+  if (!bytes.includes(0)) return bytes.toString('latin1');
+  const utf16 = Buffer.from(bytes);
+  utf16.swap16();
+  return utf16.toString('utf16le');
+}
+
+function configOf(
+  ports: { admin: number; smsbox: number; smsc: number; sendsms: number },
+  folder: string,
+  user: {
+    username: string;
+    password: string;
+    defaultSender: string;
+  },
+): string {
   return `group = core
 admin-port = ${ports.admin}
 admin-password = ${user.password}-admin
@@ -157,7 +188,9 @@ export async function startKannel(options: KannelOptions = {}): Promise<Kannel> 
         if (found !== undefined) return found;
         await sleep(50);
       }
-      throw new Error(`fakesmsc received no such message within ${timeoutMs} ms; received: ${JSON.stringify(messages)}`);
+      throw new Error(
+        `fakesmsc received no such message within ${timeoutMs} ms; received: ${JSON.stringify(messages)}`,
+      );
     },
     async stop() {
       // bearerbox last: the boxes and fakesmsc hang up on it.
@@ -172,13 +205,27 @@ export async function startKannel(options: KannelOptions = {}): Promise<Kannel> 
     await waitForPort(sendsms, 'smsbox', () => logOf(folder, output));
     const fake = spawnBox(FAKESMSC, ['-H', '127.0.0.1', '-r', String(smsc), '-i', '1', '-m', '0', '100 200 text none']);
     let pending = '';
+    const parts = new Map<string, Buffer[]>();
     const onOutput = (chunk: Buffer) => {
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const message = parseFakeSmscLine(line);
-        if (message !== null) messages.push(message);
+        const parsed = parseFakeSmscLine(line);
+        if (parsed === null) continue;
+        if (parsed.kind === 'message') {
+          messages.push(parsed.message);
+          continue;
+        }
+        // A concatenated message is one message once all its parts are in.
+        const key = `${parsed.from} ${parsed.to} ${parsed.reference}`;
+        const got = parts.get(key) ?? [];
+        got[parsed.sequence - 1] = parsed.data;
+        parts.set(key, got);
+        if (got.filter((part) => part !== undefined).length === parsed.total) {
+          parts.delete(key);
+          messages.push({ from: parsed.from, to: parsed.to, text: textOf(Buffer.concat(got)) });
+        }
       }
     };
     fake.stdout?.on('data', onOutput);
@@ -220,9 +267,12 @@ async function waitUntilOnline(adminPort: number, password: string, log: () => s
   let last = '';
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`http://127.0.0.1:${adminPort}/status.txt?password=${encodeURIComponent(password)}`, {
-        signal: AbortSignal.timeout(1000),
-      });
+      const response = await fetch(
+        `http://127.0.0.1:${adminPort}/status.txt?password=${encodeURIComponent(password)}`,
+        {
+          signal: AbortSignal.timeout(1000),
+        },
+      );
       last = await response.text();
       if (/fake\[fake\][^\n]*online/.test(last) || /\(online/.test(last)) return;
     } catch (error) {

@@ -1,11 +1,5 @@
 import type { SmsConfig } from '../../config/configuration.js';
-import {
-  bodyEncodingOf,
-  httpVerdict,
-  renderTemplate,
-  type SendVerdict,
-  type TemplateValues,
-} from '../sms.rules.js';
+import { bodyEncodingOf, httpVerdict, renderTemplate, type SendVerdict, type TemplateValues } from '../sms.rules.js';
 import { answerText, unansweredVerdict, type OutgoingSms, type SmsDriver } from './sms-driver.js';
 
 /**
@@ -31,7 +25,8 @@ export class HttpDriver implements SmsDriver {
       reportUrl: message.reportUrl ?? '',
     };
     const headers: Record<string, string> = {};
-    for (const [name, template] of Object.entries(http.headers)) headers[name] = renderTemplate(template, values, 'raw');
+    for (const [name, template] of Object.entries(http.headers))
+      headers[name] = renderTemplate(template, values, 'raw');
     const body = http.body === null ? undefined : renderTemplate(http.body, values, bodyEncodingOf(http.contentType));
     if (body !== undefined) headers['Content-Type'] ??= http.contentType;
     let response: Response;
