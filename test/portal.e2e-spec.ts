@@ -1,13 +1,23 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity.entity.js';
 import { PortalPassEntity } from '../src/guest-access/entities/portal-pass.entity.js';
 import { TermsAcceptanceEntity } from '../src/guest-access/entities/terms-acceptance.entity.js';
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
-import { databaseKinds } from './support/databases.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nestRuntime } from '../src/cli/nest-runtime.js';
+import { loadConfig } from '../src/config/configuration.js';
+import { runCli } from './support/cli-io.js';
+import { signInConsole } from './support/console.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const VENUE = 'lobby';
+/** The key that seals stored secrets, shared by the app and the command (as on one installation). */
+const SECRETS_KEY = '0f'.repeat(32);
 const TERMS = 'Be kind to the network.\n\nNo file sharing.';
 const GATEWAY =
   '?link-login-only=http%3A%2F%2F10.5.50.1%2Flogin&mac=02%3A00%3A00%3A00%3A00%3A0a&ip=10.5.50.10' +
@@ -23,15 +33,29 @@ function hidden(html: string, name: string): string {
 for (const kind of databaseKinds()) {
   describe(`guest portal: voucher and terms ways [${kind}]`, () => {
     let testApp: TestApp;
+    let database: TestDatabase;
     let termsVersion: string;
 
     beforeAll(async () => {
-      testApp = await startTestApp(kind, { PORTAL_FORMS_PER_MINUTE: '50' });
+      database = await createTestDatabase(kind);
+      testApp = await startTestApp(kind, { PORTAL_FORMS_PER_MINUTE: '50', SECRETS_KEY }, { database });
+      const plan = await testApp.http
+        .post('/api/v1/plans')
+        .set('Authorization', `Bearer ${testApp.adminToken}`)
+        .send({
+          name: 'Portal day',
+          venueIds: [VENUE],
+          quotaBytes: 2_000_000_000,
+          quotaPeriod: 'day',
+          dailyTimeSeconds: 7200,
+        });
+      expect(plan.status).toBe(201);
       const portal = await testApp.app.get(VenuePortalsService).set(VENUE, {
         ways: ['voucher', 'terms'],
         displayName: 'Lobby Café',
         termsText: TERMS,
         colourAccent: '#113355',
+        planId: (plan.body as { data: { _id: string } }).data._id,
       });
       termsVersion = portal.termsVersion ?? '';
       const created = await testApp.http
@@ -46,7 +70,10 @@ for (const kind of databaseKinds()) {
         });
       expect(created.status).toBe(201);
     }, 60_000);
-    afterAll(() => testApp?.close());
+    afterAll(async () => {
+      await testApp?.close();
+      await database?.drop();
+    });
 
     /** A guest's browser: keeps the portal cookie between requests. */
     async function arrive(query = GATEWAY) {
@@ -172,6 +199,152 @@ for (const kind of databaseKinds()) {
       ]);
       expect(await testApp.dataSource.getRepository(PortalPassEntity).countBy({ userId: users[0].id })).toBe(2);
       expect(await testApp.dataSource.getRepository(TermsAcceptanceEntity).countBy({ userId: users[0].id })).toBe(2);
+    });
+
+    it('the status page shows the plan left and the gateway log-out link; without a gateway the hand-over lands there', async () => {
+      const { agent } = await arrive();
+      const form = await agent.get(`/portal/${VENUE}/terms`);
+      await agent
+        .post(`/portal/${VENUE}/terms`)
+        .type('form')
+        .send({ formToken: hidden(form.text, 'formToken'), acceptTerms: 'yes', termsVersion })
+        .expect(200);
+      const status = await agent.get(`/portal/${VENUE}/status`).expect(200);
+      expect(status.text).toContain('You are connected.');
+      expect(status.text).toMatch(/<dt>Time left<\/dt><dd>120 min<\/dd>/);
+      expect(status.text).toMatch(/<dt>Data left<\/dt><dd>2 GB<\/dd>/);
+      expect(status.text).toContain('href="http://10.5.50.1/logout"');
+
+      const direct = request.agent(testApp.app.getHttpServer());
+      await direct.get(`/portal/${VENUE}`).expect(200);
+      expect((await direct.get(`/portal/${VENUE}/status`)).text).toContain(
+        'You have not signed in on this device yet.',
+      );
+      const voucherForm = await direct.get(`/portal/${VENUE}/voucher`);
+      const landed = await direct
+        .post(`/portal/${VENUE}/voucher`)
+        .type('form')
+        .send({
+          formToken: hidden(voucherForm.text, 'formToken'),
+          code: 'guest-abc123-Kx7mPq2rTz',
+          acceptTerms: 'yes',
+          termsVersion,
+        })
+        .expect(303);
+      expect(landed.headers.location).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/portal/${VENUE}/status$`));
+    });
+
+    it('behind openNDS: the browser is sent to opennds_auth with tok = sha256(hid + faskey), after the user is made', async () => {
+      const hid = 'b'.repeat(64);
+      const fas = Buffer.from(
+        `hid=${hid}, clientip=192.168.8.20, clientmac=02:00:00:00:00:0b, gatewayname=Lobby, version=9.10.0, ` +
+          'gatewayaddress=192.168.8.1:2050, originurl=http%3a%2f%2fexample.com%2fnews, themespec=(null), (null)',
+      ).toString('base64');
+      const service = testApp.app.get(VenuePortalsService);
+      const { agent } = await arrive(`?fas=${encodeURIComponent(fas)}`);
+      const send = async () => {
+        const form = await agent.get(`/portal/${VENUE}/terms`);
+        return agent
+          .post(`/portal/${VENUE}/terms`)
+          .type('form')
+          .send({ formToken: hidden(form.text, 'formToken'), acceptTerms: 'yes', termsVersion });
+      };
+      const notSetUp = await send();
+      expect(notSetUp.status).toBe(503);
+      expect(notSetUp.text).toContain('not set up completely');
+      await service.set(VENUE, { faskey: 'a-long-faskey-1234' });
+      try {
+        const sent = await send();
+        expect(sent.status).toBe(303);
+        const tok = createHash('sha256').update(`${hid}a-long-faskey-1234`).digest('hex');
+        expect(sent.headers.location).toBe(
+          `http://192.168.8.1:2050/opennds_auth/?tok=${tok}&redir=http%3A%2F%2Fexample.com%2Fnews`,
+        );
+        const user = await testApp.dataSource
+          .getRepository(HotspotUserEntity)
+          .findOneByOrFail({ macAddress: '02:00:00:00:00:0B', loginMethod: 'guest' });
+        expect(user.username).toBe('guest-02000000000b');
+      } finally {
+        await service.set(VENUE, { faskey: null });
+      }
+    });
+
+    it('hotspot venue set --portal-* sets the portal the pages then show (the real command runtime)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'portal-cli-'));
+      try {
+        writeFileSync(join(dir, 'terms.txt'), 'Keep it legal.\n');
+        writeFileSync(join(dir, 'faskey'), 'a-long-faskey-1234\n');
+        const runtime = nestRuntime(() => loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'error', SECRETS_KEY }));
+        const result = await runCli(
+          runtime,
+          'venue',
+          'set',
+          'terrace',
+          '--portal-ways',
+          'terms',
+          '--portal-name',
+          'Terrace Bar',
+          '--portal-terms-file',
+          join(dir, 'terms.txt'),
+          '--portal-faskey-file',
+          join(dir, 'faskey'),
+        );
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toContain('Guest portal of venue terrace: ways terms, name "Terrace Bar", terms t-');
+        const page = await testApp.http.get('/portal/terrace').expect(200);
+        expect(page.text).toContain('Terrace Bar');
+        const text = await testApp.http.get('/portal/terrace/terms/text').expect(200);
+        expect(text.text).toContain('Keep it legal.');
+        const stored = await testApp.dataSource.query('SELECT faskey_sealed FROM venue_portals WHERE venue_id = ?', [
+          'terrace',
+        ]);
+        expect(String(stored[0].faskey_sealed)).not.toContain('a-long-faskey-1234');
+        expect(await testApp.app.get(VenuePortalsService).faskey('terrace')).toBe('a-long-faskey-1234');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("the console's venue settings edit the portal (form token, every field; the faskey kept unless typed)", async () => {
+      const admin = await signInConsole(testApp, { admin: true, permissions: ['read', 'write', 'delete'] });
+      const list = await admin.console.get('/admin/settings/venues');
+      expect(list.text).toContain('href="/admin/settings/venues/terrace/portal"');
+      const page = await admin.console.get('/admin/settings/venues/terrace/portal');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('A faskey is stored (sealed).');
+      const form = {
+        ways: 'terms',
+        displayName: 'Terrace Bar',
+        logoUrl: '',
+        colourAccent: 'blue',
+        colourBackground: '',
+        colourText: '',
+        termsText: 'Keep it legal.\n',
+        privacyText: 'We keep what the law asks.',
+        planId: '',
+        validityMinutes: '90',
+        faskey: '',
+      };
+      const refused = await admin.console.post('/admin/settings/venues/terrace/portal', form);
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('Accent colour: #rrggbb, e.g. #0b5cad.');
+      await admin.console.get('/admin/settings/venues/terrace/portal');
+      const saved = await admin.console.post('/admin/settings/venues/terrace/portal', {
+        ...form,
+        colourAccent: '#aa2200',
+      });
+      expect(saved.status).toBe(303);
+      expect(saved.headers.location).toBe('/admin/settings/venues?notice=notice.venues.portalSaved');
+      const portal = await testApp.app.get(VenuePortalsService).portal('terrace');
+      expect(portal).toMatchObject({
+        ways: ['terms'],
+        colours: { accent: '#aa2200', background: null, text: null },
+        privacyText: 'We keep what the law asks.',
+        validitySeconds: 5400,
+        hasFaskey: true,
+      });
+      const privacy = await testApp.http.get('/portal/terrace/privacy').set('Accept-Language', 'tr').expect(200);
+      expect(privacy.text).toContain('Gizlilik bildirimi');
     });
   });
 }

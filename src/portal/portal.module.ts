@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { PhoneVerificationModule } from '../phone-verification/phone-verification.module.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { PortalStatusController } from './status/status.controller.js';
 import { PortalHandover } from './handover/portal-handover.js';
 import { PortalExceptionFilter } from './portal-exception.filter.js';
 import { PortalLimits } from './portal-limits.js';
@@ -20,13 +23,14 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, PhoneVerificationModule],
+  imports: [GuestAccessModule, UsageModule, VenuesModule, PhoneVerificationModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
     PortalStartController,
     PortalVoucherController,
     PortalTermsController,
+    PortalStatusController,
     PortalSmsController,
   ],
   providers: [

@@ -8,6 +8,7 @@ import { handoverOf } from '../gateways/gateways.js';
 import { portalPath } from '../portal-paths.js';
 import { PortalPages } from '../portal-pages.js';
 import type { PortalRequest } from '../portal-request.js';
+import { PortalSessions } from '../portal-session.js';
 import { HANDOVER_CONTENT_SECURITY_POLICY } from './handover.rules.js';
 
 /**
@@ -23,6 +24,7 @@ export class PortalHandover {
   constructor(
     private readonly pages: PortalPages,
     private readonly portals: VenuePortalsService,
+    private readonly sessions: PortalSessions,
   ) {}
 
   async answer(request: PortalRequest, response: Response, portal: VenuePortal, admission: Admission): Promise<void> {
@@ -39,6 +41,12 @@ export class PortalHandover {
       `Guest admitted at venue ${portal.venueId} as user ${admission.userId} (gateway ${gateway.vendor})`,
     );
     if (handover === null) throw new PageRefusal(503, 'error.gatewayNotSetUp');
+    const session = request.portalSession ?? null;
+    if (session !== null) {
+      const admitted = { userId: admission.userId, expiresAt: admission.expiresAt?.getTime() ?? null };
+      request.portalSession = { ...session, admitted };
+      this.sessions.write(request, response, request.portalSession);
+    }
     if (handover.kind === 'redirect') {
       response.redirect(303, handover.location);
       return;
