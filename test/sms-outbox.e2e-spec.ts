@@ -153,6 +153,14 @@ for (const kind of databaseKinds()) {
       expect(sentIds.sort()).toEqual([...ids].sort());
     });
 
+    it('deletes settled messages after 30 days, never one still to send', async () => {
+      const waiting = await enqueue('+905550000006', 'Code 666666');
+      clock.advance(31 * 86_400_000);
+      const swept = await testApp.app.get(SmsService).sweep(clock.now());
+      expect(swept).toBeGreaterThan(10);
+      expect(await rows().find({ select: { id: true, status: true } })).toEqual([{ id: waiting, status: 'pending' }]);
+    });
+
     it("records a provider's delivery report posted as a form, and keeps a final state", async () => {
       const id = await enqueue('+905550000005', 'Code 555555');
       await send();

@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { PeriodicTask } from '../common/periodic-task.js';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/configuration.js';
 import { HttpDriver } from './drivers/http.driver.js';
@@ -10,7 +12,13 @@ import { SmsSender } from './sms-sender.service.js';
 import { SmsRepository } from './sms.repository.js';
 import { SmsService } from './sms.service.js';
 
-/** SMS delivery: the outbox, its sender loop, the gateway of SMS_GATEWAY and its delivery reports. */
+/** How often messages settled long ago are deleted. */
+const SWEEP_INTERVAL_MS = 3_600_000;
+
+/**
+ * SMS delivery: the outbox, its sender loop, the gateway of SMS_GATEWAY, its delivery reports, and an
+ * hourly sweep of messages settled more than SMS_KEEP_DAYS ago.
+ */
 @Module({
   controllers: [SmsReportsController],
   providers: [
@@ -36,4 +44,18 @@ import { SmsService } from './sms.service.js';
   ],
   exports: [SmsService, SmsSender],
 })
-export class SmsModule {}
+export class SmsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly sweep: PeriodicTask;
+
+  constructor(sms: SmsService, clock: Clock) {
+    this.sweep = new PeriodicTask('SMS sweep', () => sms.sweep(clock.now()).then(() => undefined), new Logger('Sms'));
+  }
+
+  onApplicationBootstrap(): void {
+    this.sweep.start(SWEEP_INTERVAL_MS);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.sweep.stop();
+  }
+}
