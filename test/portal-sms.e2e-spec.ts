@@ -302,6 +302,17 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
         expect((await askCode(await arrive(49, OTHER_VENUE), '+905554000009', OTHER_VENUE)).status).toBe(303);
       }, 120_000);
 
+      it('sends one code when two devices ask for the same number at once', async () => {
+        nextWindow();
+        const agents = await Promise.all([arrive(60), arrive(61), arrive(62)]);
+        const sent = await Promise.all(agents.map((agent) => askCode(agent, '+905556000000')));
+        expect(sent.map((answer) => answer.status).sort()).toEqual([303, 429, 429]);
+        const challenges = await testApp.dataSource
+          .getRepository(PhoneChallengeEntity)
+          .countBy({ phone: '+905556000000' });
+        expect(challenges).toBe(1);
+      });
+
       it('answers a phone that already has a user exactly as one that has none', async () => {
         nextWindow();
         // +905551000001 became an sms user in the first test.
