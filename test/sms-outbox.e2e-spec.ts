@@ -1,8 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TEST_TEXT } from '../src/cli/commands/sms.js';
+import { nestRuntime } from '../src/cli/nest-runtime.js';
+import { loadConfig } from '../src/config/configuration.js';
 import { SmsMessageEntity } from '../src/sms/entities/sms-message.entity.js';
 import { SmsSender } from '../src/sms/sms-sender.service.js';
 import { SmsService } from '../src/sms/sms.service.js';
+import { runCli } from '../src/testing/cli.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { databaseKinds } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -176,3 +183,44 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe('hotspot sms test', () => {
+  it('sends one test message through the configured gateway and says how it answered', async () => {
+    const seen: string[] = [];
+    let status = 201;
+    const provider = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push(body);
+        res.writeHead(status).end(status === 201 ? '{"sid": "SM7"}' : 'bad key');
+      });
+    });
+    await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done));
+    const folder = mkdtempSync(join(tmpdir(), 'hotspot-sms-cli-'));
+    try {
+      const runtime = nestRuntime(() =>
+        loadConfig({
+          DATABASE_URL: `sqlite:${join(folder, 'hotspot.sqlite')}`,
+          LOG_LEVEL: 'error',
+          SMS_GATEWAY: 'http',
+          SMS_GATEWAY_URL: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/send`,
+          SMS_HTTP_BODY: 'to={{to}}&text={{text}}',
+        }),
+      );
+      const sent = await runCli(runtime, 'sms', 'test', '--to', '+90 555 000 00 99');
+      expect(sent).toEqual({ code: 0, stdout: 'Accepted by the http gateway for +905550000099.\n', stderr: '' });
+      expect(Object.fromEntries(new URLSearchParams(seen[0]))).toEqual({ to: '+905550000099', text: TEST_TEXT });
+      status = 401;
+      const refused = await runCli(runtime, 'sms', 'test', '--to', '+905550000099');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('The http gateway did not accept it: provider answered 401: bad key');
+      const usage = await runCli(runtime, 'sms', 'test', '--to', '0555 000 00 99');
+      expect(usage.code).toBe(2);
+      expect(seen).toHaveLength(2);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await new Promise<void>((done) => provider.close(() => done()));
+    }
+  }, 30_000);
+});

@@ -1,4 +1,4 @@
-import { Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { PeriodicTask } from '../common/periodic-task.js';
 import { ConfigService } from '@nestjs/config';
@@ -12,6 +12,24 @@ import { SmsSender } from './sms-sender.service.js';
 import { SmsRepository } from './sms.repository.js';
 import { SmsService } from './sms.service.js';
 
+/** The driver of SMS_GATEWAY (also what `hotspot sms test` sends through). */
+export const SMS_DRIVER_PROVIDER: Provider = {
+  provide: SMS_DRIVER,
+  inject: [ConfigService],
+  useFactory: (config: ConfigService<AppConfig, true>): SmsDriver => {
+    const sms = config.get('sms', { infer: true });
+    const url = sms.url ?? '';
+    switch (sms.gateway) {
+      case 'kannel':
+        return new KannelDriver({ url, sender: sms.sender, timeoutMs: sms.timeoutMs });
+      case 'http':
+        return new HttpDriver({ url, sender: sms.sender, timeoutMs: sms.timeoutMs, http: sms.http });
+      case 'log':
+        return new LogDriver(sms.devOutboxFile);
+    }
+  },
+};
+
 /** How often messages settled long ago are deleted. */
 const SWEEP_INTERVAL_MS = 3_600_000;
 
@@ -21,27 +39,7 @@ const SWEEP_INTERVAL_MS = 3_600_000;
  */
 @Module({
   controllers: [SmsReportsController],
-  providers: [
-    SmsRepository,
-    SmsService,
-    SmsSender,
-    {
-      provide: SMS_DRIVER,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>): SmsDriver => {
-        const sms = config.get('sms', { infer: true });
-        const url = sms.url ?? '';
-        switch (sms.gateway) {
-          case 'kannel':
-            return new KannelDriver({ url, sender: sms.sender, timeoutMs: sms.timeoutMs });
-          case 'http':
-            return new HttpDriver({ url, sender: sms.sender, timeoutMs: sms.timeoutMs, http: sms.http });
-          case 'log':
-            return new LogDriver(sms.devOutboxFile);
-        }
-      },
-    },
-  ],
+  providers: [SmsRepository, SmsService, SmsSender, SMS_DRIVER_PROVIDER],
   exports: [SmsService, SmsSender],
 })
 export class SmsModule implements OnApplicationBootstrap, OnApplicationShutdown {
