@@ -363,6 +363,12 @@ for (const kind of databaseKinds()) {
       const smsUsers = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ phone, loginMethod: 'sms' });
       expect(smsUsers).toEqual([expect.objectContaining({ username: phone, status: 'active' })]);
       expect(await testApp.dataSource.getRepository(PortalPassEntity).countBy({ userId: smsUsers[0].id })).toBe(4);
+      // The sweep deletes the passes expired for a while, once.
+      await testApp.dataSource
+        .getRepository(PortalPassEntity)
+        .update({ userId: smsUsers[0].id }, { expiresAt: new Date(Date.now() - 3_600_000) });
+      expect(await guestAccess.sweepPasses()).toBe(4);
+      expect(await guestAccess.sweepPasses()).toBe(0);
 
       const social = { venueId: 'phones', issuer: 'https://idp.example', subject: 'u-42', device, termsVersion: null };
       const first = await guestAccess.admitSocial({ ...social, email: 'guest@example.com' });
