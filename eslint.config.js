@@ -25,6 +25,8 @@ const FEATURE_LAYERS = [
   'operators',
   'guest-access',
   'social-sign-in',
+  'sms',
+  'phone-verification',
   'secrets',
   'radius-config',
   'usage',

@@ -35,6 +35,7 @@ import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.
 import { Plans1797753700000 } from './1797753700000-Plans.js';
 import { UsageCounters1797753750000 } from './1797753750000-UsageCounters.js';
 import { GuestAccess1797800000000 } from './1797800000000-GuestAccess.js';
+import { SmsOutboxAndPhoneCodes1797810000000 } from './1797810000000-SmsOutboxAndPhoneCodes.js';
 import { SocialSignIn1797820000000 } from './1797820000000-SocialSignIn.js';
 import { AccessRecords1797830000000 } from './1797830000000-AccessRecords.js';
 
@@ -76,6 +77,7 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Plans1797753700000,
   UsageCounters1797753750000,
   GuestAccess1797800000000,
+  SmsOutboxAndPhoneCodes1797810000000,
   SocialSignIn1797820000000,
   AccessRecords1797830000000,
 ];

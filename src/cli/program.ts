@@ -21,6 +21,7 @@ import { recordsCommand } from './commands/records.js';
 import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
 import { socialProviderCommand } from './commands/social-provider.js';
+import { smsCommand } from './commands/sms.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
 import { venueCommand } from './commands/venue.js';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CliCommand[] = [
   radiusConfigCommand,
   radiusSqlGrantsCommand,
   secretsCommand,
+  smsCommand,
   auditCommand,
   recordsCommand,
 ];

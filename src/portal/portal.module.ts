@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { SocialSignInModule } from '../social-sign-in/social-sign-in.module.js';
+import { PhoneVerificationModule } from '../phone-verification/phone-verification.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PortalStatusController } from './status/status.controller.js';
@@ -15,6 +16,7 @@ import { PortalShellController } from './shell/shell.controller.js';
 import { PortalSocialButtons } from './social/social-buttons.js';
 import { PortalSocialController } from './social/social.controller.js';
 import { PortalStartController } from './start/start.controller.js';
+import { PortalSmsController } from './sms/sms.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
 import { PortalVoucherController } from './voucher/voucher.controller.js';
 
@@ -24,7 +26,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, SocialSignInModule, UsageModule, VenuesModule],
+  imports: [GuestAccessModule, SocialSignInModule, UsageModule, VenuesModule, PhoneVerificationModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
@@ -33,6 +35,7 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
     PortalVoucherController,
     PortalTermsController,
     PortalStatusController,
+    PortalSmsController,
   ],
   providers: [
     PortalViews,

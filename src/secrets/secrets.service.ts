@@ -10,6 +10,7 @@ import { NasService } from '../nas/nas.service.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
 import { SocialProvidersService } from '../social-sign-in/social-providers.service.js';
+import { SmsService } from '../sms/sms.service.js';
 
 /** What a rotation re-sealed, and where the new key is. */
 export interface SecretsRotation {
@@ -18,6 +19,8 @@ export interface SecretsRotation {
   batchPasswords: number;
   portalFaskeys: number;
   socialClientSecrets: number;
+  /** Texts of SMS not yet sent (they hold phone codes). */
+  smsMessages: number;
   /** The key file that now holds the new key; null when the key comes from SECRETS_KEY (or there was none). */
   keyFile: string | null;
   /** The new key, to be set as SECRETS_KEY on every instance; null when the key file holds it. */
@@ -26,7 +29,7 @@ export interface SecretsRotation {
 
 /**
  * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the
- * portals' openNDS faskeys, the client secrets of social sign-in providers) is
+ * portals' openNDS faskeys, the client secrets of social sign-in providers, the texts of SMS not yet sent) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
  * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
  * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
@@ -44,6 +47,7 @@ export class SecretsService {
     private readonly formTokens: ConsoleFormTokensService,
     private readonly portals: VenuePortalsService,
     private readonly socialProviders: SocialProvidersService,
+    private readonly sms: SmsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.currentKey = config.get('secretsKey', { infer: true });
@@ -65,7 +69,7 @@ export class SecretsService {
     }
     let counts: Pick<
       SecretsRotation,
-      'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys' | 'socialClientSecrets'
+      'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys' | 'socialClientSecrets' | 'smsMessages'
     >;
     try {
       counts = await this.database.transaction(async (em) => {
@@ -76,6 +80,7 @@ export class SecretsService {
           batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
           portalFaskeys: await this.portals.resealFaskeys(em, this.currentKey, newKey),
           socialClientSecrets: await this.socialProviders.resealSecrets(em, this.currentKey, newKey),
+          smsMessages: await this.sms.resealPending(em, this.currentKey, newKey),
         };
       });
     } catch (error) {

@@ -12,6 +12,8 @@ import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
 import { SocialProvidersService } from '../../social-sign-in/social-providers.service.js';
 import { SocialSignInRepository } from '../../social-sign-in/social-sign-in.repository.js';
+import { SmsRepository } from '../../sms/sms.repository.js';
+import { SmsService } from '../../sms/sms.service.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
@@ -41,6 +43,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     GuestAccessRepository,
     SocialProvidersService,
     SocialSignInRepository,
+    SmsService,
+    SmsRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -65,7 +69,7 @@ export const secretsCommand: CliCommand = {
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, socialClientSecrets, keyFile, newKey}',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, socialClientSecrets, smsMessages, keyFile, newKey}',
         ),
       )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
@@ -90,7 +94,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
   const counts =
     `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
     `${rotation.batchPasswords} batch password(s), ${rotation.portalFaskeys} portal faskey(s) and ` +
-    `${rotation.socialClientSecrets} social sign-in client secret(s) under a new key.`;
+    `${rotation.socialClientSecrets} social sign-in client secret(s) under a new key.` +
+    `\nRe-sealed ${rotation.smsMessages} unsent SMS text(s).`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,
