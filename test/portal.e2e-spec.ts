@@ -289,8 +289,11 @@ for (const kind of databaseKinds()) {
           join(dir, 'terms.txt'),
           '--portal-faskey-file',
           join(dir, 'faskey'),
+          '--portal-gateway-hosts',
+          'GW.terrace.example,203.0.113.0/24',
         );
         expect(result.stderr).toBe('');
+        expect(result.stdout).toContain('gateway hosts gw.terrace.example,203.0.113.0/24.');
         expect(result.stdout).toContain('Guest portal of venue terrace: ways terms, name "Terrace Bar", terms t-');
         const page = await testApp.http.get('/portal/terrace').expect(200);
         expect(page.text).toContain('Terrace Bar');
@@ -324,11 +327,21 @@ for (const kind of databaseKinds()) {
         privacyText: 'We keep what the law asks.',
         planId: '',
         validityMinutes: '90',
+        gatewayHosts: 'gw.terrace.example, *.wlc.terrace.example',
         faskey: '',
       };
       const refused = await admin.console.post('/admin/settings/venues/terrace/portal', form);
       expect(refused.status).toBe(422);
       expect(refused.text).toContain('Accent colour: #rrggbb, e.g. #0b5cad.');
+      expect(page.text).toContain('value="gw.terrace.example, 203.0.113.0/24"');
+      await admin.console.get('/admin/settings/venues/terrace/portal');
+      const badHosts = await admin.console.post('/admin/settings/venues/terrace/portal', {
+        ...form,
+        colourAccent: '#aa2200',
+        gatewayHosts: 'https://gw.terrace.example/login',
+      });
+      expect(badHosts.status).toBe(422);
+      expect(badHosts.text).toContain('Trusted gateway hosts: host names, *.suffix, IP addresses or CIDRs');
       await admin.console.get('/admin/settings/venues/terrace/portal');
       const saved = await admin.console.post('/admin/settings/venues/terrace/portal', {
         ...form,
@@ -343,6 +356,7 @@ for (const kind of databaseKinds()) {
         privacyText: 'We keep what the law asks.',
         validitySeconds: 5400,
         hasFaskey: true,
+        gatewayHosts: ['gw.terrace.example', '*.wlc.terrace.example'],
       });
       const privacy = await testApp.http.get('/portal/terrace/privacy').set('Accept-Language', 'tr').expect(200);
       expect(privacy.text).toContain('Gizlilik bildirimi');

@@ -38,6 +38,7 @@ import { GuestAccess1797800000000 } from './1797800000000-GuestAccess.js';
 import { SmsOutboxAndPhoneCodes1797810000000 } from './1797810000000-SmsOutboxAndPhoneCodes.js';
 import { SocialSignIn1797820000000 } from './1797820000000-SocialSignIn.js';
 import { AccessRecords1797830000000 } from './1797830000000-AccessRecords.js';
+import { PortalGatewayHosts1797850000000 } from './1797850000000-PortalGatewayHosts.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -80,4 +81,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   SmsOutboxAndPhoneCodes1797810000000,
   SocialSignIn1797820000000,
   AccessRecords1797830000000,
+  PortalGatewayHosts1797850000000,
 ];

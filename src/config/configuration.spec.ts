@@ -110,6 +110,7 @@ describe('loadConfig', () => {
       expirySweepIntervalMs: 15_000,
       usageSweepIntervalMs: 10_000,
       portalFormsPerMinute: 10,
+      portalFormsPerSourcePerMinute: 600,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 10_000,
       rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null, redisCoolDownMs: 30_000 },
@@ -278,6 +279,7 @@ describe('loadConfig', () => {
       expirySweepIntervalMs: 0,
       usageSweepIntervalMs: 0,
       portalFormsPerMinute: 10,
+      portalFormsPerSourcePerMinute: 600,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 3000,
       rateLimit: {

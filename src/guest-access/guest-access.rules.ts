@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gatewayHostsProblem } from './gateway-hosts.rules.js';
 import type { IdentityKind } from './entities/guest-identity.entity.js';
 
 /** The rules of the guest portal's domain, as pure functions: no database, no clock. */
@@ -44,6 +45,9 @@ export function termsVersionOf(text: string | null): string | null {
   return `t-${createHash('sha256').update(text.replace(/\r\n/g, '\n').trim()).digest('hex').slice(0, 16)}`;
 }
 
+/** The stored list's room (the column's length). */
+export const GATEWAY_HOSTS_MAX_LENGTH = 1024;
+
 export function isColour(value: string): boolean {
   return /^#[0-9a-fA-F]{6}$/.test(value);
 }
@@ -73,6 +77,8 @@ export interface PortalChanges {
   validitySeconds?: number;
   keepSocialEmail?: boolean;
   faskey?: string | null;
+  /** Trusted gateway hosts besides private and local addresses (see gateway-hosts.rules); [] none. */
+  gatewayHosts?: string[];
 }
 
 export interface PortalProblem {
@@ -83,7 +89,7 @@ export interface PortalProblem {
 /** What is wrong with `changes`, field by field (the first problem of each). */
 export function portalChangeProblems(changes: PortalChanges): PortalProblem[] {
   const problems: PortalProblem[] = [];
-  const { displayName, logoUrl, termsText, privacyText, validitySeconds, faskey } = changes;
+  const { displayName, logoUrl, termsText, privacyText, validitySeconds, faskey, gatewayHosts } = changes;
   if (displayName != null && (displayName.trim() === '' || displayName.length > DISPLAY_NAME_MAX_LENGTH))
     problems.push({ field: 'displayName', message: `must be 1-${DISPLAY_NAME_MAX_LENGTH} characters` });
   if (logoUrl != null && !isLogoUrl(logoUrl)) problems.push({ field: 'logoUrl', message: 'must be an https URL' });
@@ -110,6 +116,10 @@ export function portalChangeProblems(changes: PortalChanges): PortalProblem[] {
       field: 'faskey',
       message: `must be ${FASKEY_MIN_LENGTH}-${FASKEY_MAX_LENGTH} characters without spaces`,
     });
+  const hostsProblem = gatewayHosts === undefined ? null : gatewayHostsProblem(gatewayHosts);
+  if (hostsProblem !== null) problems.push({ field: 'gatewayHosts', message: hostsProblem });
+  else if (gatewayHosts !== undefined && gatewayHosts.join(',').length > GATEWAY_HOSTS_MAX_LENGTH)
+    problems.push({ field: 'gatewayHosts', message: `must be at most ${GATEWAY_HOSTS_MAX_LENGTH} characters in all` });
   return problems;
 }
 

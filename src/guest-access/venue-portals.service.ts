@@ -12,6 +12,7 @@ import { openSecret, resealSecret, sealSecret } from '../nas/secret-box.js';
 import { PlansService } from '../plans/plans.service.js';
 import { venueIdProblem } from '../venues/venue-rules.js';
 import { VenuePortalEntity } from './entities/venue-portal.entity.js';
+import { parseGatewayHosts } from './gateway-hosts.rules.js';
 import { GuestAccessRepository } from './guest-access.repository.js';
 import {
   DEFAULT_VALIDITY_SECONDS,
@@ -37,6 +38,8 @@ export interface VenuePortal {
   validitySeconds: number;
   keepSocialEmail: boolean;
   hasFaskey: boolean;
+  /** The gateway hosts trusted besides private and local addresses, lower case. */
+  gatewayHosts: string[];
 }
 
 /** A setting refused: the field (as PortalChanges names it) and why, for the CLI and the console. */
@@ -167,6 +170,7 @@ function applied(
       validitySeconds: DEFAULT_VALIDITY_SECONDS,
       keepSocialEmail: false,
       faskeySealed: null,
+      gatewayHosts: '',
       createdAt: now,
       updatedAt: now,
     } satisfies VenuePortalEntity);
@@ -193,6 +197,10 @@ function applied(
         : changes.faskey === null
           ? null
           : sealSecret(changes.faskey, venueId, key),
+    gatewayHosts:
+      changes.gatewayHosts === undefined
+        ? base.gatewayHosts
+        : parseGatewayHosts(changes.gatewayHosts.join(',')).join(','),
     createdAt: base.createdAt,
     updatedAt: now,
   } satisfies VenuePortalEntity);
@@ -220,5 +228,6 @@ function viewOf(stored: VenuePortalEntity): VenuePortal {
     validitySeconds: stored.validitySeconds,
     keepSocialEmail: Boolean(stored.keepSocialEmail),
     hasFaskey: stored.faskeySealed !== null,
+    gatewayHosts: parseGatewayHosts(stored.gatewayHosts),
   };
 }

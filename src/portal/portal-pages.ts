@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
 import { VenuePortalsService, type VenuePortal } from '../guest-access/venue-portals.service.js';
@@ -7,6 +7,7 @@ import { PageRefusal } from '../web/errors.js';
 import { field } from '../web/forms.js';
 import { DEFAULT_LANGUAGE } from '../web/language.js';
 import { NO_GATEWAY, type GatewayContext } from './gateways/gateway.js';
+import { isTrustedGateway } from './gateways/trust.js';
 import { PORTAL_FORM_TOKEN_FIELD } from './portal.guard.js';
 import { portalPath } from './portal-paths.js';
 import type { PortalRequest } from './portal-request.js';
@@ -28,6 +29,8 @@ export interface PortalTheme {
  */
 @Injectable()
 export class PortalPages {
+  private readonly logger = new Logger('Portal');
+
   constructor(
     private readonly views: PortalViews,
     private readonly portals: VenuePortalsService,
@@ -37,9 +40,26 @@ export class PortalPages {
 
   /** The venue's portal when it offers at least one way in; else the 404 page. */
   async portal(venueId: string): Promise<VenuePortal> {
-    const portal = await this.portals.portal(venueId);
-    if (portal === null || portal.ways.length === 0) throw new PageRefusal(404, 'error.noPortal');
+    const portal = await this.openPortal(venueId);
+    if (portal === null) throw new PageRefusal(404, 'error.noPortal');
     return portal;
+  }
+
+  /** The venue's portal when it offers at least one way in; else null. */
+  async openPortal(venueId: string): Promise<VenuePortal | null> {
+    const portal = await this.portals.portal(venueId);
+    return portal === null || portal.ways.length === 0 ? null : portal;
+  }
+
+  /**
+   * Refuses (a page saying so, nothing handed over) a gateway the venue does not trust: a portal link
+   * naming a login URL, gateway address or log-out link elsewhere than a private or local address or
+   * the venue's gateway hosts (a crafted link would otherwise collect the guest's credentials).
+   */
+  assertTrustedGateway(portal: VenuePortal, gateway: GatewayContext): void {
+    if (isTrustedGateway(gateway, portal.gatewayHosts)) return;
+    this.logger.warn(`Untrusted ${gateway.vendor} gateway in a portal link of venue ${portal.venueId}: refused`);
+    throw new PageRefusal(400, 'error.untrustedGateway');
   }
 
   /** The visit's session, started (and its cookie set) when the request has none of this venue. */

@@ -15,6 +15,26 @@ const LANGUAGE_COOKIE_MAX_AGE_MS = 30 * 86_400_000;
 /** The hidden field of every portal form: the session's form token. */
 export const PORTAL_FORM_TOKEN_FIELD = 'formToken';
 
+/** The page's language: `?lang=` (kept in a cookie), else that cookie, else Accept-Language. */
+export function choosePortalLanguage(request: PortalRequest, response: Response): void {
+  const asked = request.query.lang;
+  if (isLanguage(asked)) {
+    // The switch's choice holds for the rest of the visit's pages.
+    response.cookie(PORTAL_LANGUAGE_COOKIE, asked, {
+      path: PORTAL_PREFIX,
+      sameSite: 'lax',
+      secure: request.secure,
+      maxAge: LANGUAGE_COOKIE_MAX_AGE_MS,
+    });
+    request.portalLanguage = asked;
+  } else {
+    request.portalLanguage = pickLanguage(
+      requestCookies(request).get(PORTAL_LANGUAGE_COOKIE),
+      request.headers['accept-language'],
+    );
+  }
+}
+
 /**
  * The portal's guard: the language (`?lang=`, kept in a cookie, else that cookie, else Accept-Language),
  * the visit's session of the venue, and for a POST a refusal when it comes from another site or
@@ -29,22 +49,7 @@ export class PortalGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<PortalRequest>();
-    const asked = request.query.lang;
-    if (isLanguage(asked)) {
-      // The switch's choice holds for the rest of the visit's pages.
-      context.switchToHttp().getResponse<Response>().cookie(PORTAL_LANGUAGE_COOKIE, asked, {
-        path: PORTAL_PREFIX,
-        sameSite: 'lax',
-        secure: request.secure,
-        maxAge: LANGUAGE_COOKIE_MAX_AGE_MS,
-      });
-      request.portalLanguage = asked;
-    } else {
-      request.portalLanguage = pickLanguage(
-        requestCookies(request).get(PORTAL_LANGUAGE_COOKIE),
-        request.headers['accept-language'],
-      );
-    }
+    choosePortalLanguage(request, context.switchToHttp().getResponse<Response>());
     const venueId = (request.params as Record<string, string | undefined>).venueId;
     request.portalSession =
       venueId === undefined ? null : this.sessions.read(request, venueId, this.clock.now().getTime());

@@ -12,6 +12,7 @@ import { PortalPages } from './portal-pages.js';
 import { PortalSessions } from './portal-session.js';
 import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
+import { PortalNotFoundController } from './shell/not-found.controller.js';
 import { PortalShellController } from './shell/shell.controller.js';
 import { PortalSocialButtons } from './social/social-buttons.js';
 import { PortalSocialController } from './social/social.controller.js';
@@ -36,6 +37,8 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
     PortalTermsController,
     PortalStatusController,
     PortalSmsController,
+    // Last: every other /portal address gets the portal's 404 page.
+    PortalNotFoundController,
   ],
   providers: [
     PortalViews,

@@ -57,6 +57,7 @@ class FakeRegistry implements VenueRegistry {
       validitySeconds: changes.validitySeconds ?? 86_400,
       keepSocialEmail: changes.keepSocialEmail ?? false,
       hasFaskey: typeof changes.faskey === 'string',
+      gatewayHosts: changes.gatewayHosts ?? [],
     };
   }
 }
@@ -170,6 +171,8 @@ describe('hotspot venue', () => {
         '--portal-faskey-file',
         join(dir, 'faskey'),
         '--clear-portal-plan',
+        '--portal-gateway-hosts',
+        'GW.lobby.example, 203.0.113.0/24',
       );
       expect(result.code).toBe(0);
       expect(registry.calls).toEqual([['lobby', {}]]);
@@ -187,12 +190,14 @@ describe('hotspot venue', () => {
             validitySeconds: 7200,
             keepSocialEmail: true,
             faskey: 'a-long-faskey-1234',
+            gatewayHosts: ['gw.lobby.example', '203.0.113.0/24'],
           },
         ],
       ]);
       expect(result.stdout).toContain(
         'Guest portal of venue lobby: ways voucher,terms, name "Lobby Café", terms t-0123456789abcdef, privacy -, ' +
-          'plan - (the venue default), validity 7200 s, keep social e-mail yes, openNDS faskey set.\n',
+          'plan - (the venue default), validity 7200 s, keep social e-mail yes, openNDS faskey set, ' +
+          'gateway hosts gw.lobby.example,203.0.113.0/24.\n',
       );
     });
 
@@ -201,6 +206,7 @@ describe('hotspot venue', () => {
       [['--portal-colours', 'red'], "option '--portal-colours' must be up to three colours"],
       [['--portal-validity', '5'], "option '--portal-validity' must be 60 to"],
       [['--portal-keep-social-email', 'maybe'], "option '--portal-keep-social-email' must be yes or no"],
+      [['--portal-gateway-hosts', 'https://evil.example'], "option '--portal-gateway-hosts' https://evil.example"],
       [['--portal-terms-file', '/nonexistent/terms'], "option '--portal-terms-file' must name a readable file"],
       [['--portal-validity', '999'], 'portal planId must be a plan offered in the venue'],
     ])('%j is refused: %s', async (args, message) => {

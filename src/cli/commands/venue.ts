@@ -14,6 +14,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { AuditModule } from '../../audit/audit.module.js';
 import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
+import { gatewayHostsProblem, parseGatewayHosts } from '../../guest-access/gateway-hosts.rules.js';
 import {
   isColour,
   parsePortalWays,
@@ -179,6 +180,7 @@ interface SetOptions {
   portalKeepSocialEmail?: boolean;
   portalFaskeyFile?: string;
   clearPortalFaskey?: true;
+  portalGatewayHosts?: string[];
   json?: true;
 }
 
@@ -213,6 +215,13 @@ function validityValue(raw: string): number {
   if (!/^\d+$/.test(raw) || seconds < VALIDITY_MIN_SECONDS || seconds > VALIDITY_MAX_SECONDS)
     throw new UsageError(`must be ${VALIDITY_MIN_SECONDS} to ${VALIDITY_MAX_SECONDS} seconds`);
   return seconds;
+}
+
+function gatewayHostsValue(raw: string): string[] {
+  const hosts = parseGatewayHosts(raw);
+  const problem = gatewayHostsProblem(hosts);
+  if (problem !== null) throw new UsageError(problem);
+  return hosts;
 }
 
 function yesNoValue(raw: string): boolean {
@@ -254,6 +263,7 @@ function portalChangesOf(options: SetOptions): PortalChanges | null {
     '--clear-portal-faskey',
   );
   if (faskey !== undefined) changes.faskey = faskey === null ? null : fileText(faskey, '--portal-faskey-file').trim();
+  if (options.portalGatewayHosts !== undefined) changes.gatewayHosts = options.portalGatewayHosts;
   return Object.keys(changes).length === 0 ? null : changes;
 }
 
@@ -362,6 +372,14 @@ export const venueCommand: CliCommand = {
       )
       .addOption(flagOption('--clear-portal-faskey', "clear its portal's openNDS faskey"))
       .addOption(
+        valueOption(
+          '--portal-gateway-hosts <hosts>',
+          'gateway hosts its portal hands credentials to besides private addresses: names, *.suffix, IPs, CIDRs ' +
+            "(comma-separated; '' none)",
+          gatewayHostsValue,
+        ),
+      )
+      .addOption(
         flagOption(
           '--json',
           'print one JSON object {id, displayName, timeZone, ssid, portalUrl, checkOutTime, defaultPlanId, createdAt, ' +
@@ -417,7 +435,8 @@ function describePortal(portal: VenuePortal): string {
     `ways ${portal.ways.length === 0 ? '- (off)' : portal.ways.join(',')}, name ${shown(portal.displayName)}, ` +
     `terms ${portal.termsVersion ?? '-'}, privacy ${portal.privacyText === null ? '-' : 'set'}, ` +
     `plan ${portal.planId ?? '- (the venue default)'}, validity ${portal.validitySeconds} s, ` +
-    `keep social e-mail ${portal.keepSocialEmail ? 'yes' : 'no'}, openNDS faskey ${portal.hasFaskey ? 'set' : '-'}`
+    `keep social e-mail ${portal.keepSocialEmail ? 'yes' : 'no'}, openNDS faskey ${portal.hasFaskey ? 'set' : '-'}, ` +
+    `gateway hosts ${portal.gatewayHosts.length === 0 ? '- (private addresses only)' : portal.gatewayHosts.join(',')}`
   );
 }
 

@@ -56,6 +56,10 @@ export class VenuePortalEntity {
   @Column({ name: 'faskey_sealed', type: 'text', nullable: true })
   faskeySealed!: string | null;
 
+  /** The gateway hosts trusted besides private and local addresses, comma-separated (see gateway-hosts.rules); '' none. */
+  @Column({ name: 'gateway_hosts', type: 'varchar', length: 1024, default: '' })
+  gatewayHosts!: string;
+
   @DateTimeColumn('created_at')
   createdAt!: Date;
 

@@ -2,6 +2,7 @@ import { fasItems, openndsToken, parseOpennds } from './opennds.js';
 import { gatewayContextOf, handoverOf } from './gateways.js';
 import { uamPassword } from './coova.js';
 import { httpUrl, ipOf, macOf, NO_GATEWAY } from './gateway.js';
+import { isTrustedGateway } from './trust.js';
 
 const CREDENTIALS = { username: 'guest-1', password: 'Pass2345' };
 const LANDING = 'https://portal.example/portal/lobby/status';
@@ -208,5 +209,32 @@ describe('no gateway', () => {
   it('is no context, and the hand-over goes to the landing page', () => {
     expect(gatewayContextOf({ lang: 'tr' })).toBeNull();
     expect(handoverOf(NO_GATEWAY, CREDENTIALS, LANDING, null)).toEqual({ kind: 'redirect', location: LANDING });
+  });
+});
+
+describe('isTrustedGateway', () => {
+  const mikrotik = (login: string, logout = 'http://10.5.50.1/logout') =>
+    gatewayContextOf({ 'link-login-only': login, 'link-logout': logout, mac: '02:00:00:00:00:01' });
+
+  it('trusts a gateway at a private address, and a public one only when the venue lists it', () => {
+    expect(isTrustedGateway(mikrotik('http://10.5.50.1/login')!, [])).toBe(true);
+    expect(isTrustedGateway(mikrotik('https://evil.example/login')!, [])).toBe(false);
+    expect(isTrustedGateway(mikrotik('https://gw.hotel.example/login')!, ['gw.hotel.example'])).toBe(true);
+  });
+
+  it('refuses the whole visit when the log-out link or an openNDS gateway address is elsewhere', () => {
+    expect(isTrustedGateway(mikrotik('http://10.5.50.1/login', 'https://evil.example/logout')!, [])).toBe(false);
+    const fas = (address: string) =>
+      Buffer.from(`hid=${'ab'.repeat(32)}, clientip=192.168.8.20, gatewayaddress=${address}`).toString('base64');
+    expect(isTrustedGateway(gatewayContextOf({ fas: fas('192.168.8.1:2050') })!, [])).toBe(true);
+    expect(isTrustedGateway(gatewayContextOf({ fas: fas('evil.example:2050') })!, [])).toBe(false);
+    expect(isTrustedGateway(gatewayContextOf({ fas: fas('203.0.113.9:2050') })!, ['203.0.113.0/24'])).toBe(true);
+  });
+
+  it('keeps any http(s) landing URL and drops others', () => {
+    const context = gatewayContextOf({ 'link-login-only': 'http://10.5.50.1/login', dst: 'https://news.example/' });
+    expect(context?.landingUrl).toBe('https://news.example/');
+    const script = gatewayContextOf({ 'link-login-only': 'http://10.5.50.1/login', dst: 'javascript:alert(1)' });
+    expect(script?.landingUrl).toBeNull();
   });
 });

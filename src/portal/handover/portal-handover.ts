@@ -29,6 +29,8 @@ export class PortalHandover {
 
   async answer(request: PortalRequest, response: Response, portal: VenuePortal, admission: Admission): Promise<void> {
     const gateway = request.portalSession?.gateway ?? NO_GATEWAY;
+    // Checked again here: the venue's gateway hosts may have changed since the visit started.
+    this.pages.assertTrustedGateway(portal, gateway);
     const landing = `${request.protocol}://${request.get('host') ?? ''}${portalPath(portal.venueId, 'status')}`;
     const faskey = gateway.vendor === 'opennds' ? await this.portals.faskey(portal.venueId) : null;
     const handover = handoverOf(

@@ -25,7 +25,9 @@ export class PortalStartController {
     @Res() response: Response,
   ): Promise<void> {
     const portal = await this.pages.portal(venueId);
-    this.pages.session(request, response, venueId, gatewayContextOf(queryOf(request)));
+    const gateway = gatewayContextOf(queryOf(request));
+    if (gateway !== null) this.pages.assertTrustedGateway(portal, gateway);
+    this.pages.session(request, response, venueId, gateway);
     const socialProviders = await this.socialButtons.prepare(response, portal);
     await this.pages.render(request, response, 200, 'start/start', portal, { ways: portal.ways, socialProviders });
   }

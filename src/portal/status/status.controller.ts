@@ -5,6 +5,7 @@ import { UsageService } from '../../usage/usage.service.js';
 import { VenuesService } from '../../venues/venues.service.js';
 import { bytesText, timeHtml } from '../../web/format.js';
 import { DEFAULT_LANGUAGE } from '../../web/language.js';
+import { isTrustedGateway } from '../gateways/trust.js';
 import { PortalPages } from '../portal-pages.js';
 import type { PortalRequest } from '../portal-request.js';
 import { PortalScreen } from '../portal-screen.decorator.js';
@@ -50,7 +51,8 @@ export class PortalStatusController {
       view,
       validUntil: view.validUntil === null ? null : timeHtml(new Date(view.validUntil), zone, language),
       dataLeft: view.bytesLeft === null ? null : bytesText(view.bytesLeft, language),
-      logoutUrl: session?.gateway.logoutUrl ?? null,
+      logoutUrl:
+        session !== null && isTrustedGateway(session.gateway, portal.gatewayHosts) ? session.gateway.logoutUrl : null,
     });
   }
 }

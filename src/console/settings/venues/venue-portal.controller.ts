@@ -50,6 +50,7 @@ export class VenuePortalSettingsController {
       planId: field(request, 'planId').trim(),
       validityMinutes: field(request, 'validityMinutes').trim(),
       keepSocialEmail: field(request, 'keepSocialEmail') === 'yes',
+      gatewayHosts: field(request, 'gatewayHosts', 1024),
       faskey: field(request, 'faskey', 256),
       clearFaskey: field(request, 'clearFaskey') === 'yes',
     };
@@ -118,6 +119,7 @@ function formOf(portal: VenuePortal | null): PortalForm {
     planId: portal?.planId ?? '',
     validityMinutes: String(Math.round((portal?.validitySeconds ?? 86_400) / 60)),
     keepSocialEmail: portal?.keepSocialEmail ?? false,
+    gatewayHosts: (portal?.gatewayHosts ?? []).join(', '),
     faskey: '',
     clearFaskey: false,
   };

@@ -12,6 +12,7 @@ const FORM: PortalForm = {
   planId: '',
   validityMinutes: '1440',
   keepSocialEmail: false,
+  gatewayHosts: ' GW.lobby.example, 203.0.113.0/24 ',
   faskey: '',
   clearFaskey: false,
 };
@@ -31,6 +32,7 @@ describe('portalChangesOfForm', () => {
         planId: null,
         validitySeconds: 86_400,
         keepSocialEmail: false,
+        gatewayHosts: ['gw.lobby.example', '203.0.113.0/24'],
       },
     });
     expect(portalChangesOfForm({ ...FORM, faskey: 'secret-key-1' })).toMatchObject({
@@ -46,6 +48,7 @@ describe('portalChangesOfForm', () => {
     [{ validityMinutes: '0' }, 'validityMinutes'],
     [{ validityMinutes: '1.5' }, 'validityMinutes'],
     [{ faskey: 'secret-key-1', clearFaskey: true }, 'faskey'],
+    [{ gatewayHosts: 'https://gw.example/login' }, 'gatewayHosts'],
   ])('%j is refused on %s', (change, field) => {
     expect(portalChangesOfForm({ ...FORM, ...change })).toEqual({
       problem: { field, key: `venues.portal.problem.${field}` },

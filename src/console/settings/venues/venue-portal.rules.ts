@@ -7,6 +7,7 @@ import {
   type PortalChanges,
   type PortalWay,
 } from '../../../guest-access/guest-access.rules.js';
+import { gatewayHostsProblem, parseGatewayHosts } from '../../../guest-access/gateway-hosts.rules.js';
 
 /** The portal settings form as typed. */
 export interface PortalForm {
@@ -21,6 +22,8 @@ export interface PortalForm {
   planId: string;
   validityMinutes: string;
   keepSocialEmail: boolean;
+  /** Trusted gateway hosts besides private addresses, comma- or space-separated. */
+  gatewayHosts: string;
   /** Typed only to change it: empty keeps the stored one. */
   faskey: string;
   clearFaskey: boolean;
@@ -39,6 +42,7 @@ export const PORTAL_FORM_FIELDS = [
   'planId',
   'validityMinutes',
   'keepSocialEmail',
+  'gatewayHosts',
   'faskey',
   'clearFaskey',
 ] as const satisfies ReadonlyArray<keyof PortalForm>;
@@ -63,6 +67,8 @@ export function portalChangesOfForm(form: PortalForm): { changes: PortalChanges 
   const minutes = Number(form.validityMinutes);
   if (!/^\d+$/.test(form.validityMinutes) || minutes * 60 < VALIDITY_MIN_SECONDS || minutes * 60 > VALIDITY_MAX_SECONDS)
     return problem('validityMinutes');
+  const gatewayHosts = parseGatewayHosts(form.gatewayHosts);
+  if (gatewayHostsProblem(gatewayHosts) !== null) return problem('gatewayHosts');
   if (form.faskey !== '' && form.clearFaskey) return problem('faskey');
   const text = (value: string) => (value.trim() === '' ? null : value);
   const changes: PortalChanges = {
@@ -77,6 +83,7 @@ export function portalChangesOfForm(form: PortalForm): { changes: PortalChanges 
     planId: text(form.planId),
     validitySeconds: minutes * 60,
     keepSocialEmail: form.keepSocialEmail,
+    gatewayHosts,
   };
   if (form.faskey !== '') changes.faskey = form.faskey;
   else if (form.clearFaskey) changes.faskey = null;
