@@ -90,11 +90,16 @@ describe('hotspot records', () => {
     });
   });
 
-  it('public-key prints the PEM alone on stdout, its SHA-256 on stderr', async () => {
+  it('public-key prints the PEM alone on stdout, its SHA-256 on stderr; --json both in one object', async () => {
     expect(await run('public-key')).toEqual({
       code: 0,
       stdout: '-----BEGIN PUBLIC KEY-----\nAA==\n-----END PUBLIC KEY-----\n',
       stderr: 'SHA-256 of the public key (DER): cd\n',
+    });
+    expect(await run('public-key', '--json')).toEqual({
+      code: 0,
+      stdout: '{"pem":"-----BEGIN PUBLIC KEY-----\\nAA==\\n-----END PUBLIC KEY-----\\n","sha256":"cd"}\n',
+      stderr: '',
     });
   });
 });

@@ -82,7 +82,8 @@ export const recordsCommand: CliCommand = {
         'Print the public key that verifies the files (PEM), for the regulator; its SHA-256 goes to stderr. ' +
           'The signing key is made on first use.',
       )
-      .action(() => runtime.use(RECORDS_SERVICE, (keeper) => publicKey(keeper, io)));
+      .addOption(flagOption('--json', 'print one JSON object {pem, sha256}'))
+      .action((options: { json?: true }) => runtime.use(RECORDS_SERVICE, (keeper) => publicKey(keeper, options, io)));
   },
 };
 
@@ -143,8 +144,12 @@ async function verify(
   if (!check.ok) throw new CommandFailure('Verification failed: see the lines marked FAILED.');
 }
 
-async function publicKey(keeper: RecordsKeeper, io: CliIo): Promise<void> {
+async function publicKey(keeper: RecordsKeeper, options: { json?: true }, io: CliIo): Promise<void> {
   const key = await failing(() => Promise.resolve(keeper.publicKey()));
+  if (options.json) {
+    printJson(io, key);
+    return;
+  }
   io.stdout.write(key.pem);
   io.stderr.write(`SHA-256 of the public key (DER): ${key.sha256}\n`);
 }
