@@ -185,6 +185,41 @@ describe.each(databaseKinds())('console: Settings → Plans [%s]', (kind) => {
     expect(await testApp.dataSource.getRepository(PlanEntity).countBy({ id: free })).toBe(0);
   });
 
+  it("sets a venue's default plan from the venue's form, among the plans it offers, and clears it", async () => {
+    const admin = (await signInConsole(testApp, { admin: true })).console;
+    const offered = await givenPlan({ name: unique('Lobby default'), downloadRate: 2_000_000 });
+    const elsewhere = await givenPlan({ name: unique('Beach only'), venueIds: ['venue-b'] });
+    const form = await admin.get('/admin/settings/venues/venue-a/edit');
+    expect(form.status).toBe(200);
+    expect(form.text).toContain(`<option value="${offered}">`);
+    expect(form.text).not.toContain(`<option value="${elsewhere}">`);
+    const fields = {
+      displayName: 'Hotel Aurora',
+      timeZone: 'Europe/Istanbul',
+      ssid: '',
+      portalUrl: '',
+      checkOutTime: '',
+    };
+    const defaultOf = async () =>
+      (await testApp.app.get(VenuesService).list()).find((venue) => venue.id === 'venue-a')?.defaultPlanId;
+
+    const saved = await admin.post('/admin/settings/venues/venue-a/edit', { ...fields, defaultPlanId: offered });
+    expect(saved.status).toBe(303);
+    expect(await defaultOf()).toBe(offered);
+    expect((await admin.get('/admin/settings/venues/venue-a/edit')).text).toContain(
+      `<option value="${offered}" selected>`,
+    );
+
+    const refused = await admin.post('/admin/settings/venues/venue-a/edit', { ...fields, defaultPlanId: elsewhere });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('Default plan: choose a plan this venue offers.');
+    expect(await defaultOf()).toBe(offered);
+
+    const cleared = await admin.post('/admin/settings/venues/venue-a/edit', { ...fields, defaultPlanId: '' });
+    expect(cleared.status).toBe(303);
+    expect(await defaultOf()).toBeNull();
+  });
+
   it('keeps to the venues: another venue’s operator sees none of its plans, also by URL', async () => {
     const name = unique('Aurora only');
     const id = await givenPlan({ name });

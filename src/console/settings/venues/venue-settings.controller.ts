@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { actorOf } from '../../../audit/audit.rules.js';
 import type { AppConfig } from '../../../config/configuration.js';
+import { PlansService } from '../../../plans/plans.service.js';
 import type { VenueChanges } from '../../../venues/venue-rules.js';
 import { VenuesService, VenueValidationError, type Venue } from '../../../venues/venues.service.js';
 import { timeZones } from '../../../web/format.js';
@@ -19,6 +20,8 @@ interface VenueForm {
   ssid: string;
   portalUrl: string;
   checkOutTime: string;
+  /** '' for none; shown and sent when editing (a plan must offer a venue that exists). */
+  defaultPlanId: string;
 }
 
 /** Settings → Venues at /admin/settings/venues (administrators): display names, time zones, SSIDs, portal URLs, check-out times. */
@@ -29,6 +32,7 @@ export class VenueSettingsController {
   constructor(
     private readonly pages: ConsolePages,
     private readonly venues: VenuesService,
+    private readonly plans: PlansService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.registeredOnly = config.get('venuesRegisteredOnly', { infer: true });
@@ -46,7 +50,15 @@ export class VenueSettingsController {
   @Get('new')
   async addForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     requireAdmin(request);
-    const form = { id: '', displayName: '', timeZone: '', ssid: '', portalUrl: '', checkOutTime: '' };
+    const form = {
+      id: '',
+      displayName: '',
+      timeZone: '',
+      ssid: '',
+      portalUrl: '',
+      checkOutTime: '',
+      defaultPlanId: '',
+    };
     await this.showForm(request, response, 200, form, true, null);
   }
 
@@ -73,6 +85,7 @@ export class VenueSettingsController {
       ssid: venue.ssid ?? '',
       portalUrl: venue.portalUrl ?? '',
       checkOutTime: venue.checkOutTime ?? '',
+      defaultPlanId: venue.defaultPlanId ?? '',
     };
     await this.showForm(request, response, 200, form, false, null);
   }
@@ -104,6 +117,7 @@ export class VenueSettingsController {
       ssid: form.ssid,
       portalUrl: form.portalUrl,
       checkOutTime: form.checkOutTime,
+      ...(adding ? {} : { defaultPlanId: form.defaultPlanId }),
     };
     try {
       await this.venues.set(form.id, changes, actor, this.pages.claim(request, { link: '/admin/settings/venues' }));
@@ -131,11 +145,13 @@ export class VenueSettingsController {
     adding: boolean,
     problem: { field: string; key: string } | null,
   ): Promise<void> {
+    const plans = adding ? [] : await this.plans.list(operatorActor(requireAdmin(request)), form.id);
     await this.pages.render(request, response, status, 'settings/venues/form', {
       form,
       adding,
       problem,
       zones: timeZones(),
+      plans: plans.map((plan) => ({ id: plan._id, name: plan.name })),
     });
   }
 }
@@ -149,5 +165,6 @@ function formOf(request: ConsoleRequest, id: string): VenueForm {
     ssid: field(request, 'ssid'),
     portalUrl: field(request, 'portalUrl').trim(),
     checkOutTime: field(request, 'checkOutTime').trim(),
+    defaultPlanId: field(request, 'defaultPlanId').trim(),
   };
 }
