@@ -22,12 +22,14 @@ const FEATURE_LAYERS = [
   'nas',
   'batches',
   'operators',
+  'guest-access',
   'secrets',
   'radius-config',
   'usage',
   'radius',
   'health',
   'metrics',
+  'portal',
   'console',
   'cli',
 ];
@@ -102,8 +104,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // The console's own script runs in the browser.
-    files: ['src/console/static/**/*.js'],
+    // The console's and the portal's own scripts run in the browser.
+    files: ['src/console/static/**/*.js', 'src/portal/static/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   prettier,

@@ -7,11 +7,13 @@ import { CommonModule } from './common/common.module.js';
 import { ConsoleModule } from './console/console.module.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
+import { GuestAccessSweepModule } from './guest-access/guest-access-sweep.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { OperatorsModule } from './operators/operators.module.js';
+import { PortalModule } from './portal/portal.module.js';
 import { PlansModule } from './plans/plans.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
@@ -43,6 +45,8 @@ export class AppModule {
         AuditRetentionModule,
         BatchesSweepModule,
         ConsoleModule,
+        GuestAccessSweepModule,
+        PortalModule,
         // Prometheus metrics on a listener of their own, only when METRICS_PORT is set.
         ...(config.metrics.port === null ? [] : [MetricsModule.forRoot(config, 'service')]),
       ],

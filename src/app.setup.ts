@@ -10,6 +10,7 @@ import { consoleBusyAnswer } from './console/console-busy.js';
 import { pageSecurityHeaders } from './web/headers.js';
 import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
+import { isPortalPath } from './portal/portal-paths.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
 import { Admission } from './common/load/admission.js';
@@ -81,6 +82,7 @@ export async function createApp(
     },
   });
   const applyConsoleHeaders = pageSecurityHeaders();
+  const applyPortalHeaders = pageSecurityHeaders({ imageSources: ['https:'] });
   const logRequest = requestLogMiddleware(pino);
   const version = versionLine(serviceVersion());
   // gzip or deflate when the client asks for it (Accept-Encoding), e.g. long user lists.
@@ -97,6 +99,7 @@ export async function createApp(
     requestIdMiddleware(req, res, () => {
       logRequest(req, res, () => {
         if (isConsolePath(req.path)) applyConsoleHeaders(res);
+        else if (isPortalPath(req.path)) applyPortalHeaders(res);
         else {
           applySecurityHeaders(res);
           // Answers carry personal data and, once, generated passwords and tokens: no cache keeps
@@ -137,10 +140,10 @@ export async function createApp(
   const parseApiBody = bodyChecks(
     express.json({ limit: MAX_BODY_SIZE, strict: false, type: () => true, verify: requireUtf8Body }),
   );
-  // The console's pages post HTML forms; nothing else reaches its routes.
+  // The console's and the portal's pages post HTML forms; nothing else reaches their routes.
   const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
   app.use((req: Request, res: Response, next: NextFunction) =>
-    isConsolePath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
+    isConsolePath(req.path) || isPortalPath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
   );
   app.useGlobalFilters(new ApiExceptionFilter(admission));
   app.useGlobalPipes(createValidationPipe());

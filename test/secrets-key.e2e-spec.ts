@@ -103,7 +103,7 @@ for (const kind of databaseKinds()) {
       const rotated = await cli('secrets', 'rotate');
       expect(rotated.code).toBe(0);
       expect(rotated.stdout).toBe(
-        'Re-sealed 2 NAS secret(s), 1 TOTP key(s) and 3 batch password(s) under a new key.\n' +
+        'Re-sealed 2 NAS secret(s), 1 TOTP key(s), 3 batch password(s) and 0 portal faskey(s) under a new key.\n' +
           `The key file ${keyFile} holds the new key. Restart the service and the worker.\n`,
       );
       const newKey = readKeyFile(keyFile);

@@ -34,6 +34,7 @@ import { DeskSearch1797753610000 } from './1797753610000-DeskSearch.js';
 import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.js';
 import { Plans1797753700000 } from './1797753700000-Plans.js';
 import { UsageCounters1797753750000 } from './1797753750000-UsageCounters.js';
+import { GuestAccess1797800000000 } from './1797800000000-GuestAccess.js';
 
 /** Every sqlite migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -72,4 +73,5 @@ export const SQLITE_MIGRATIONS: Array<new () => MigrationInterface> = [
   VenueRowsInBatch1797753630000,
   Plans1797753700000,
   UsageCounters1797753750000,
+  GuestAccess1797800000000,
 ];

@@ -77,6 +77,7 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 15_000,
       usageSweepIntervalMs: 10_000,
+      portalFormsPerMinute: 10,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 10_000,
       rateLimit: { perMinute: 600, unauthenticatedPerMinute: 30, redisUrl: null, redisCoolDownMs: 30_000 },
@@ -230,6 +231,7 @@ describe('loadConfig', () => {
       },
       expirySweepIntervalMs: 0,
       usageSweepIntervalMs: 0,
+      portalFormsPerMinute: 10,
       countFoldIntervalMs: 1000,
       shutdownTimeoutMs: 3000,
       rateLimit: {

@@ -211,6 +211,7 @@ const jobsAndLimits = z
     UNAUTH_RETRY_BASE_MS: integer(1, 3_600_000).default(5000),
     EXPIRY_SWEEP_INTERVAL: integer(0, 86_400).default(15),
     USAGE_SWEEP_INTERVAL: integer(0, 3600).default(10),
+    PORTAL_FORMS_PER_MINUTE: integer(0, 10_000).default(10),
     SHUTDOWN_TIMEOUT_SECONDS: integer(1, 600).default(10),
     RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(600),
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: integer(0, 1_000_000).default(30),
@@ -341,6 +342,8 @@ export const configSchema = z
       expirySweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL * 1000,
       /** How often the sessions' counters are folded into users' usage and plans' limits enforced; 0 turns it off. */
       usageSweepIntervalMs: env.USAGE_SWEEP_INTERVAL * 1000,
+      /** Guest portal forms sent per minute per client IP and per device MAC; 0 turns the limit off. */
+      portalFormsPerMinute: env.PORTAL_FORMS_PER_MINUTE,
       /** How often the venue counters' pending changes are folded into them; 0 turns the fold off (CLI). */
       countFoldIntervalMs: COUNT_FOLD_INTERVAL_MS,
       /** The longest a graceful shutdown may take before the process exits anyway. */

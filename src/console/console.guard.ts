@@ -5,7 +5,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { ConsoleSessionsService } from '../operators/console-sessions.service.js';
 import { isFormTokenOf } from '../operators/form-tokens.js';
-import { crossSiteRefusal } from './console.rules.js';
+import { crossSiteRefusal } from '../web/cross-site.js';
 import { FormAlreadySent, PageRedirect, PageRefusal } from '../web/errors.js';
 import { field } from '../web/forms.js';
 import type { ConsoleRequest } from './console-request.js';

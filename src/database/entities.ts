@@ -20,6 +20,10 @@ import { OperatorEntity } from '../operators/entities/operator.entity.js';
 import { PlanVenueEntity } from '../plans/entities/plan-venue.entity.js';
 import { PlanEntity } from '../plans/entities/plan.entity.js';
 import { LoginAttemptEntity } from '../radius/entities/login-attempt.entity.js';
+import { GuestIdentityEntity } from '../guest-access/entities/guest-identity.entity.js';
+import { PortalPassEntity } from '../guest-access/entities/portal-pass.entity.js';
+import { TermsAcceptanceEntity } from '../guest-access/entities/terms-acceptance.entity.js';
+import { VenuePortalEntity } from '../guest-access/entities/venue-portal.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -54,4 +58,8 @@ export const ENTITIES = [
   PlanEntity,
   PlanVenueEntity,
   UserUsageEntity,
+  VenuePortalEntity,
+  GuestIdentityEntity,
+  TermsAcceptanceEntity,
+  PortalPassEntity,
 ];

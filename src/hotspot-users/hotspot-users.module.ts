@@ -13,6 +13,7 @@ import { UserAccess } from './user-access.js';
 import { UserExportService } from './user-export.service.js';
 import { UserUnauthJobsService } from './user-unauth-jobs.service.js';
 import { UserSessionEndings } from './user-session-endings.js';
+import { PortalUsersService } from './portal-users.service.js';
 import { PasswordResetController } from './password-reset.controller.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { SessionDisconnectService } from './session-disconnect.service.js';
@@ -44,6 +45,7 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     VenueJobsRepository,
     VenueFiguresService,
     UserExportService,
+    PortalUsersService,
   ],
   // For the console's pages, which call the same use cases with the signed-in operator as the actor.
   exports: [
@@ -56,6 +58,8 @@ import { VenueSessionsService } from './venue-sessions.service.js';
     PasswordResetService,
     VenueFiguresService,
     UserExportService,
+    // For the guest portal (guest-access/), which makes and finds its users through the same writer.
+    PortalUsersService,
   ],
 })
 export class HotspotUsersModule {}

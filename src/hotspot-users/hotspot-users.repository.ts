@@ -4,6 +4,7 @@ import { dateTimeParameter, ID_LENGTH, readDateTime } from '../database/columns.
 import { DatabaseService } from '../database/database.service.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { reversedMac } from '../common/search/search-folds.js';
+import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
 import { HotspotUserNameWordEntity } from './entities/hotspot-user-name-word.entity.js';
 import { HotspotUserVenueEntity } from './entities/hotspot-user-venue.entity.js';
 import { HotspotUserEntity, type UserStatus } from './entities/hotspot-user.entity.js';
@@ -255,6 +256,17 @@ export class HotspotUsersRepository {
       skipped += buckets.reduce((sum, { count }) => sum + count, 0);
       below = buckets[buckets.length - 1].bucket;
     }
+  }
+
+  /** The id of the user holding `username` (case-insensitive, as the uniqueness key) in `venueId`; null when none does. */
+  async findIdByUsernameInVenue(em: EntityManager, venueId: string, username: string): Promise<string | null> {
+    const key = usernameKey(username);
+    if (key.length > USERNAME_MAX_LENGTH) return null;
+    const [row] = await em.query<Array<{ user_id: string }>>(
+      'SELECT user_id FROM hotspot_user_venues WHERE venue_id = ? AND username_key = ?',
+      [venueId, key],
+    );
+    return row?.user_id ?? null;
   }
 
   findRecord(em: EntityManager, id: string): Promise<UserRecord | null> {

@@ -23,9 +23,13 @@ import {
   type RejectReason,
 } from './radius.rules.js';
 import { UsageService } from '../usage/usage.service.js';
+import { GuestAccessService } from '../guest-access/guest-access.service.js';
 import { LoginDecisions } from './login-decisions.js';
 import { planReply, UNLIMITED } from './plan-reply.rules.js';
 import { VerifiedPasswords } from './verified-passwords.js';
+
+/** The users the guest portal makes: a live hand-over pass (guest-access) is their PAP password. */
+const PORTAL_LOGIN_METHODS: ReadonlySet<string> = new Set(['sms', 'social', 'guest']);
 
 /** The most of a username a login's log line repeats (a hostile NAS may send kilobytes). */
 const LOGGED_USERNAME_LENGTH = 128;
@@ -66,6 +70,7 @@ export class AuthorizeService {
     private readonly audit: AuditService,
     private readonly decisions: LoginDecisions,
     private readonly usage: UsageService,
+    private readonly guestAccess: GuestAccessService,
     config: ConfigService<AppConfig, true>,
     @Optional() @Inject(RADIUS_OBSERVER) private readonly observer: RadiusObserver | null = null,
   ) {
@@ -136,6 +141,16 @@ export class AuthorizeService {
       (em) => this.radiusUsers.findLoginByUsername(em, username, nas.venueId, recentSince),
       { deadline, lane: 'radius' },
     );
+    if (user !== null && PORTAL_LOGIN_METHODS.has(user.loginMethod)) {
+      // The portal's users have no password: the hand-over's one-time pass stands for one.
+      const now = this.clock.now();
+      const live = await this.database.run((em) => this.guestAccess.isLivePass(em, user.id, password, now), {
+        deadline,
+        lane: 'radius',
+      });
+      if (!live) return { ...rejected('invalidCredentials', null), foundUserId: foundIn(user) };
+      return this.decide(user, nas, macAddress, deadline);
+    }
     const hash = user?.loginMethod === 'username_password' ? user.passwordHash : null;
     if (user === null || hash === null) {
       await this.passwords.verify('radius', await this.passwords.standIn(), password, deadline);

@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { UserSessionsModule } from '../hotspot-users/user-sessions.module.js';
 import { NasModule } from '../nas/nas.module.js';
 import { UnauthJobsModule } from '../unauth-jobs/unauth-jobs.module.js';
+import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { AccountingService } from './accounting.service.js';
 import { AuthorizeService } from './authorize.service.js';
@@ -15,7 +16,15 @@ import { StaleSessionsSweeper } from './stale-sessions.sweeper.js';
 
 /** The FreeRADIUS back end: authorize, accounting and post-auth over rlm_rest, and the stale-session sweep. */
 @Module({
-  imports: [UserSessionsModule, UnauthJobsModule, NasModule, LoginAttemptsModule, AuditModule, UsageModule],
+  imports: [
+    UserSessionsModule,
+    UnauthJobsModule,
+    NasModule,
+    LoginAttemptsModule,
+    AuditModule,
+    UsageModule,
+    GuestAccessModule,
+  ],
   controllers: [RadiusController],
   providers: [
     AuthorizeService,

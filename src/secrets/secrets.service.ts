@@ -5,6 +5,7 @@ import { BatchesService } from '../batches/batches.service.js';
 import type { AppConfig } from '../config/configuration.js';
 import { createKeyFile, newSecretsKey } from '../config/secrets-key-file.js';
 import { DatabaseService } from '../database/database.service.js';
+import { VenuePortalsService } from '../guest-access/venue-portals.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
@@ -14,6 +15,7 @@ export interface SecretsRotation {
   nasSecrets: number;
   totpSeeds: number;
   batchPasswords: number;
+  portalFaskeys: number;
   /** The key file that now holds the new key; null when the key comes from SECRETS_KEY (or there was none). */
   keyFile: string | null;
   /** The new key, to be set as SECRETS_KEY on every instance; null when the key file holds it. */
@@ -21,7 +23,7 @@ export interface SecretsRotation {
 }
 
 /**
- * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches) is
+ * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the portals' openNDS faskeys) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
  * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
  * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
@@ -37,6 +39,7 @@ export class SecretsService {
     private readonly batches: BatchesService,
     private readonly operators: OperatorsService,
     private readonly formTokens: ConsoleFormTokensService,
+    private readonly portals: VenuePortalsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.currentKey = config.get('secretsKey', { infer: true });
@@ -56,7 +59,7 @@ export class SecretsService {
       rmSync(pending, { force: true });
       createKeyFile(pending, newKey);
     }
-    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords'>;
+    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys'>;
     try {
       counts = await this.database.transaction(async (em) => {
         await this.formTokens.eraseSecrets(em);
@@ -64,6 +67,7 @@ export class SecretsService {
           nasSecrets: await this.nas.resealSecrets(em, this.currentKey, newKey),
           totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
           batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
+          portalFaskeys: await this.portals.resealFaskeys(em, this.currentKey, newKey),
         };
       });
     } catch (error) {

@@ -283,13 +283,15 @@ export class UsageService {
 
   /**
    * A login's standing under its plan (the user's own, else the venue's default), read in one
-   * statement and the plan's: null when the login has no plan.
+   * statement and the plan's: null when the login has no plan. In RADIUS's lane unless the caller is
+   * a page (the guest portal's status page).
    */
   async loginStanding(
     userId: string,
     venueId: string,
     macAddress: string,
     deadline: Deadline = Deadline.none,
+    lane: 'radius' | 'general' = 'radius',
   ): Promise<PlanLoginStanding | null> {
     const now = this.clock.now();
     // The venue's day is one of these three, whatever its time zone.
@@ -308,7 +310,7 @@ export class UsageService {
         const usage = figuresOf(figures.usage, dayOf(now, figures.timeZone));
         return { plan, ...planLoginDecision(plan, usage, figures) };
       },
-      { deadline, lane: 'radius' },
+      { deadline, lane },
     );
   }
 }

@@ -12,7 +12,7 @@ import { UNKNOWN_ROUTE_RESPONSES } from '../../src/common/swagger/openapi-comple
  */
 
 /** Not part of the documented API: the docs themselves, and FreeRADIUS's back end (not v1). */
-const UNDOCUMENTED = [/^\/api\/docs(?:[-/.]|$)/, /^\/radius(?:\/|$)/, /^\/admin(?:\/|$)/i];
+const UNDOCUMENTED = [/^\/api\/docs(?:[-/.]|$)/, /^\/radius(?:\/|$)/, /^\/admin(?:\/|$)/i, /^\/portal(?:\/|$)/i];
 
 /** Headers of the API's own making: a response carrying one must declare it. */
 const OWN_HEADERS =

@@ -12,6 +12,8 @@ import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
+import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
+import { VenuePortalsService } from '../../guest-access/venue-portals.service.js';
 import { SecretsService, type SecretsRotation } from '../../secrets/secrets.service.js';
 import { CommandFailure, printJson, type CliCommand, type CliIo, type ServiceNeed } from '../command.js';
 import { flagOption } from '../option-values.js';
@@ -33,6 +35,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     OperatorsRepository,
     ConsoleFormTokensService,
     ConsoleFormTokensRepository,
+    VenuePortalsService,
+    GuestAccessRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -42,7 +46,9 @@ export const secretsCommand: CliCommand = {
   register(program, { io, runtime }) {
     const secrets = program
       .command('secrets')
-      .description('The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords).');
+      .description(
+        'The key that seals stored secrets (NAS shared secrets, TOTP keys, voucher passwords, openNDS faskeys).',
+      );
     secrets
       .command('rotate')
       .description(
@@ -51,7 +57,12 @@ export const secretsCommand: CliCommand = {
           'with SECRETS_KEY the new key is printed alone on stdout, to be set on every instance. ' +
           'Stop the service and worker first, or restart them right after: they keep the old key until then.',
       )
-      .addOption(flagOption('--json', 'print one JSON object {nasSecrets, totpSeeds, batchPasswords, keyFile, newKey}'))
+      .addOption(
+        flagOption(
+          '--json',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, keyFile, newKey}',
+        ),
+      )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
   },
 };
@@ -72,8 +83,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
     return;
   }
   const counts =
-    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s) and ` +
-    `${rotation.batchPasswords} batch password(s) under a new key.`;
+    `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
+    `${rotation.batchPasswords} batch password(s) and ${rotation.portalFaskeys} portal faskey(s) under a new key.`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,

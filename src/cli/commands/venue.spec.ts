@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PortalChanges } from '../../guest-access/guest-access.rules.js';
+import { PortalValidationError, type VenuePortal } from '../../guest-access/venue-portals.service.js';
 import type { VenueChanges } from '../../venues/venue-rules.js';
 import { VenueValidationError, type Venue } from '../../venues/venues.service.js';
 import { FakeRuntime, runCli } from '../../testing/cli.js';
@@ -33,6 +38,26 @@ class FakeRegistry implements VenueRegistry {
   }
   async list() {
     return this.venues;
+  }
+  portalCalls: Array<[string, PortalChanges]> = [];
+  async setPortal(id: string, changes: PortalChanges): Promise<VenuePortal> {
+    this.portalCalls.push([id, changes]);
+    if (changes.validitySeconds === 999)
+      throw new PortalValidationError('planId', 'must be a plan offered in the venue');
+    return {
+      venueId: id,
+      ways: changes.ways ?? [],
+      displayName: changes.displayName ?? null,
+      logoUrl: null,
+      colours: { accent: null, background: null, text: null },
+      termsText: changes.termsText ?? null,
+      termsVersion: changes.termsText ? 't-0123456789abcdef' : null,
+      privacyText: null,
+      planId: null,
+      validitySeconds: changes.validitySeconds ?? 86_400,
+      keepSocialEmail: changes.keepSocialEmail ?? false,
+      hasFaskey: typeof changes.faskey === 'string',
+    };
   }
 }
 
@@ -116,6 +141,72 @@ describe('hotspot venue', () => {
       const result = await run('set', 'lobby');
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('timeZone must be an IANA time zone');
+    });
+  });
+
+  describe('set --portal-*', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'venue-portal-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('hands the portal settings (files read, the faskey never on the command line) to the portal service', async () => {
+      writeFileSync(join(dir, 'terms.txt'), 'Be kind.\n');
+      writeFileSync(join(dir, 'faskey'), 'a-long-faskey-1234\n');
+      const result = await run(
+        'set',
+        'lobby',
+        '--portal-ways',
+        'voucher,terms',
+        '--portal-name',
+        'Lobby Café',
+        '--portal-colours',
+        '#113355,,#222222',
+        '--portal-terms-file',
+        join(dir, 'terms.txt'),
+        '--portal-validity',
+        '7200',
+        '--portal-keep-social-email',
+        'yes',
+        '--portal-faskey-file',
+        join(dir, 'faskey'),
+        '--clear-portal-plan',
+      );
+      expect(result.code).toBe(0);
+      expect(registry.calls).toEqual([['lobby', {}]]);
+      expect(registry.portalCalls).toEqual([
+        [
+          'lobby',
+          {
+            ways: ['voucher', 'terms'],
+            displayName: 'Lobby Café',
+            colourAccent: '#113355',
+            colourBackground: null,
+            colourText: '#222222',
+            termsText: 'Be kind.\n',
+            planId: null,
+            validitySeconds: 7200,
+            keepSocialEmail: true,
+            faskey: 'a-long-faskey-1234',
+          },
+        ],
+      ]);
+      expect(result.stdout).toContain(
+        'Guest portal of venue lobby: ways voucher,terms, name "Lobby Café", terms t-0123456789abcdef, privacy -, ' +
+          'plan - (the venue default), validity 7200 s, keep social e-mail yes, openNDS faskey set.\n',
+      );
+    });
+
+    it.each([
+      [['--portal-ways', 'voucher,pigeon'], "option '--portal-ways' must be a comma-separated list"],
+      [['--portal-colours', 'red'], "option '--portal-colours' must be up to three colours"],
+      [['--portal-validity', '5'], "option '--portal-validity' must be 60 to"],
+      [['--portal-keep-social-email', 'maybe'], "option '--portal-keep-social-email' must be yes or no"],
+      [['--portal-terms-file', '/nonexistent/terms'], "option '--portal-terms-file' must name a readable file"],
+      [['--portal-validity', '999'], 'portal planId must be a plan offered in the venue'],
+    ])('%j is refused: %s', async (args, message) => {
+      const result = await run('set', 'lobby', ...args);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(message);
     });
   });
 
