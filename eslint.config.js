@@ -23,6 +23,8 @@ const FEATURE_LAYERS = [
   'batches',
   'operators',
   'guest-access',
+  'sms',
+  'phone-verification',
   'secrets',
   'radius-config',
   'usage',

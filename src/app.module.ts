@@ -13,10 +13,12 @@ import { HotspotUsersModule } from './hotspot-users/hotspot-users.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NasModule } from './nas/nas.module.js';
 import { OperatorsModule } from './operators/operators.module.js';
+import { PhoneVerificationModule } from './phone-verification/phone-verification.module.js';
 import { PortalModule } from './portal/portal.module.js';
 import { PlansModule } from './plans/plans.module.js';
 import { RadiusModule } from './radius/radius.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
+import { SmsModule } from './sms/sms.module.js';
 import { UnauthJobsModule } from './unauth-jobs/unauth-jobs.module.js';
 import { UsageModule } from './usage/usage.module.js';
 import { appConfigModule } from './config/app-config.module.js';
@@ -40,6 +42,8 @@ export class AppModule {
         PlansModule,
         BatchesModule,
         OperatorsModule,
+        SmsModule,
+        PhoneVerificationModule,
         UsageModule,
         RadiusModule,
         AuditRetentionModule,

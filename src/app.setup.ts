@@ -11,6 +11,7 @@ import { pageSecurityHeaders } from './web/headers.js';
 import { ConsoleViews } from './console/console-views.js';
 import { isConsolePath } from './console/console-paths.js';
 import { isPortalPath } from './portal/portal-paths.js';
+import { SMS_REPORTS_PATH } from './sms/sms-reports.controller.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import { configureHttpServer } from './common/http-server.js';
 import { Admission } from './common/load/admission.js';
@@ -142,9 +143,13 @@ export async function createApp(
   );
   // The console's and the portal's pages post HTML forms; nothing else reaches their routes.
   const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    isConsolePath(req.path) || isPortalPath(req.path) ? parseConsoleForm(req, res, next) : parseApiBody(req, res, next),
-  );
+  // An SMS provider's delivery report may be a form post (src/sms): a small one.
+  const parseReportForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 30 });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (isConsolePath(req.path) || isPortalPath(req.path)) parseConsoleForm(req, res, next);
+    else if (req.path.startsWith(SMS_REPORTS_PATH)) parseReportForm(req, res, next);
+    else parseApiBody(req, res, next);
+  });
   app.useGlobalFilters(new ApiExceptionFilter(admission));
   app.useGlobalPipes(createValidationPipe());
   // Swagger UI and the document, registered during init after the API's own routes.

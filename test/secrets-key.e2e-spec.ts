@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { SmsMessageEntity } from '../src/sms/entities/sms-message.entity.js';
+import { contentOf } from '../src/sms/sms.rules.js';
+import { SmsService } from '../src/sms/sms.service.js';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -93,6 +96,15 @@ for (const kind of databaseKinds()) {
       const operator = await givenOperator(testApp, { totpSecret: seed });
       const batch = await cli('batch', 'create', '--venue', 'lobby', '--count', '3', '--valid-for', '86400', '--json');
       expect(batch.code).toBe(0);
+      // An SMS not yet sent (a phone code's), its text sealed under the old key.
+      const smsId = await testApp.database.transaction((em) =>
+        testApp!.app.get(SmsService).enqueue(em, {
+          recipient: '+905551234567',
+          text: 'Your code is 123456',
+          sendBefore: new Date(Date.now() + 600_000),
+          now: new Date(),
+        }),
+      );
       const before = await stored(testApp);
       expect(before.nases.find((n) => n.name === 'lobby-ap')?.storedSecret).toMatch(/^aes256gcm:/);
       expect(before.passwords).toHaveLength(3);
@@ -104,6 +116,7 @@ for (const kind of databaseKinds()) {
       expect(rotated.code).toBe(0);
       expect(rotated.stdout).toBe(
         'Re-sealed 2 NAS secret(s), 1 TOTP key(s), 3 batch password(s) and 0 portal faskey(s) under a new key.\n' +
+          'Re-sealed 1 unsent SMS text(s).\n' +
           `The key file ${keyFile} holds the new key. Restart the service and the worker.\n`,
       );
       const newKey = readKeyFile(keyFile);
@@ -127,6 +140,8 @@ for (const kind of databaseKinds()) {
       for (const row of after.passwords) {
         expect(openSecret(row.sealedPassword, row.batchId, 'batch', newKey)).toBe(clearPasswords.get(row.userId));
       }
+      const sms = await testApp.dataSource.getRepository(SmsMessageEntity).findOneByOrFail({ id: smsId });
+      expect(contentOf(openSecret(sms.sealedContent!, `sms:${smsId}`, 'sms', newKey)).text).toBe('Your code is 123456');
       // The operator's sessions did not end for it.
       expect(
         (await testApp.dataSource.getRepository(OperatorEntity).findOneByOrFail({ id: operator.id })).rightsVersion,

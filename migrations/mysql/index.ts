@@ -35,6 +35,7 @@ import { VenueRowsInBatch1797753630000 } from './1797753630000-VenueRowsInBatch.
 import { Plans1797753700000 } from './1797753700000-Plans.js';
 import { UsageCounters1797753750000 } from './1797753750000-UsageCounters.js';
 import { GuestAccess1797800000000 } from './1797800000000-GuestAccess.js';
+import { SmsOutboxAndPhoneCodes1797810000000 } from './1797810000000-SmsOutboxAndPhoneCodes.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -74,4 +75,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Plans1797753700000,
   UsageCounters1797753750000,
   GuestAccess1797800000000,
+  SmsOutboxAndPhoneCodes1797810000000,
 ];

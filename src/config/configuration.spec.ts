@@ -19,6 +19,37 @@ function problemsOf(env: Record<string, string>): Array<{ variable: string; mess
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
+/** What the SMS gateway and the phone codes take when nothing about them is set. */
+const SMS_DEFAULTS: AppConfig['sms'] = {
+  gateway: 'log',
+  url: null,
+  sender: null,
+  http: {
+    method: 'POST',
+    contentType: 'application/x-www-form-urlencoded',
+    headers: {},
+    body: null,
+    acceptPattern: null,
+  },
+  timeoutMs: 10_000,
+  maxAttempts: 4,
+  retryBaseMs: 5000,
+  pollIntervalMs: 1000,
+  reportBaseUrl: null,
+  devOutboxFile: null,
+};
+const PHONE_CODE_DEFAULTS: AppConfig['phoneCodes'] = {
+  limits: {
+    phone: { sends: 5, windowMs: 3_600_000 },
+    device: { sends: 10, windowMs: 3_600_000 },
+    venue: { sends: 500, windowMs: 3_600_000 },
+    prefix: { sends: 100, windowMs: 3_600_000 },
+  },
+  resendMs: 60_000,
+  countryCodes: [],
+  defaultCountryCode: null,
+};
+
 describe('loadConfig', () => {
   it('takes a console origin by name only: passkeys cannot be bound to an address or a path', () => {
     for (const origin of [
@@ -111,6 +142,8 @@ describe('loadConfig', () => {
         absoluteTimeoutMs: 43_200_000,
         origin: null,
       },
+      sms: SMS_DEFAULTS,
+      phoneCodes: PHONE_CODE_DEFAULTS,
     });
   });
 
@@ -269,6 +302,8 @@ describe('loadConfig', () => {
         absoluteTimeoutMs: 7_200_000,
         origin: 'https://console.example.com',
       },
+      sms: SMS_DEFAULTS,
+      phoneCodes: PHONE_CODE_DEFAULTS,
     });
   });
 
@@ -626,6 +661,35 @@ describe('loadConfig', () => {
     expect(problemsOf({ DB_TIMEOUT_MS: 'soon', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
       { variable: 'DB_TIMEOUT_MS', message: 'must be an integer from 100 to 120000' },
       { variable: 'HTTP_HEADERS_TIMEOUT_MS', message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (30000)' },
+    ]);
+  });
+
+  it('needs the gateway URL for kannel and http, never echoes it, and keeps the dev outbox out of production', () => {
+    expect(problemsOf({ SMS_GATEWAY: 'kannel' })).toEqual([
+      { variable: 'SMS_GATEWAY_URL', message: 'is required when SMS_GATEWAY is kannel' },
+    ]);
+    const bad = problemsOf({ SMS_GATEWAY: 'kannel', SMS_GATEWAY_URL: 'ftp://u:hunter2@x/' });
+    expect(bad.map(({ variable }) => variable)).toEqual(['SMS_GATEWAY_URL']);
+    expect(JSON.stringify(bad)).not.toContain('hunter2');
+    expect(problemsOf({ SMS_GATEWAY: 'http', SMS_GATEWAY_URL: 'https://sms.example/send' })).toEqual([
+      { variable: 'SMS_HTTP_BODY', message: 'is required when SMS_GATEWAY is http and SMS_HTTP_METHOD is POST' },
+    ]);
+    const http = loadConfig({
+      SMS_GATEWAY: 'http',
+      SMS_GATEWAY_URL: 'https://sms.example/send?to={{to}}',
+      SMS_HTTP_METHOD: 'GET',
+      SMS_HTTP_HEADERS: '{"Authorization": "Bearer x"}',
+      SMS_HTTP_ACCEPT_PATTERN: '^OK',
+    }).sms;
+    expect(http.http.headers).toEqual({ Authorization: 'Bearer x' });
+    expect(http.http.acceptPattern?.test('OK 12')).toBe(true);
+    expect(problemsOf({ SMS_HTTP_HEADERS: '["a"]' }).map(({ variable }) => variable)).toEqual(['SMS_HTTP_HEADERS']);
+    expect(problemsOf({ NODE_ENV: 'production', SECRETS_KEY: 'a'.repeat(64), SMS_DEV_OUTBOX_FILE: '/tmp/x' })).toEqual([
+      { variable: 'SMS_DEV_OUTBOX_FILE', message: 'must not be set when NODE_ENV=production: it writes the codes in clear' },
+    ]);
+    expect(loadConfig({ PHONE_CODE_COUNTRY_CODES: '90, 49' }).phoneCodes.countryCodes).toEqual(['90', '49']);
+    expect(problemsOf({ PHONE_DEFAULT_COUNTRY_CODE: '0090' }).map(({ variable }) => variable)).toEqual([
+      'PHONE_DEFAULT_COUNTRY_CODE',
     ]);
   });
 });

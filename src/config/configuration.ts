@@ -294,12 +294,104 @@ const metricsVariables = z.object({
   METRICS_DATABASE_READ_SECONDS: integer(1, 3600).default(15),
 });
 
+/** SMS delivery (src/sms) and the phone codes sent through it (src/phone-verification). */
+export const SMS_GATEWAYS = ['log', 'kannel', 'http'] as const;
+export type SmsGatewayName = (typeof SMS_GATEWAYS)[number];
+
+/** A number of code sends allowed per window of minutes; 0 sends: no limit. */
+const sendLimit = integer(0, 1_000_000);
+const sendWindow = integer(1, 10_080);
+/** Country calling codes: 1-3 digits, the first not 0. */
+const callingCode = matching(/^[1-9]\d{0,2}$/, 'must be a country calling code such as 90 (1-3 digits)');
+
+const smsVariables = z.object({
+  SMS_GATEWAY: z.enum(SMS_GATEWAYS, { error: `must be one of ${SMS_GATEWAYS.join(', ')}` }).default('log'),
+  // Carries Kannel's username and password: its error never repeats the value.
+  SMS_GATEWAY_URL: z
+    .string()
+    .refine((url) => /^https?:\/\//.test(url) && URL.canParse(url.replace(/\{\{\w+\}\}/g, 'x')), {
+      error: 'must be an http:// or https:// URL (for http, {{to}}, {{text}}… may stand in it)',
+    })
+    .optional(),
+  SMS_SENDER: matching(/^[\w +.-]{1,16}$/, 'must be 1-16 letters, digits, spaces or +.-_').optional(),
+  SMS_HTTP_METHOD: z.enum(['GET', 'POST', 'PUT'], { error: 'must be GET, POST or PUT' }).default('POST'),
+  SMS_HTTP_CONTENT_TYPE: z.string().max(200).default('application/x-www-form-urlencoded'),
+  SMS_HTTP_HEADERS: parsedBy(parseHeaderTemplates).default({}),
+  SMS_HTTP_BODY: z.string().max(10_000).optional(),
+  SMS_HTTP_ACCEPT_PATTERN: parsedBy(parsePattern).optional(),
+  SMS_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+  SMS_MAX_ATTEMPTS: integer(1, 20).default(4),
+  SMS_RETRY_BASE_MS: integer(100, 600_000).default(5000),
+  SMS_POLL_INTERVAL_MS: integer(10, 600_000).default(1000),
+  SMS_REPORT_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the http:// or https:// address the gateway reaches this service at' })
+    .optional(),
+  SMS_DEV_OUTBOX_FILE: z.string().max(4096, 'must be a path of at most 4096 characters').optional(),
+  PHONE_CODE_PHONE_LIMIT: sendLimit.default(5),
+  PHONE_CODE_PHONE_WINDOW_MINUTES: sendWindow.default(60),
+  PHONE_CODE_DEVICE_LIMIT: sendLimit.default(10),
+  PHONE_CODE_DEVICE_WINDOW_MINUTES: sendWindow.default(60),
+  PHONE_CODE_VENUE_LIMIT: sendLimit.default(500),
+  PHONE_CODE_VENUE_WINDOW_MINUTES: sendWindow.default(60),
+  PHONE_CODE_PREFIX_LIMIT: sendLimit.default(100),
+  PHONE_CODE_PREFIX_WINDOW_MINUTES: sendWindow.default(60),
+  PHONE_CODE_RESEND_SECONDS: integer(0, 3600).default(60),
+  PHONE_CODE_COUNTRY_CODES: z
+    .string()
+    .transform((raw) => raw.split(/\s*,\s*/).filter((code) => code !== ''))
+    .pipe(z.array(callingCode))
+    .default([]),
+  PHONE_DEFAULT_COUNTRY_CODE: callingCode.optional(),
+});
+
+/** The gateways that send through a URL need it; the HTTP provider's POST or PUT needs a body. */
+const smsChecked = smsVariables.superRefine((env, context) => {
+  if (env.SMS_GATEWAY !== 'log' && env.SMS_GATEWAY_URL === undefined) {
+    const message = `is required when SMS_GATEWAY is ${env.SMS_GATEWAY}`;
+    context.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message });
+  }
+  if (env.SMS_GATEWAY === 'http' && env.SMS_HTTP_METHOD !== 'GET' && env.SMS_HTTP_BODY === undefined) {
+    const message = `is required when SMS_GATEWAY is http and SMS_HTTP_METHOD is ${env.SMS_HTTP_METHOD}`;
+    context.addIssue({ code: 'custom', path: ['SMS_HTTP_BODY'], message });
+  }
+  if (env.SMS_DEV_OUTBOX_FILE !== undefined && env.SMS_GATEWAY !== 'log') {
+    const message = 'is read only with SMS_GATEWAY=log (development)';
+    context.addIssue({ code: 'custom', path: ['SMS_DEV_OUTBOX_FILE'], message });
+  }
+});
+
+/** `{"Authorization": "Basic …"}`: the HTTP provider's extra headers, each value a template. */
+function parseHeaderTemplates(raw: string): Parsed<Record<string, string>> {
+  const error = { error: 'must be a JSON object of header names to string values' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return error;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return error;
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.some(([name, value]) => !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) || typeof value !== 'string')) {
+    return error;
+  }
+  return { value: Object.fromEntries(entries) as Record<string, string> };
+}
+
+function parsePattern(raw: string): Parsed<RegExp> {
+  try {
+    return { value: new RegExp(raw) };
+  } catch {
+    return { error: 'must be a regular expression' };
+  }
+}
+
 /** The name of every environment variable the service reads. */
 export const configVariables: readonly string[] = [
   ...Object.keys(service.shape),
   ...Object.keys(dispatcherVariables.shape),
   ...Object.keys(jobsAndLimits.shape),
   ...Object.keys(metricsVariables.shape),
+  ...Object.keys(smsVariables.shape),
 ];
 
 /**
@@ -309,7 +401,15 @@ export const configVariables: readonly string[] = [
 export const configSchema = z
   .preprocess(
     (env: Env) => Object.fromEntries(configVariables.map((variable) => [variable, env[variable]?.trim() || undefined])),
-    service.and(dispatcher).and(jobsAndLimits).and(metricsVariables),
+    service.and(dispatcher).and(jobsAndLimits).and(metricsVariables)
+      .and(smsChecked)
+      .superRefine((env, context) => {
+        // Codes in clear in a file: a developer's machine only.
+        if (env.NODE_ENV === 'production' && env.SMS_DEV_OUTBOX_FILE !== undefined) {
+          const message = 'must not be set when NODE_ENV=production: it writes the codes in clear';
+          context.addIssue({ code: 'custom', path: ['SMS_DEV_OUTBOX_FILE'], message });
+        }
+      }),
   )
   .transform((env) => {
     return {
@@ -423,6 +523,43 @@ export const configSchema = z
         /** Values read from the database are read at most this often per process (on a scrape). */
         databaseReadMs: env.METRICS_DATABASE_READ_SECONDS * 1000,
       },
+      /** SMS delivery (src/sms): the gateway, its retries, the delivery reports' address. */
+      sms: {
+        gateway: env.SMS_GATEWAY,
+        /** kannel: the sendsms URL with username and password; http: the provider's URL template. */
+        url: env.SMS_GATEWAY_URL ?? null,
+        sender: env.SMS_SENDER ?? null,
+        http: {
+          method: env.SMS_HTTP_METHOD,
+          contentType: env.SMS_HTTP_CONTENT_TYPE,
+          headers: env.SMS_HTTP_HEADERS,
+          body: env.SMS_HTTP_BODY ?? null,
+          /** An answer counts as accepted when it is 2xx and, if set, its body matches this. */
+          acceptPattern: env.SMS_HTTP_ACCEPT_PATTERN ?? null,
+        },
+        timeoutMs: env.SMS_TIMEOUT_MS,
+        maxAttempts: env.SMS_MAX_ATTEMPTS,
+        retryBaseMs: env.SMS_RETRY_BASE_MS,
+        pollIntervalMs: env.SMS_POLL_INTERVAL_MS,
+        /** Where the gateway calls back with delivery reports; null: none asked for. */
+        reportBaseUrl: env.SMS_REPORT_BASE_URL ?? null,
+        /** log gateway only, never in production: each message, code included, appended to this file. */
+        devOutboxFile: env.SMS_DEV_OUTBOX_FILE ?? null,
+      },
+      /** One-time phone codes (src/phone-verification): send limits per fixed window, the resend pause. */
+      phoneCodes: {
+        limits: {
+          phone: { sends: env.PHONE_CODE_PHONE_LIMIT, windowMs: env.PHONE_CODE_PHONE_WINDOW_MINUTES * 60_000 },
+          device: { sends: env.PHONE_CODE_DEVICE_LIMIT, windowMs: env.PHONE_CODE_DEVICE_WINDOW_MINUTES * 60_000 },
+          venue: { sends: env.PHONE_CODE_VENUE_LIMIT, windowMs: env.PHONE_CODE_VENUE_WINDOW_MINUTES * 60_000 },
+          prefix: { sends: env.PHONE_CODE_PREFIX_LIMIT, windowMs: env.PHONE_CODE_PREFIX_WINDOW_MINUTES * 60_000 },
+        },
+        resendMs: env.PHONE_CODE_RESEND_SECONDS * 1000,
+        /** Country calling codes a code may be sent to; empty: any. */
+        countryCodes: env.PHONE_CODE_COUNTRY_CODES,
+        /** Prepended to a national number (one leading 0, no +); null: numbers must be international. */
+        defaultCountryCode: env.PHONE_DEFAULT_COUNTRY_CODE ?? null,
+      },
       /** argon2id threads of each work class; unset ones take defaultArgon2Slots. */
       argon2Slots: {
         ...defaultArgon2Slots(availableParallelism()),
@@ -456,6 +593,8 @@ export type HttpServerConfig = AppConfig['http'];
 export type AuditConfig = AppConfig['audit'];
 export type RadiusConfig = AppConfig['radius'];
 export type ConsoleConfig = AppConfig['console'];
+export type SmsConfig = AppConfig['sms'];
+export type PhoneCodesConfig = AppConfig['phoneCodes'];
 
 /**
  * Reads and validates the service's configuration from environment variables. Every bad variable is

@@ -24,6 +24,9 @@ import { GuestIdentityEntity } from '../guest-access/entities/guest-identity.ent
 import { PortalPassEntity } from '../guest-access/entities/portal-pass.entity.js';
 import { TermsAcceptanceEntity } from '../guest-access/entities/terms-acceptance.entity.js';
 import { VenuePortalEntity } from '../guest-access/entities/venue-portal.entity.js';
+import { PhoneChallengeEntity } from '../phone-verification/entities/phone-challenge.entity.js';
+import { PhoneCodeCounterEntity } from '../phone-verification/entities/phone-code-counter.entity.js';
+import { SmsMessageEntity } from '../sms/entities/sms-message.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { SessionEntity } from '../sessions/entities/session.entity.js';
@@ -62,4 +65,7 @@ export const ENTITIES = [
   GuestIdentityEntity,
   TermsAcceptanceEntity,
   PortalPassEntity,
+  SmsMessageEntity,
+  PhoneChallengeEntity,
+  PhoneCodeCounterEntity,
 ];

@@ -125,6 +125,20 @@ export class HotspotMetrics {
     registers: [this.registry],
   });
 
+  // SMS (SmsObserver)
+  readonly smsAttempts = new Counter({
+    name: 'hotspot_sms_messages_total',
+    help: 'SMS send attempts by gateway and result (sent, retried, failed)',
+    labelNames: ['gateway', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly smsReports = new Counter({
+    name: 'hotspot_sms_delivery_reports_total',
+    help: 'SMS delivery reports recorded, by gateway and state (smsc, buffered, delivered, failed)',
+    labelNames: ['gateway', 'state'] as const,
+    registers: [this.registry],
+  });
+
   // Expiry sweep
   readonly expiryRuns = new Counter({
     name: 'hotspot_expiry_sweep_runs_total',

@@ -3,6 +3,8 @@ import type { ExpiryObserver } from '../hotspot-users/expiry-observer.js';
 import type { LoginOutcome } from '../radius/entities/login-attempt.entity.js';
 import type { AccountingStatusType, RadiusObserver } from '../radius/radius-observer.js';
 import type { RejectReason } from '../radius/radius.rules.js';
+import type { SmsDeliveryState } from '../sms/entities/sms-message.entity.js';
+import type { SmsAttemptResult, SmsObserver } from '../sms/sms-observer.js';
 import type { DeliveryResult, UnauthJobsObserver } from '../unauth-jobs/unauth-jobs-observer.js';
 import { HotspotMetrics } from './hotspot-metrics.js';
 
@@ -11,7 +13,7 @@ import { HotspotMetrics } from './hotspot-metrics.js';
  * memory, no I/O, so it costs the work it observes nothing measurable.
  */
 @Injectable()
-export class MetricsObservers implements RadiusObserver, UnauthJobsObserver, ExpiryObserver {
+export class MetricsObservers implements RadiusObserver, UnauthJobsObserver, ExpiryObserver, SmsObserver {
   constructor(private readonly metrics: HotspotMetrics) {}
 
   authorized(reason: RejectReason | 'accepted'): void {
@@ -42,6 +44,14 @@ export class MetricsObservers implements RadiusObserver, UnauthJobsObserver, Exp
 
   polled(): void {
     this.metrics.workerLastPoll.set(Date.now() / 1000);
+  }
+
+  attempted(gateway: string, result: SmsAttemptResult): void {
+    this.metrics.smsAttempts.inc({ gateway, result });
+  }
+
+  deliveryReported(gateway: string, state: SmsDeliveryState): void {
+    this.metrics.smsReports.inc({ gateway, state });
   }
 
   expirySweepRan(usersExpired: number): void {

@@ -9,6 +9,7 @@ import {
 import type { AppConfig } from '../config/configuration.js';
 import { EXPIRY_OBSERVER } from '../hotspot-users/expiry-observer.js';
 import { RADIUS_OBSERVER } from '../radius/radius-observer.js';
+import { SMS_OBSERVER } from '../sms/sms-observer.js';
 import { UNAUTH_JOBS_OBSERVER } from '../unauth-jobs/unauth-jobs-observer.js';
 import { DatabaseMetricsCollector } from './database-metrics.collector.js';
 import { HotspotMetrics } from './hotspot-metrics.js';
@@ -22,7 +23,7 @@ import { MetricsRepository } from './metrics.repository.js';
 /**
  * Prometheus metrics (loaded only when METRICS_PORT is set). Global, so that the features below,
  * which define the observer interfaces and never import this module, find their observers
- * (RADIUS_OBSERVER, UNAUTH_JOBS_OBSERVER, EXPIRY_OBSERVER) as the unauth jobs find NAS_DIRECTORY.
+ * (RADIUS_OBSERVER, UNAUTH_JOBS_OBSERVER, EXPIRY_OBSERVER, SMS_OBSERVER) as the unauth jobs find NAS_DIRECTORY.
  */
 @Global()
 @Module({})
@@ -51,8 +52,9 @@ export class MetricsModule implements NestModule {
         { provide: RADIUS_OBSERVER, useExisting: MetricsObservers },
         { provide: UNAUTH_JOBS_OBSERVER, useExisting: MetricsObservers },
         { provide: EXPIRY_OBSERVER, useExisting: MetricsObservers },
+        { provide: SMS_OBSERVER, useExisting: MetricsObservers },
       ],
-      exports: [HotspotMetrics, MetricsServer, RADIUS_OBSERVER, UNAUTH_JOBS_OBSERVER, EXPIRY_OBSERVER],
+      exports: [HotspotMetrics, MetricsServer, RADIUS_OBSERVER, UNAUTH_JOBS_OBSERVER, EXPIRY_OBSERVER, SMS_OBSERVER],
     };
   }
 

@@ -17,6 +17,8 @@ export interface PortalSession {
   startedAt: number;
   /** The user a way in admitted in this visit (the status page shows it), and until when it is valid (ms). */
   admitted?: { userId: string; expiresAt: number | null };
+  /** The SMS way's phone challenge (src/portal/sms) and the terms accepted with it: never in a URL. */
+  sms?: { challengeId: string; termsVersion: string | null };
 }
 
 const COOKIE = 'hotspot_portal';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GuestAccessModule } from '../guest-access/guest-access.module.js';
+import { PhoneVerificationModule } from '../phone-verification/phone-verification.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PortalStatusController } from './status/status.controller.js';
@@ -12,6 +13,7 @@ import { PortalViews } from './portal-views.js';
 import { PortalGuard } from './portal.guard.js';
 import { PortalShellController } from './shell/shell.controller.js';
 import { PortalStartController } from './start/start.controller.js';
+import { PortalSmsController } from './sms/sms.controller.js';
 import { PortalTermsController } from './terms/terms.controller.js';
 import { PortalVoucherController } from './voucher/voucher.controller.js';
 
@@ -21,13 +23,14 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, UsageModule, VenuesModule],
+  imports: [GuestAccessModule, PhoneVerificationModule, UsageModule, VenuesModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
     PortalStartController,
     PortalVoucherController,
     PortalTermsController,
+    PortalSmsController,
     PortalStatusController,
   ],
   providers: [

@@ -9,6 +9,7 @@ import { VenuePortalsService } from '../guest-access/venue-portals.service.js';
 import { NasService } from '../nas/nas.service.js';
 import { ConsoleFormTokensService } from '../operators/console-form-tokens.service.js';
 import { OperatorsService } from '../operators/operators.service.js';
+import { SmsService } from '../sms/sms.service.js';
 
 /** What a rotation re-sealed, and where the new key is. */
 export interface SecretsRotation {
@@ -16,6 +17,8 @@ export interface SecretsRotation {
   totpSeeds: number;
   batchPasswords: number;
   portalFaskeys: number;
+  /** Texts of SMS not yet sent (they hold phone codes). */
+  smsMessages: number;
   /** The key file that now holds the new key; null when the key comes from SECRETS_KEY (or there was none). */
   keyFile: string | null;
   /** The new key, to be set as SECRETS_KEY on every instance; null when the key file holds it. */
@@ -23,7 +26,8 @@ export interface SecretsRotation {
 }
 
 /**
- * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the portals' openNDS faskeys) is
+ * Every stored secret (NAS shared secrets, operators' TOTP seeds, the kept passwords of batches, the
+ * portals' openNDS faskeys, the texts of SMS not yet sent) is
  * opened with the current key (SECRETS_KEY, or the key file) and sealed under a new random key, in one
  * transaction: all of them move, or none. A secret still in clear is sealed too. The console's
  * secret results still in their few minutes' window (ConsoleFormTokensService) are erased instead.
@@ -40,6 +44,7 @@ export class SecretsService {
     private readonly operators: OperatorsService,
     private readonly formTokens: ConsoleFormTokensService,
     private readonly portals: VenuePortalsService,
+    private readonly sms: SmsService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.currentKey = config.get('secretsKey', { infer: true });
@@ -59,7 +64,7 @@ export class SecretsService {
       rmSync(pending, { force: true });
       createKeyFile(pending, newKey);
     }
-    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys'>;
+    let counts: Pick<SecretsRotation, 'nasSecrets' | 'totpSeeds' | 'batchPasswords' | 'portalFaskeys' | 'smsMessages'>;
     try {
       counts = await this.database.transaction(async (em) => {
         await this.formTokens.eraseSecrets(em);
@@ -68,6 +73,7 @@ export class SecretsService {
           totpSeeds: await this.operators.resealTotpSeeds(em, this.currentKey, newKey),
           batchPasswords: await this.batches.resealPasswords(em, this.currentKey, newKey),
           portalFaskeys: await this.portals.resealFaskeys(em, this.currentKey, newKey),
+          smsMessages: await this.sms.resealPending(em, this.currentKey, newKey),
         };
       });
     } catch (error) {

@@ -13,6 +13,8 @@ import { UNKNOWN_ROUTE_RESPONSES } from '../../src/common/swagger/openapi-comple
 
 /** Not part of the documented API: the docs themselves, and FreeRADIUS's back end (not v1). */
 const UNDOCUMENTED = [/^\/api\/docs(?:[-/.]|$)/, /^\/radius(?:\/|$)/, /^\/admin(?:\/|$)/i, /^\/portal(?:\/|$)/i];
+/** The SMS gateways' delivery reports (src/sms), not part of v1 either. */
+UNDOCUMENTED.push(/^\/sms\/reports\//);
 
 /** Headers of the API's own making: a response carrying one must declare it. */
 const OWN_HEADERS =

@@ -10,6 +10,8 @@ import { ConsoleFormTokensService } from '../../operators/console-form-tokens.se
 import { OperatorsRepository } from '../../operators/operators.repository.js';
 import { OperatorsService } from '../../operators/operators.service.js';
 import { PlansModule } from '../../plans/plans.module.js';
+import { SmsRepository } from '../../sms/sms.repository.js';
+import { SmsService } from '../../sms/sms.service.js';
 import { VenuesModule } from '../../venues/venues.module.js';
 import { CommandVenueScopeModule } from '../command-venue-scope.module.js';
 import { GuestAccessRepository } from '../../guest-access/guest-access.repository.js';
@@ -37,6 +39,8 @@ export const SECRETS_SERVICE: ServiceNeed<SecretsKeeper> = {
     ConsoleFormTokensRepository,
     VenuePortalsService,
     GuestAccessRepository,
+    SmsService,
+    SmsRepository,
     SecretsService,
   ],
   resolve: (context) => context.get(SecretsService),
@@ -84,7 +88,8 @@ async function rotate(keeper: SecretsKeeper, options: { json?: true }, io: CliIo
   }
   const counts =
     `Re-sealed ${rotation.nasSecrets} NAS secret(s), ${rotation.totpSeeds} TOTP key(s), ` +
-    `${rotation.batchPasswords} batch password(s) and ${rotation.portalFaskeys} portal faskey(s) under a new key.`;
+    `${rotation.batchPasswords} batch password(s) and ${rotation.portalFaskeys} portal faskey(s) under a new key.\n` +
+    `Re-sealed ${rotation.smsMessages} unsent SMS text(s).`;
   if (rotation.keyFile !== null) {
     io.stdout.write(
       `${counts}\nThe key file ${rotation.keyFile} holds the new key. Restart the service and the worker.\n`,
