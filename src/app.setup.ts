@@ -29,7 +29,10 @@ import { OpenApiRoutes } from './common/swagger/openapi-routes.js';
 import type { AppConfig, LogLevel } from './config/configuration.js';
 
 const MAX_BODY_SIZE = '100kb';
-const CONSOLE_FORM_SIZE = '16kb';
+/** As large as an API body: a venue's portal settings carry its terms and privacy texts. */
+const CONSOLE_FORM_SIZE = '100kb';
+/** A guest's forms hold a few short fields. */
+const PORTAL_FORM_SIZE = '8kb';
 /** Answers smaller than this go out uncompressed: gzip would gain little and cost CPU. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 /** Swagger UI and the OpenAPI document (/api/docs, /api/docs-json). */
@@ -143,10 +146,12 @@ export async function createApp(
   );
   // The console's and the portal's pages post HTML forms; nothing else reaches their routes.
   const parseConsoleForm = express.urlencoded({ extended: false, limit: CONSOLE_FORM_SIZE, parameterLimit: 20 });
+  const parsePortalForm = express.urlencoded({ extended: false, limit: PORTAL_FORM_SIZE, parameterLimit: 20 });
   // An SMS provider's delivery report may be a form post (src/sms): a small one.
   const parseReportForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 30 });
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (isConsolePath(req.path) || isPortalPath(req.path)) parseConsoleForm(req, res, next);
+    if (isConsolePath(req.path)) parseConsoleForm(req, res, next);
+    else if (isPortalPath(req.path)) parsePortalForm(req, res, next);
     else if (req.path.startsWith(SMS_REPORTS_PATH)) parseReportForm(req, res, next);
     else parseApiBody(req, res, next);
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { nestRuntime } from '../src/cli/nest-runtime.js';
 import { loadConfig } from '../src/config/configuration.js';
 import { runCli } from './support/cli-io.js';
+import { signInConsole } from './support/console.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from './support/databases.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -302,6 +303,48 @@ for (const kind of databaseKinds()) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    it("the console's venue settings edit the portal (form token, every field; the faskey kept unless typed)", async () => {
+      const admin = await signInConsole(testApp, { admin: true, permissions: ['read', 'write', 'delete'] });
+      const list = await admin.console.get('/admin/settings/venues');
+      expect(list.text).toContain('href="/admin/settings/venues/terrace/portal"');
+      const page = await admin.console.get('/admin/settings/venues/terrace/portal');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('A faskey is stored (sealed).');
+      const form = {
+        ways: 'terms',
+        displayName: 'Terrace Bar',
+        logoUrl: '',
+        colourAccent: 'blue',
+        colourBackground: '',
+        colourText: '',
+        termsText: 'Keep it legal.\n',
+        privacyText: 'We keep what the law asks.',
+        planId: '',
+        validityMinutes: '90',
+        faskey: '',
+      };
+      const refused = await admin.console.post('/admin/settings/venues/terrace/portal', form);
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('Accent colour: #rrggbb, e.g. #0b5cad.');
+      await admin.console.get('/admin/settings/venues/terrace/portal');
+      const saved = await admin.console.post('/admin/settings/venues/terrace/portal', {
+        ...form,
+        colourAccent: '#aa2200',
+      });
+      expect(saved.status).toBe(303);
+      expect(saved.headers.location).toBe('/admin/settings/venues?notice=notice.venues.portalSaved');
+      const portal = await testApp.app.get(VenuePortalsService).portal('terrace');
+      expect(portal).toMatchObject({
+        ways: ['terms'],
+        colours: { accent: '#aa2200', background: null, text: null },
+        privacyText: 'We keep what the law asks.',
+        validitySeconds: 5400,
+        hasFaskey: true,
+      });
+      const privacy = await testApp.http.get('/portal/terrace/privacy').set('Accept-Language', 'tr').expect(200);
+      expect(privacy.text).toContain('Gizlilik bildirimi');
     });
   });
 }

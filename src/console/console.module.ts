@@ -12,7 +12,9 @@ import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { LoginsController } from './logins/logins.controller.js';
 import { NasSettingsController } from './settings/nas/nas-settings.controller.js';
+import { GuestAccessModule } from '../guest-access/guest-access.module.js';
 import { VenueSettingsController } from './settings/venues/venue-settings.controller.js';
+import { VenuePortalSettingsController } from './settings/venues/venue-portal.controller.js';
 import { PlansSettingsController } from './settings/plans/plans-settings.controller.js';
 import { ConsoleUsersController } from './users/users.controller.js';
 import { AccountController } from './account/account.controller.js';
@@ -45,6 +47,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     OperatorsModule,
     BatchesModule,
     UsageModule,
+    GuestAccessModule,
   ],
   // ConsoleNotFoundController stays last: its catch-all route must be registered after every page's.
   controllers: [
@@ -61,6 +64,7 @@ import { DisconnectBanner } from './network/disconnect-banner.js';
     LoginsController,
     NasSettingsController,
     VenueSettingsController,
+    VenuePortalSettingsController,
     PlansSettingsController,
     TokensController,
     OperatorsController,

@@ -17,6 +17,8 @@ import { JOB_STATES } from './network/network.rules.js';
 import { LIMIT_INPUTS, PLAN_FORM_FIELDS } from './settings/plans/plan-form.rules.js';
 import { USAGE_COUNTERS } from './network/usage-view.js';
 import { QUOTA_PERIODS } from '../plans/plan-limits.js';
+import { PORTAL_WAYS } from '../guest-access/guest-access.rules.js';
+import { PORTAL_FORM_FIELDS } from './settings/venues/venue-portal.rules.js';
 import { LANGUAGES } from '../web/language.js';
 import { loadCatalogue } from '../web/views.js';
 
@@ -164,6 +166,10 @@ describe('console keys built at run time', () => {
     'plans.limit.quota': QUOTA_PERIODS,
     'net.usage.counter': USAGE_COUNTERS,
     'net.usage.period': QUOTA_PERIODS,
+    'venues.portal.way': PORTAL_WAYS,
+    'venues.portal.field': ['colourAccent', 'colourBackground', 'colourText'],
+    // venue-portal.rules.ts and its controller build these from a field of the form.
+    'venues.portal.problem': PORTAL_FORM_FIELDS,
   };
   /** Stems of a confirmation page: `<stem>.<action>.title|what|submit`. */
   const ACTIONS: Record<string, readonly string[]> = {
