@@ -54,9 +54,10 @@ export function openNdsSkipReason(): string | null {
   return null;
 }
 
-function ip(...args: string[]): void {
-  const run = spawnSync('ip', args, { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`ip ${args.join(' ')} failed: ${run.stderr.trim()}`);
+/** Runs `ip` with `line`'s words (names and addresses here hold no spaces). */
+function ip(line: string): void {
+  const run = spawnSync('ip', line.split(' '), { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`ip ${line} failed: ${run.stderr.trim()}`);
 }
 
 function alive(pid: number): boolean {
@@ -302,66 +303,40 @@ export class OpenNdsNetwork {
 
   private build(): void {
     for (const ns of [this.gatewayNamespace, this.guestNamespace, this.webNamespace]) {
-      ip('netns', 'add', ns);
+      ip(`netns add ${ns}`);
       this.namespaces.push(ns);
     }
     const gw = this.gatewayNamespace;
     // Made from the gateway's namespace, the root end lives only as long as that namespace does.
-    ip(
-      '-n',
-      gw,
-      'link',
-      'add',
-      this.uplink,
-      'type',
-      'veth',
-      'peer',
-      'name',
-      this.rootLink,
-      'netns',
-      String(process.pid),
-    );
-    ip(
-      '-n',
-      gw,
-      'link',
-      'add',
-      this.guestPort,
-      'type',
-      'veth',
-      'peer',
-      'name',
-      this.guestLink,
-      'netns',
-      this.guestNamespace,
-    );
-    ip('-n', gw, 'link', 'add', this.webPort, 'type', 'veth', 'peer', 'name', this.webLink, 'netns', this.webNamespace);
-    ip('addr', 'add', `${this.serverAddress}/30`, 'dev', this.rootLink);
-    ip('link', 'set', this.rootLink, 'up');
-    ip('route', 'add', this.guestSubnet, 'via', this.gatewayUplinkAddress, 'dev', this.rootLink);
+    ip(`-n ${gw} link add ${this.uplink} type veth peer name ${this.rootLink} netns ${process.pid}`);
+    ip(`-n ${gw} link add ${this.guestPort} type veth peer name ${this.guestLink} netns ${this.guestNamespace}`);
+    ip(`-n ${gw} link add ${this.webPort} type veth peer name ${this.webLink} netns ${this.webNamespace}`);
+    ip(`addr add ${this.serverAddress}/30 dev ${this.rootLink}`);
+    ip(`link set ${this.rootLink} up`);
+    ip(`route add ${this.guestSubnet} via ${this.gatewayUplinkAddress} dev ${this.rootLink}`);
     for (const [link, address] of [
       [this.uplink, this.gatewayUplinkAddress],
       [this.guestPort, this.gatewayAddress],
       [this.webPort, this.gatewayWebAddress],
     ]) {
-      ip('-n', gw, 'addr', 'add', `${address}/30`, 'dev', link);
-      ip('-n', gw, 'link', 'set', link, 'up');
+      ip(`-n ${gw} addr add ${address}/30 dev ${link}`);
+      ip(`-n ${gw} link set ${link} up`);
     }
-    ip('-n', gw, 'link', 'set', 'lo', 'up');
+    ip(`-n ${gw} link set lo up`);
     // No default route on the gateway: one out of its GatewayInterface would make openNDS exit.
     const forwarding = spawnSync('ip', ['netns', 'exec', gw, 'sysctl', '-qw', 'net.ipv4.ip_forward=1'], {
       encoding: 'utf8',
     });
     if (forwarding.status !== 0) throw new Error(`ip_forward on the gateway: ${forwarding.stderr.trim()}`);
-    ip('-n', this.guestNamespace, 'link', 'set', this.guestLink, 'address', this.guestMac);
+    ip(`-n ${this.guestNamespace} link set ${this.guestLink} address ${this.guestMac}`);
     for (const [ns, link, address, via] of [
       [this.guestNamespace, this.guestLink, this.guestAddress, this.gatewayAddress],
       [this.webNamespace, this.webLink, this.webAddress, this.gatewayWebAddress],
     ]) {
-      ip('-n', ns, 'addr', 'add', `${address}/30`, 'dev', link);
-      ip('-n', ns, 'link', 'set', link, 'up');
-      ip('-n', ns, 'link', 'set', 'lo', 'up');
-      ip('-n', ns, 'route', 'add', 'default', 'via', via);
+      ip(`-n ${ns} addr add ${address}/30 dev ${link}`);
+      ip(`-n ${ns} link set ${link} up`);
+      ip(`-n ${ns} link set lo up`);
+      ip(`-n ${ns} route add default via ${via}`);
     }
   }
 
