@@ -7,6 +7,7 @@ import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.en
 import { PhoneChallengeEntity } from '../src/phone-verification/entities/phone-challenge.entity.js';
 import { SmsMessageEntity } from '../src/sms/entities/sms-message.entity.js';
 import { HttpDriver } from '../src/sms/drivers/http.driver.js';
+import { MetricsServer } from '../src/metrics/metrics-server.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { databaseKinds } from './support/databases.js';
 import { KANNEL_MISSING, kannelInstalled, startKannel, type Kannel } from './support/kannel.js';
@@ -50,6 +51,7 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
       let testApp: TestApp;
       let termsVersion: string;
       const clock = new ManualClock(new Date());
+      const logLines: string[] = [];
 
       beforeAll(async () => {
         // The app listens on a port Kannel's delivery reports can reach.
@@ -67,8 +69,10 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
             PHONE_CODE_DEVICE_LIMIT: '4',
             PHONE_CODE_VENUE_LIMIT: '5',
             PHONE_CODE_PREFIX_LIMIT: '7',
+            LOG_LEVEL: 'debug',
+            METRICS_PORT: '0',
           },
-          { clock },
+          { clock, logDestination: { write: (line: string) => void logLines.push(line) } },
         );
         await testApp.app.listen(port, '127.0.0.1');
         const portals = testApp.app.get(VenuePortalsService);
@@ -159,6 +163,15 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
           await new Promise((done) => setTimeout(done, 100));
           row = await smsRows.findOneByOrFail({ id: row.id });
         }
+        const metricsAt = testApp.app.get(MetricsServer).address()!;
+        const metrics = await (await fetch(`http://127.0.0.1:${metricsAt.port}/metrics`)).text();
+        expect(metrics).toMatch(/^hotspot_sms_messages_total\{gateway="kannel",result="sent"[^}]*\} [1-9]/m);
+        expect(metrics).toMatch(
+          /^hotspot_sms_delivery_reports_total\{gateway="kannel",state="delivered"[^}]*\} [1-9]/m,
+        );
+        // The log speaks of the message (its id, the masked number), never of its text.
+        expect(logLines.some((line) => line.includes(row.id))).toBe(true);
+        expect(logLines.filter((line) => line.includes(code) || line.includes('5551000001'))).toEqual([]);
         expect(row).toMatchObject({
           status: 'sent',
           sealedContent: null,

@@ -685,7 +685,10 @@ describe('loadConfig', () => {
     expect(http.http.acceptPattern?.test('OK 12')).toBe(true);
     expect(problemsOf({ SMS_HTTP_HEADERS: '["a"]' }).map(({ variable }) => variable)).toEqual(['SMS_HTTP_HEADERS']);
     expect(problemsOf({ NODE_ENV: 'production', SECRETS_KEY: 'a'.repeat(64), SMS_DEV_OUTBOX_FILE: '/tmp/x' })).toEqual([
-      { variable: 'SMS_DEV_OUTBOX_FILE', message: 'must not be set when NODE_ENV=production: it writes the codes in clear' },
+      {
+        variable: 'SMS_DEV_OUTBOX_FILE',
+        message: 'must not be set when NODE_ENV=production: it writes the codes in clear',
+      },
     ]);
     expect(loadConfig({ PHONE_CODE_COUNTRY_CODES: '90, 49' }).phoneCodes.countryCodes).toEqual(['90', '49']);
     expect(problemsOf({ PHONE_DEFAULT_COUNTRY_CODE: '0090' }).map(({ variable }) => variable)).toEqual([

@@ -401,7 +401,10 @@ export const configVariables: readonly string[] = [
 export const configSchema = z
   .preprocess(
     (env: Env) => Object.fromEntries(configVariables.map((variable) => [variable, env[variable]?.trim() || undefined])),
-    service.and(dispatcher).and(jobsAndLimits).and(metricsVariables)
+    service
+      .and(dispatcher)
+      .and(jobsAndLimits)
+      .and(metricsVariables)
       .and(smsChecked)
       .superRefine((env, context) => {
         // Codes in clear in a file: a developer's machine only.

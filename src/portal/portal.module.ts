@@ -23,15 +23,15 @@ import { PortalVoucherController } from './voucher/voucher.controller.js';
  * PortalHandover, PortalLimits and the session's gateway context, which this module exports.
  */
 @Module({
-  imports: [GuestAccessModule, PhoneVerificationModule, UsageModule, VenuesModule],
+  imports: [GuestAccessModule, UsageModule, VenuesModule, PhoneVerificationModule],
   // The shell's static routes before the screens, whose :venueId would swallow `static`.
   controllers: [
     PortalShellController,
     PortalStartController,
     PortalVoucherController,
     PortalTermsController,
-    PortalSmsController,
     PortalStatusController,
+    PortalSmsController,
   ],
   providers: [
     PortalViews,

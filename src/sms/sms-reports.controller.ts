@@ -50,7 +50,7 @@ export class SmsReportsController {
 }
 
 function stateOf(fields: Record<string, unknown>): SmsDeliveryState | null {
-  const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : null);
+  const text = (name: string) => (typeof fields[name] === 'string' ? fields[name] : null);
   const type = text('type');
   if (type !== null) return kannelDeliveryState(type);
   const word = text('MessageStatus') ?? text('status');

@@ -97,7 +97,9 @@ export class SmsSender implements OnApplicationBootstrap, BeforeApplicationShutd
       );
     }
     const result = await this.sms.recordAttempt(message, verdict, this.clock.now());
-    if (verdict.verdict !== 'accepted') {
+    if (verdict.verdict === 'accepted') {
+      this.logger.debug(`SMS ${message.id} to ${maskedPhone(message.recipient)} sent through ${this.driver.name}`);
+    } else {
       this.logger.warn(
         `SMS ${message.id} to ${maskedPhone(message.recipient)} attempt ${message.attempts} ${result}: ${verdict.reason}`,
       );

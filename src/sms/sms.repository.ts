@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, Not, type EntityManager } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
-import { SmsMessageEntity, type SmsStatus } from './entities/sms-message.entity.js';
+import { SmsMessageEntity } from './entities/sms-message.entity.js';
 
 /** Every query on sms_messages, one method each, on the EntityManager it is given. */
 @Injectable()
@@ -85,13 +85,5 @@ export class SmsRepository {
 
   async updateDelivery(em: EntityManager, id: string, changes: Partial<SmsMessageEntity>): Promise<void> {
     await em.update(SmsMessageEntity, { id }, changes);
-  }
-
-  findById(em: EntityManager, id: string): Promise<SmsMessageEntity | null> {
-    return em.findOneBy(SmsMessageEntity, { id });
-  }
-
-  countByStatus(em: EntityManager, status: SmsStatus): Promise<number> {
-    return em.countBy(SmsMessageEntity, { status });
   }
 }
