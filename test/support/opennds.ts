@@ -6,7 +6,7 @@ import { waitUntil } from './wired-8021x.js';
 
 /**
  * A real captive-portal gateway for e2e tests: Debian's openNDS in network namespaces of the test's
- * own (see /work/shared/notes/opennds.md for the traps each step avoids).
+ * own (openNDS 9.10 on Debian 12; docs/portal.md has the protocol, the comments below each trap).
  *
  *   root namespace (the service, the FAS)  ── uplink /30 ──  "gw" (openNDS)  ── /30 ──  "guest" (curl)
  *                                                                 └───────── /30 ──  "web" (a site on port 80)
@@ -22,6 +22,13 @@ import { waitUntil } from './wired-8021x.js';
  * made, also after a set-up that failed half-way. The root namespace's end of the uplink is created
  * from the gateway's namespace, so it goes with that namespace; every process started here gets
  * SIGKILL when this process dies (setpriv --pdeathsig), and openNDS's whole PID namespace with it.
+ *
+ *   const network = await OpenNdsNetwork.create(dir);          // namespaces, links, the landing site
+ *   await app.listen(0, network.serverAddress);
+ *   await network.startGateway({ fasRemoteIp: network.serverAddress, fasPort, fasPath, fasKey });
+ *   await network.request(`http://${network.webAddress}/`, { cookieJar })  // the guest's curl: 307 to the FAS
+ *   (await network.guest())?.state                              // ndsctl json: 'Preauthenticated', …
+ *   await network.close();                                      // in afterAll, also after a failed set-up
  */
 
 const PREFIX = 'nds-';
@@ -215,8 +222,10 @@ export function openNdsConfig(settings: OpenNdsSettings & { gatewayInterface: st
 
 /**
  * Runs inside openNDS's private mount and PID namespace: /run a tmpfs holding the overlay's upper
- * layer for /etc, iptables pointed at the legacy binaries there, the configuration copied in, then a
- * fresh /tmp with the guest's DHCP lease (openNDS refuses a client without one) and openNDS itself.
+ * layer for /etc; iptables pointed at the legacy binaries there (with Debian 12's iptables-nft 1.8.9
+ * openNDS 9.10 fails to add its chains); the configuration copied in before a fresh /tmp hides the
+ * test's folder; the guest's lease in dnsmasq's format (openNDS answers 403 to a client without
+ * one); then openNDS itself.
  */
 const GATEWAY_SCRIPT = `set -e
 mount -t tmpfs -o mode=0755 tmpfs /run
