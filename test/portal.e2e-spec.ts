@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { GuestAccessService } from '../src/guest-access/guest-access.service.js';
 import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity.entity.js';
 import { PortalPassEntity } from '../src/guest-access/entities/portal-pass.entity.js';
 import { TermsAcceptanceEntity } from '../src/guest-access/entities/terms-acceptance.entity.js';
@@ -345,6 +346,47 @@ for (const kind of databaseKinds()) {
       });
       const privacy = await testApp.http.get('/portal/terrace/privacy').set('Accept-Language', 'tr').expect(200);
       expect(privacy.text).toContain('Gizlilik bildirimi');
+    });
+
+    it('admitVerifiedPhone and admitSocial (for the SMS and social ways): one user per identity, even at once', async () => {
+      const guestAccess = testApp.app.get(GuestAccessService);
+      await testApp.app.get(VenuePortalsService).set('phones', { ways: ['sms', 'social'] });
+      const device = { mac: '02:00:00:00:09:01', ip: '10.9.0.1' };
+      const phone = '+905551112233';
+      const admissions = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          guestAccess.admitVerifiedPhone({ venueId: 'phones', phone, device, termsVersion: null }),
+        ),
+      );
+      expect(new Set(admissions.map((admission) => admission.userId)).size).toBe(1);
+      expect(new Set(admissions.map((admission) => admission.password)).size).toBe(4);
+      const smsUsers = await testApp.dataSource.getRepository(HotspotUserEntity).findBy({ phone, loginMethod: 'sms' });
+      expect(smsUsers).toEqual([expect.objectContaining({ username: phone, status: 'active' })]);
+      expect(await testApp.dataSource.getRepository(PortalPassEntity).countBy({ userId: smsUsers[0].id })).toBe(4);
+      // The sweep deletes the passes expired for a while, once.
+      await testApp.dataSource
+        .getRepository(PortalPassEntity)
+        .update({ userId: smsUsers[0].id }, { expiresAt: new Date(Date.now() - 3_600_000) });
+      expect(await guestAccess.sweepPasses()).toBe(4);
+      expect(await guestAccess.sweepPasses()).toBe(0);
+
+      const social = { venueId: 'phones', issuer: 'https://idp.example', subject: 'u-42', device, termsVersion: null };
+      const first = await guestAccess.admitSocial({ ...social, email: 'guest@example.com' });
+      const again = await guestAccess.admitSocial({ ...social, email: 'guest@example.com' });
+      expect(again.userId).toBe(first.userId);
+      const socialUser = await testApp.dataSource
+        .getRepository(HotspotUserEntity)
+        .findOneByOrFail({ id: first.userId });
+      expect(socialUser).toMatchObject({ loginMethod: 'social', email: null });
+      expect(first.username).toMatch(/^social-[0-9a-f]{12}$/);
+
+      // A way the venue does not offer, and terms not accepted where there are terms, are refused.
+      await expect(guestAccess.admitTerms({ venueId: 'phones', device, termsVersion: null })).rejects.toMatchObject({
+        reason: 'wayNotOffered',
+      });
+      await expect(
+        guestAccess.admitVerifiedPhone({ venueId: VENUE, phone, device, termsVersion: null }),
+      ).rejects.toMatchObject({ reason: 'wayNotOffered' });
     });
   });
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { PasswordHasher } from '../common/passwords/password-hasher.js';
@@ -212,7 +213,12 @@ export class GuestAccessService {
       try {
         return await this.database.transaction((em) => this.admitIn(em, venueId, offered, key, profile, device, pass));
       } catch (error) {
-        const raced = error instanceof KeyConflict || isUniqueViolation(error);
+        // A concurrent admission of the same identity took a key first (the index, or the writer's
+        // own check that ran after it committed): the next try finds its user.
+        const raced =
+          error instanceof KeyConflict ||
+          isUniqueViolation(error) ||
+          (error instanceof ApiError && error.getStatus() === 409);
         if (!raced || attempt >= ADMISSION_TRIES) throw error;
       }
     }

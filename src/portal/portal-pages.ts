@@ -65,7 +65,8 @@ export class PortalPages {
     return version === '' ? null : version;
   }
 
-  async render(
+  /** Sends the page (a promise, as the screens' handlers await their answers alike). */
+  render(
     request: PortalRequest,
     response: Response,
     status: number,
@@ -91,6 +92,6 @@ export class PortalPages {
       formToken: () => (session === null ? '' : this.sessions.formToken(session)),
     });
     response.status(status).type('html').send(html);
-    await Promise.resolve();
+    return Promise.resolve();
   }
 }

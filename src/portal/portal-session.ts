@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config/configuration.js';
 import { requestCookies } from '../web/cookies.js';
-import type { GatewayContext } from './gateways/gateway.js';
+import { NO_GATEWAY, type GatewayContext } from './gateways/gateway.js';
 import { PORTAL_PREFIX } from './portal-paths.js';
 
 /** A guest's visit to a venue's portal: the gateway's context from the redirect, and its form secret. */
@@ -24,6 +24,8 @@ export interface PortalSession {
 const COOKIE = 'hotspot_portal';
 /** A visit lasts this long: time enough to receive an SMS code or sign in elsewhere, then start again. */
 export const PORTAL_SESSION_MS = 60 * 60 * 1000;
+/** The longest sealed value written: browsers keep cookies of up to 4096 bytes with name and attributes. */
+const MAX_COOKIE_LENGTH = 3800;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -60,8 +62,20 @@ export class PortalSessions {
     return { venueId, gateway, formSecret: randomBytes(16).toString('base64url'), startedAt: now };
   }
 
+  /**
+   * Sets the session's cookie. A browser drops a cookie over about 4 kB without a word: a context
+   * with long URLs loses where the guest was going and the log-out link first (the guest then lands
+   * on the status page), and the gateway's login URL last.
+   */
   write(request: Request, response: Response, session: PortalSession): void {
-    response.cookie(COOKIE, this.seal(session), {
+    let sealed = this.seal(session);
+    if (sealed.length > MAX_COOKIE_LENGTH) {
+      sealed = this.seal({ ...session, gateway: { ...session.gateway, landingUrl: null, logoutUrl: null } });
+    }
+    if (sealed.length > MAX_COOKIE_LENGTH) {
+      sealed = this.seal({ ...session, gateway: { ...NO_GATEWAY, mac: session.gateway.mac, ip: session.gateway.ip } });
+    }
+    response.cookie(COOKIE, sealed, {
       httpOnly: true,
       sameSite: 'lax',
       secure: request.secure,

@@ -142,14 +142,14 @@ export class AuthorizeService {
       { deadline, lane: 'radius' },
     );
     if (user !== null && PORTAL_LOGIN_METHODS.has(user.loginMethod)) {
-      // The portal's users have no password: the hand-over's one-time pass stands for one.
+      // The portal's users have no password: the hand-over's one-time pass stands for one. Without a
+      // live pass the refusal is the one these users always got (after the stand-in's argon2id).
       const now = this.clock.now();
       const live = await this.database.run((em) => this.guestAccess.isLivePass(em, user.id, password, now), {
         deadline,
         lane: 'radius',
       });
-      if (!live) return { ...rejected('invalidCredentials', null), foundUserId: foundIn(user) };
-      return this.decide(user, nas, macAddress, deadline);
+      if (live) return this.decide(user, nas, macAddress, deadline);
     }
     const hash = user?.loginMethod === 'username_password' ? user.passwordHash : null;
     if (user === null || hash === null) {

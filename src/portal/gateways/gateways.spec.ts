@@ -34,7 +34,7 @@ describe('MikroTik', () => {
       mac: '02:00:00:00:00:0A',
       ip: '10.5.50.10',
       loginUrl: 'http://10.5.50.1/login',
-      fields: [['dst', 'http://example.com/']],
+      fields: [],
       landingUrl: 'http://example.com/',
       logoutUrl: 'http://10.5.50.1/logout',
       opennds: null,

@@ -24,7 +24,7 @@ export function parseMikrotik(query: GatewayQuery): GatewayContext | null {
     mac: macOf(param(query, 'mac')),
     ip: ipOf(param(query, 'ip')),
     loginUrl,
-    fields: landingUrl === null ? [] : [['dst', landingUrl]],
+    fields: [],
     landingUrl,
     logoutUrl: httpUrl(param(query, 'link-logout')),
     opennds: null,
