@@ -5,6 +5,8 @@ import { GuestIdentityEntity } from '../src/guest-access/entities/guest-identity
 import { VenuePortalsService } from '../src/guest-access/venue-portals.service.js';
 import { HotspotUserEntity } from '../src/hotspot-users/entities/hotspot-user.entity.js';
 import { PhoneChallengeEntity } from '../src/phone-verification/entities/phone-challenge.entity.js';
+import { PhoneCodeCounterEntity } from '../src/phone-verification/entities/phone-code-counter.entity.js';
+import { PhoneVerificationService } from '../src/phone-verification/phone-verification.service.js';
 import { SmsMessageEntity } from '../src/sms/entities/sms-message.entity.js';
 import { HttpDriver } from '../src/sms/drivers/http.driver.js';
 import { MetricsServer } from '../src/metrics/metrics-server.js';
@@ -300,6 +302,17 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
         expect((await askCode(await arrive(49, OTHER_VENUE), '+905554000009', OTHER_VENUE)).status).toBe(303);
       }, 120_000);
 
+      it('sends one code when two devices ask for the same number at once', async () => {
+        nextWindow();
+        const agents = await Promise.all([arrive(60), arrive(61), arrive(62)]);
+        const sent = await Promise.all(agents.map((agent) => askCode(agent, '+905556000000')));
+        expect(sent.map((answer) => answer.status).sort()).toEqual([303, 429, 429]);
+        const challenges = await testApp.dataSource
+          .getRepository(PhoneChallengeEntity)
+          .countBy({ phone: '+905556000000' });
+        expect(challenges).toBe(1);
+      });
+
       it('answers a phone that already has a user exactly as one that has none', async () => {
         nextWindow();
         // +905551000001 became an sms user in the first test.
@@ -330,6 +343,15 @@ describeWithKannel('the SMS way through Debian Kannel and fakesmsc', () => {
           .countBy({ subject: '+905551000001' });
         expect(identities).toBe(1);
       }, 60_000);
+
+      it('sweeps challenges a day past their expiry and counters whose window closed', async () => {
+        const repository = testApp.dataSource.getRepository(PhoneChallengeEntity);
+        expect(await repository.count()).toBeGreaterThan(0);
+        clock.advance(2 * 86_400_000);
+        await testApp.app.get(PhoneVerificationService).sweep();
+        expect(await repository.count()).toBe(0);
+        expect(await testApp.dataSource.getRepository(PhoneCodeCounterEntity).count()).toBe(0);
+      });
 
       it('refuses a delivery report for an unknown reference or without a state', async () => {
         const unknown = await testApp.http.get(`/sms/reports/${'x'.repeat(32)}?type=1`);

@@ -19,6 +19,7 @@ import { operatorCommand } from './commands/operator.js';
 import { radiusConfigCommand, radiusSqlGrantsCommand } from './commands/radius-config.js';
 import { secretsCommand } from './commands/secrets.js';
 import { sessionCommand } from './commands/session.js';
+import { smsCommand } from './commands/sms.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
 import { venueCommand } from './commands/venue.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CliCommand[] = [
   radiusConfigCommand,
   radiusSqlGrantsCommand,
   secretsCommand,
+  smsCommand,
   auditCommand,
 ];
 

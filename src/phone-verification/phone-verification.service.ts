@@ -111,8 +111,10 @@ export class PhoneVerificationService {
     const now = this.clock.now();
     const deviceKey = deviceKeyOf(input.device);
     return this.refusable(async (em) => {
-      await this.checkResend(em, input.venueId, input.phone, now);
+      // Counting first locks the phone's counter row: a concurrent send to the same phone waits, then
+      // sees this one's challenge in the resend check.
       await this.countSend(em, { phone: input.phone, deviceKey, venueId: input.venueId, now });
+      await this.checkResend(em, input.venueId, input.phone, now);
       const id = newId();
       const expiresAt = new Date(now.getTime() + CODE_LIFETIME_MS);
       const smsId = await this.enqueue(em, input.phone, code, input.message, expiresAt, now);
@@ -150,8 +152,8 @@ export class PhoneVerificationService {
     return this.refusable(async (em) => {
       const challenge = await this.challenges.lockChallenge(em, input.challengeId);
       if (challenge === null || challenge.verifiedAt !== null) return { outcome: 'expired' as const };
-      await this.checkResend(em, challenge.venueId, challenge.phone, now);
       await this.countSend(em, { phone: challenge.phone, deviceKey, venueId: challenge.venueId, now });
+      await this.checkResend(em, challenge.venueId, challenge.phone, now);
       const expiresAt = new Date(now.getTime() + CODE_LIFETIME_MS);
       const smsId = await this.enqueue(em, challenge.phone, code, input.message, expiresAt, now);
       await this.challenges.replaceCode(em, challenge.id, {

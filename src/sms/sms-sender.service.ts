@@ -50,6 +50,8 @@ export class SmsSender implements OnApplicationBootstrap, BeforeApplicationShutd
       this.wake?.();
     });
     this.logger.log(`SMS sender started (gateway: ${this.driver.name})`);
+    if (this.driver.name === 'log')
+      this.logger.warn('SMS_GATEWAY is log: no SMS leaves this machine (development only)');
     this.loop = this.run();
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, Not, type EntityManager } from 'typeorm';
+import { In, IsNull, LessThan, Not, type EntityManager } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
 import { SmsMessageEntity } from './entities/sms-message.entity.js';
 
@@ -81,6 +81,18 @@ export class SmsRepository {
       .limit(1);
     if (this.database.supportsRowLocks) query.setLock('pessimistic_write');
     return (await query.getOne()) ?? null;
+  }
+
+  /**
+   * Deletes sent and failed messages last tried before `before`, through the due index (a settled
+   * message's next_attempt_at is its last claim's lease); returns how many.
+   */
+  async deleteSettledBefore(em: EntityManager, before: Date): Promise<number> {
+    const result = await em.delete(SmsMessageEntity, {
+      status: In(['sent', 'failed']),
+      nextAttemptAt: LessThan(before),
+    });
+    return result.affected ?? 0;
   }
 
   async updateDelivery(em: EntityManager, id: string, changes: Partial<SmsMessageEntity>): Promise<void> {

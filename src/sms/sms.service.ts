@@ -36,6 +36,9 @@ export interface ClaimedSms {
 /** What a delivery report did: recorded, nothing new (a final state stays), or no such message. */
 export type ReportOutcome = 'recorded' | 'unchanged' | 'unknown';
 
+/** How long a sent or failed message (recipient, outcome, delivery state; never its text) is kept. */
+export const SMS_KEEP_DAYS = 30;
+
 /** Binds a sealed text to its message: copied onto another row, it does not open. */
 function sealContext(id: string): string {
   return `sms:${id}`;
@@ -197,6 +200,12 @@ export class SmsService {
       await this.messages.replaceSealed(em, row.id, sealed);
     }
     return rows.length;
+  }
+
+  /** Deletes messages settled more than SMS_KEEP_DAYS ago (their delivery reports with them); returns how many. */
+  sweep(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - SMS_KEEP_DAYS * 86_400_000);
+    return this.database.transaction((em) => this.messages.deleteSettledBefore(em, before));
   }
 
   private opened(message: SmsMessageEntity): { text: string; reference: string } | null {

@@ -64,7 +64,7 @@ export const secretsCommand: CliCommand = {
       .addOption(
         flagOption(
           '--json',
-          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, keyFile, newKey}',
+          'print one JSON object {nasSecrets, totpSeeds, batchPasswords, portalFaskeys, smsMessages, keyFile, newKey}',
         ),
       )
       .action((options: { json?: true }) => runtime.use(SECRETS_SERVICE, (keeper) => rotate(keeper, options, io)));
