@@ -63,9 +63,15 @@ describeGateway('a guest behind openNDS', () => {
           SMS_GATEWAY_URL: kannel!.sendsmsUrl,
           SMS_POLL_INTERVAL_MS: '50',
         });
-        await app.app
-          .get(VenuePortalsService)
-          .set(VENUE, { ways: ['sms'], displayName: 'Marina Café', termsText: TERMS, faskey: FAS_KEY });
+        // The test's network is in 198.18.0.0/15 (set aside for tests), not a private range: the venue
+        // lists it as its gateway's, as a venue whose gateway has a public address would.
+        await app.app.get(VenuePortalsService).set(VENUE, {
+          ways: ['sms'],
+          displayName: 'Marina Café',
+          termsText: TERMS,
+          faskey: FAS_KEY,
+          gatewayHosts: ['198.18.0.0/15'],
+        });
         app.app.getHttpServer().on('request', (request: IncomingMessage) => {
           received.push({
             method: request.method ?? '',
