@@ -239,6 +239,20 @@ describeEachDatabase('error responses', (current) => {
       expect(response.body).toEqual({ success: false, message: 'Not Found' });
     });
 
+    it('an id that cannot be decoded is 404 in the words of the resource its path names', async () => {
+      const cases: Array<[string, string]> = [
+        ['/api/v1/plans/%ZZ', 'Plan not found'],
+        ['/api/v1/hotspot-user-batches/%E0%A4%A', 'Batch not found'],
+        ['/api/v1/hotspot-users/%ZZ/usage', 'Kullanıcı bulunamadı'],
+        ['/portal/%E0%A4%A', 'Not Found'],
+      ];
+      for (const [path, message] of cases) {
+        const response = await current().http.get(path).set('Authorization', auth());
+        expect([path, response.status, response.body]).toEqual([path, 404, { success: false, message }]);
+        expectNoInternals(response);
+      }
+    });
+
     it('a wrong method on an existing path is 404', async () => {
       for (const method of ['delete', 'put', 'patch'] as const) {
         const response = await current().http[method]('/api/v1').set('Authorization', auth()).expect(404);

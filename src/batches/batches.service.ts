@@ -8,7 +8,7 @@ import type { Actor } from '../auth/actor.js';
 import { satisfies } from '../auth/permissions.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../common/errors/database-errors.js';
 import { newId } from '../common/ids.js';
 import { pageWindow, paginationOf } from '../common/pagination.js';
@@ -43,7 +43,7 @@ export type BatchCaller = Actor | null;
 export const PASSWORDS_GONE =
   "This batch's passwords are no longer shown: they can be shown until 24 hours after the batch's first print " +
   'or export. Only a password reset shows a new one.';
-export const BATCH_NOT_FOUND = 'Batch not found';
+export const BATCH_NOT_FOUND = ERROR_MESSAGES.batchNotFound;
 
 /** Attempts of the whole transaction when a concurrent create took one of the drawn usernames. */
 const TRANSACTION_ATTEMPTS = 3;

@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Actor } from '../auth/actor.js';
 import { VenueScopeService } from '../auth/venue-scope.service.js';
 import { Clock } from '../common/clock.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { ApiError, ERROR_MESSAGES } from '../common/errors/api-error.js';
 import { newId } from '../common/ids.js';
 import { uniqueVenueIds } from '../common/validation/normalise.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -19,7 +19,7 @@ import { PlanOffers } from './plan-offers.js';
 import * as rules from './plan.rules.js';
 import { PlansRepository, type PlanRecord } from './plans.repository.js';
 
-export const PLAN_NOT_FOUND = 'Plan not found';
+export const PLAN_NOT_FOUND = ERROR_MESSAGES.planNotFound;
 export const PLAN_NOT_USABLE = 'Plan not usable here';
 
 /**

@@ -18,6 +18,8 @@ export const ERROR_MESSAGES = {
   forbidden: 'Forbidden',
   userNotFound: 'Kullanıcı bulunamadı',
   unauthJobNotFound: 'Unauth job not found',
+  planNotFound: 'Plan not found',
+  batchNotFound: 'Batch not found',
   notFound: 'Not Found',
   conflict: 'Conflict',
   expiredUserNotEditable: 'Expired users cannot be edited',

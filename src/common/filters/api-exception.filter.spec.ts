@@ -138,6 +138,20 @@ describe('ApiExceptionFilter', () => {
     expect(written.body).toEqual({ success: false, message: 'Kullanıcı bulunamadı' });
   });
 
+  it.each([
+    ['/api/v1/plans/%ZZ', 'Plan not found'],
+    ['/api/v1/hotspot-user-batches/%E0%A4%A', 'Batch not found'],
+    ['/api/v1/hotspot-users/%ZZ/usage', 'Kullanıcı bulunamadı'],
+    ['/portal/%E0%A4%A', 'Not Found'],
+    ['/admin/users/%ZZ', 'Not Found'],
+  ])('answers %s, whose id cannot be decoded, as %s', (path, message) => {
+    const written = run(new BadRequestException('Failed to decode param', { cause: new URIError('URI malformed') }), {
+      path,
+    });
+    expect(written.status).toBe(404);
+    expect(written.body).toEqual({ success: false, message });
+  });
+
   it('answers an unauth job id that cannot be decoded as an unknown job', () => {
     const written = run(new BadRequestException('Failed to decode param', { cause: new URIError('URI malformed') }), {
       path: '/api/v1/unauth-jobs/%ZZ',

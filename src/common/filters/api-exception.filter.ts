@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { UNAUTH_JOBS_PATH } from '../api-paths.js';
+import { BATCHES_PATH, PLANS_PATH, UNAUTH_JOBS_PATH, USERS_PATH } from '../api-paths.js';
 import { ApiError, ERROR_MESSAGES, type ErrorBody } from '../errors/api-error.js';
 import { isDatabaseUnavailable, retryAfterSeconds } from '../errors/database-errors.js';
 import { SHED_RETRY_AFTER_SECONDS, type Admission } from '../load/admission.js';
@@ -86,12 +86,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private answerForHttpException(exception: HttpException, request: ApiRequest): Answer {
     const status = exception.getStatus();
     const cause = exception.cause as { type?: unknown } | undefined;
-    // Raised by Express while decoding a path parameter such as `%ZZ`: the only parameters are user
-    // and unauth job ids.
-    if (cause instanceof URIError) {
-      const jobId = request.path.startsWith(`/${UNAUTH_JOBS_PATH}/`);
-      return plain(HttpStatus.NOT_FOUND, jobId ? ERROR_MESSAGES.unauthJobNotFound : ERROR_MESSAGES.userNotFound);
-    }
+    // Raised by Express while decoding a path parameter such as `%ZZ`: no such resource, in the words
+    // of the resource the path names.
+    if (cause instanceof URIError) return plain(HttpStatus.NOT_FOUND, undecodableIdMessage(request.path));
     if (status === HttpStatus.BAD_REQUEST) {
       const message =
         cause?.type === 'entity.parse.failed'
@@ -128,4 +125,17 @@ function plain(status: number, message: string): Answer {
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
+}
+
+const NOT_FOUND_BY_PATH: ReadonlyArray<[string, string]> = [
+  [UNAUTH_JOBS_PATH, ERROR_MESSAGES.unauthJobNotFound],
+  [USERS_PATH, ERROR_MESSAGES.userNotFound],
+  [PLANS_PATH, ERROR_MESSAGES.planNotFound],
+  [BATCHES_PATH, ERROR_MESSAGES.batchNotFound],
+];
+
+/** The not-found message of a path whose id could not be decoded; outside those resources, Not Found. */
+export function undecodableIdMessage(path: string): string {
+  const named = NOT_FOUND_BY_PATH.find(([prefix]) => path.startsWith(`/${prefix}/`));
+  return named?.[1] ?? ERROR_MESSAGES.notFound;
 }
