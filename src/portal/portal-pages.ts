@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { Clock } from '../common/clock.js';
 import { VenuePortalsService, type VenuePortal } from '../guest-access/venue-portals.service.js';
 import type { PortalDevice } from '../guest-access/guest-access.service.js';
+import type { PortalWay } from '../guest-access/guest-access.rules.js';
 import { PageRefusal } from '../web/errors.js';
 import { field } from '../web/forms.js';
 import { DEFAULT_LANGUAGE } from '../web/language.js';
@@ -42,6 +43,13 @@ export class PortalPages {
   async portal(venueId: string): Promise<VenuePortal> {
     const portal = await this.openPortal(venueId);
     if (portal === null) throw new PageRefusal(404, 'error.noPortal');
+    return portal;
+  }
+
+  /** The venue's portal when it offers the way in `way`; else the 404 page (a way's own screens). */
+  async portalOffering(venueId: string, way: PortalWay): Promise<VenuePortal> {
+    const portal = await this.portal(venueId);
+    if (!portal.ways.includes(way)) throw new PageRefusal(404, 'error.notFound');
     return portal;
   }
 

@@ -8,7 +8,7 @@ import {
   type CodeMessage,
   type CodeRequest,
 } from '../../phone-verification/phone-verification.service.js';
-import { PageRedirect, PageRefusal } from '../../web/errors.js';
+import { PageRedirect } from '../../web/errors.js';
 import { field } from '../../web/forms.js';
 import { DEFAULT_LANGUAGE } from '../../web/language.js';
 import { PortalHandover } from '../handover/portal-handover.js';
@@ -44,7 +44,7 @@ export class PortalSmsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'sms');
     this.pages.session(request, response, venueId, null);
     await this.showPhone(request, response, 200, portal, '', null);
   }
@@ -55,7 +55,7 @@ export class PortalSmsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'sms');
     const device = this.pages.device(request);
     await this.limits.consume(request.ip, device.mac);
     const typed = field(request, 'phone', 64);
@@ -92,7 +92,7 @@ export class PortalSmsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'sms');
     await this.showCode(request, response, 200, portal, sent === '1' ? 'sms.resent' : null, null);
   }
 
@@ -102,7 +102,7 @@ export class PortalSmsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'sms');
     const device = this.pages.device(request);
     await this.limits.consume(request.ip, device.mac);
     const sms = this.challengeOf(request, venueId);
@@ -135,7 +135,7 @@ export class PortalSmsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'sms');
     const device = this.pages.device(request);
     await this.limits.consume(request.ip, device.mac);
     const sms = this.challengeOf(request, venueId);
@@ -152,12 +152,6 @@ export class PortalSmsController {
       return;
     }
     throw new PageRedirect(`${portalPath(venueId, 'sms/code')}?sent=1`);
-  }
-
-  private async offering(venueId: string): Promise<VenuePortal> {
-    const portal = await this.pages.portal(venueId);
-    if (!portal.ways.includes('sms')) throw new PageRefusal(404, 'error.notFound');
-    return portal;
   }
 
   /** The visit's challenge; without one (a new visit, an old page) back to the phone form. */

@@ -55,7 +55,7 @@ export class PortalSocialController {
       return this.backWith(response, error.venueId, problemOfFailure(error.kind));
     }
     const { venueId } = identity;
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'social');
     const session = this.sessions.read(request, venueId, this.clock.now().getTime());
     // The gateway context is in the visit's session: without it there is no gateway to hand over to.
     if (session === null) return this.backWith(response, venueId, 'visitOver');
@@ -82,7 +82,7 @@ export class PortalSocialController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'social');
     this.pages.session(request, response, venueId, null);
     await this.show(request, response, 200, portal, problemOfQuery(queryValue(request, 'problem')));
   }
@@ -93,7 +93,7 @@ export class PortalSocialController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'social');
     await this.limits.consume(request.ip, this.pages.device(request).mac);
     const accepted = this.pages.acceptedTerms(request, portal);
     if (portal.termsVersion !== null && accepted !== portal.termsVersion) {
@@ -117,12 +117,6 @@ export class PortalSocialController {
       maxAge: BINDING_MAX_AGE_MS,
     });
     response.redirect(303, start.authorizationUrl);
-  }
-
-  private async offering(venueId: string): Promise<VenuePortal> {
-    const portal = await this.pages.portal(venueId);
-    if (!portal.ways.includes('social')) throw new PageRefusal(404, 'error.notFound');
-    return portal;
   }
 
   private backWith(response: Response, venueId: string, problem: SocialProblem): void {

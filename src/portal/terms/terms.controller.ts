@@ -26,7 +26,7 @@ export class PortalTermsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'terms');
     this.pages.session(request, response, venueId, null);
     await this.show(request, response, 200, portal, null);
   }
@@ -37,7 +37,7 @@ export class PortalTermsController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'terms');
     const device = this.pages.device(request);
     await this.limits.consume(request.ip, device.mac);
     try {
@@ -80,12 +80,6 @@ export class PortalTermsController {
       heading: 'terms.privacyTitle',
       paragraphs: paragraphsOf(portal.privacyText),
     });
-  }
-
-  private async offering(venueId: string): Promise<VenuePortal> {
-    const portal = await this.pages.portal(venueId);
-    if (!portal.ways.includes('terms')) throw new PageRefusal(404, 'error.notFound');
-    return portal;
   }
 
   private show(

@@ -3,7 +3,6 @@ import type { Response } from 'express';
 import { AdmissionRefused, GuestAccessService } from '../../guest-access/guest-access.service.js';
 import { splitVoucherCode } from '../../guest-access/guest-access.rules.js';
 import type { VenuePortal } from '../../guest-access/venue-portals.service.js';
-import { PageRefusal } from '../../web/errors.js';
 import { field } from '../../web/forms.js';
 import { PortalHandover } from '../handover/portal-handover.js';
 import { PortalLimits } from '../portal-limits.js';
@@ -28,7 +27,7 @@ export class PortalVoucherController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'voucher');
     this.pages.session(request, response, venueId, null);
     await this.show(request, response, 200, portal, { username: '', code: '' }, null);
   }
@@ -39,7 +38,7 @@ export class PortalVoucherController {
     @Req() request: PortalRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const portal = await this.offering(venueId);
+    const portal = await this.pages.portalOffering(venueId, 'voucher');
     const device = this.pages.device(request);
     await this.limits.consume(request.ip, device.mac);
     const form = voucherForm({
@@ -70,12 +69,6 @@ export class PortalVoucherController {
       if (!(error instanceof AdmissionRefused)) throw error;
       await this.show(request, response, 422, portal, typed, voucherProblemKey(error.reason));
     }
-  }
-
-  private async offering(venueId: string): Promise<VenuePortal> {
-    const portal = await this.pages.portal(venueId);
-    if (!portal.ways.includes('voucher')) throw new PageRefusal(404, 'error.notFound');
-    return portal;
   }
 
   private show(
