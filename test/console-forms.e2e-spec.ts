@@ -7,7 +7,7 @@ import { NasClientEntity } from '../src/nas/entities/nas-client.entity.js';
 import { ConsoleFormTokenEntity } from '../src/operators/entities/console-form-token.entity.js';
 import { OperatorPasskeyEntity } from '../src/operators/entities/operator-passkey.entity.js';
 import { OperatorEntity } from '../src/operators/entities/operator.entity.js';
-import { sha256Hex } from '../src/operators/session-ids.js';
+import { sha256Hex } from '../src/common/sha256.js';
 import { ManualClock } from '../src/testing/in-memory-database.js';
 import { UnauthJobEntity } from '../src/unauth-jobs/entities/unauth-job.entity.js';
 import { VenueEntity } from '../src/venues/entities/venue.entity.js';

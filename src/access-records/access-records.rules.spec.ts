@@ -1,3 +1,4 @@
+import { sha256Hex } from '../common/sha256.js';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   dayBounds,
@@ -15,7 +16,6 @@ import {
   previousDay,
   recordLine,
   type RecordLine,
-  sha256Hex,
   signatureHolds,
   signBytes,
   verifyFolder,

@@ -1,4 +1,5 @@
-import { createHash, type KeyObject, sign, verify } from 'node:crypto';
+import { sha256Hex } from '../common/sha256.js';
+import { type KeyObject, sign, verify } from 'node:crypto';
 import { isTimeZone } from '../common/validation/time-zone.js';
 import { dayEnd, dayStart } from '../web/zoned-time.js';
 import type { IdentityKind } from './entities/access-record.entity.js';
@@ -215,10 +216,6 @@ export function inFileOrder<T extends Pick<RecordLine, 'startedAt' | 'sessionId'
 /** A day's file: its lines, each ended by a newline, in UTF-8. */
 export function fileBytes(lines: readonly string[]): Buffer {
   return Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8');
-}
-
-export function sha256Hex(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The Ed25519 signature of `bytes` (64 bytes): what `openssl pkeyutl -verify -rawin` checks. */

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../common/sha256.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
@@ -25,7 +26,6 @@ import {
   nextDay,
   previousDay,
   recordLine,
-  sha256Hex,
   signBytes,
   verifyFolder,
   zoneOf,

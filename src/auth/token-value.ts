@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256Hex } from '../common/sha256.js';
+import { randomBytes } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'hsp_';
 const SECRET_BYTES = 32;
@@ -14,7 +15,7 @@ export function generateTokenValue(): string {
 
 /** Hex SHA-256: the only form in which a token is stored or compared. */
 export function hashTokenValue(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return sha256Hex(value);
 }
 
 /** Characters of the secret part a listing shows, to tell tokens apart (GitHub shows as many). */

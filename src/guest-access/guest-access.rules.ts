@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../common/sha256.js';
 import { gatewayHostsProblem } from './gateway-hosts.rules.js';
 import type { IdentityKind } from './entities/guest-identity.entity.js';
 
@@ -42,7 +42,7 @@ export function parsePortalWays(text: string): PortalWay[] | null {
  */
 export function termsVersionOf(text: string | null): string | null {
   if (text === null || text.trim() === '') return null;
-  return `t-${createHash('sha256').update(text.replace(/\r\n/g, '\n').trim()).digest('hex').slice(0, 16)}`;
+  return `t-${sha256Hex(text.replace(/\r\n/g, '\n').trim()).slice(0, 16)}`;
 }
 
 /** The stored list's room (the column's length). */
@@ -141,7 +141,7 @@ export function portalUsername(identity: GuestIdentityKey, suffix: string | null
     identity.kind === 'phone'
       ? identity.subject
       : identity.kind === 'social'
-        ? `social-${createHash('sha256').update(`${identity.issuer}\u0000${identity.subject}`).digest('hex').slice(0, 12)}`
+        ? `social-${sha256Hex(`${identity.issuer}\u0000${identity.subject}`).slice(0, 12)}`
         : `guest-${identity.subject.replace(/:/g, '').toLowerCase()}`;
   return suffix === null ? base : `${base}-${suffix}`;
 }
@@ -185,7 +185,7 @@ export function passFrom(random: Uint8Array): string {
 
 /** What portal_passes keeps of a pass. */
 export function passHash(pass: string): string {
-  return createHash('sha256').update(pass, 'utf8').digest('hex');
+  return sha256Hex(pass);
 }
 
 /** A portal user's expiry after a sign-in at `now`. */

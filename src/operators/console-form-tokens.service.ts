@@ -10,7 +10,7 @@ import type { TransactionClaim } from '../database/transaction-claim.js';
 import { NasSecretUnavailableError, openSecret, sealSecret } from '../nas/secret-box.js';
 import { ConsoleFormTokensRepository, type FormTokenOutcome } from './console-form-tokens.repository.js';
 import type { ConsoleFormTokenEntity } from './entities/console-form-token.entity.js';
-import { sha256Hex } from './session-ids.js';
+import { sha256Hex } from '../common/sha256.js';
 
 /** How long a result page shows its secret (a generated password, a token's value, recovery codes, cards). */
 export const SECRET_RESULT_MINUTES = 10;

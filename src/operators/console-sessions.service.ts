@@ -9,7 +9,8 @@ import type { SessionStage } from './entities/operator-session.entity.js';
 import { ConsoleFormTokensRepository } from './console-form-tokens.repository.js';
 import { OperatorSessionsRepository } from './operator-sessions.repository.js';
 import type { SessionWithOperator } from './session-with-operator.js';
-import { isSessionIdShape, newSessionId, sha256Hex } from './session-ids.js';
+import { sha256Hex } from '../common/sha256.js';
+import { isSessionIdShape, newSessionId } from './session-ids.js';
 
 /** Where a request came from, kept on the session (bounded to the columns' lengths). */
 export interface ClientInfo {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { newId } from '../common/ids.js';
 import type { OperatorRecoveryCodeEntity } from './entities/operator-recovery-code.entity.js';
-import { sha256Hex } from './session-ids.js';
+import { sha256Hex } from '../common/sha256.js';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** Crockford's base32 (no I, L, O or U: read off paper without mistakes); 16 symbols of it carry 80 bits. */

@@ -13,7 +13,7 @@ import type { SessionWithOperator } from './session-with-operator.js';
 import { OperatorsRepository } from './operators.repository.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
-import { sha256Hex } from './session-ids.js';
+import { sha256Hex } from '../common/sha256.js';
 import type { PasskeyCheck } from './passkeys.service.js';
 import { SignInAudit, type AuditedOperator } from './sign-in-audit.js';
 import { verifyOperatorPassword } from './operator-password.js';

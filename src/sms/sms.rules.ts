@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256Hex } from '../common/sha256.js';
+import { randomBytes } from 'node:crypto';
 import type { SmsDeliveryState } from './entities/sms-message.entity.js';
 
 /** GSM 03.38's default alphabet and its extension table: what an SMS carries without UCS-2. */
@@ -19,7 +20,7 @@ export function newReportReference(): string {
 }
 
 export function reportKeyOf(reference: string): string {
-  return createHash('sha256').update(reference, 'utf8').digest('hex');
+  return sha256Hex(reference);
 }
 
 /** A reference is 32 characters of base64url; anything else is nobody's. */

@@ -1,6 +1,7 @@
+import { sha256Hex } from '../common/sha256.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as openid from 'openid-client';
 import { Clock } from '../common/clock.js';
 import type { AppConfig } from '../config/configuration.js';
@@ -121,8 +122,8 @@ export class SocialSignInService {
     const binding = randomBytes(BINDING_BYTES).toString('base64url');
     const now = this.clock.now();
     const record = new SocialSignInStateEntity();
-    record.stateHash = digest(state);
-    record.bindingHash = digest(binding);
+    record.stateHash = sha256Hex(state);
+    record.bindingHash = sha256Hex(binding);
     record.providerId = provider.id;
     record.venueId = venueId;
     record.termsVersion = termsVersion;
@@ -158,12 +159,12 @@ export class SocialSignInService {
       throw new SocialSignInFailure('unknown-state', null);
     }
     const record = await this.database.transaction(async (em) => {
-      const found = await this.repository.findState(em, digest(state));
+      const found = await this.repository.findState(em, sha256Hex(state));
       return found !== null && (await this.repository.deleteState(em, found.stateHash)) ? found : null;
     });
     if (record === null) throw new SocialSignInFailure('unknown-state', null);
     // Another browser's state (a link sent to a guest to sign them in as someone else): refused.
-    if (binding === null || !sameDigest(digest(binding), record.bindingHash)) {
+    if (binding === null || !sameDigest(sha256Hex(binding), record.bindingHash)) {
       throw new SocialSignInFailure('unknown-state', record.venueId);
     }
     if (isStateExpired(record.expiresAt, this.clock.now())) throw new SocialSignInFailure('expired', record.venueId);
@@ -249,10 +250,6 @@ export class SocialSignInService {
     const unreachable = failure instanceof TypeError || (failure instanceof Error && failure.name === 'TimeoutError');
     return new SocialSignInFailure(unreachable ? 'provider-down' : 'refused', venueId);
   }
-}
-
-function digest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 function sameDigest(a: string, b: string): boolean {
