@@ -129,7 +129,7 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
     const now = new Date('2026-01-02T03:04:05.000Z');
     const user = Object.assign(new HotspotUserEntity(), {
       id: newId(),
-      name: '  Ayşe   YILMAZ ',
+      name: '  Ayşe   YILMAZ Yıldız ',
       username: 'Ayse.Y',
       email: 'AYSE.Yilmaz@Example.com',
       phone: '+90 (532) 111-22-33',
@@ -179,14 +179,16 @@ describe.each(databaseKinds())('the migrations of the search keys [%s]', (kind) 
     for (const { key } of SEARCHABLE_FIELDS) expect({ [key]: row[key] }).toEqual({ [key]: keys[key] });
     // The name's words, the MACs backwards and the attempt's folded username, as the service writes them.
     const words = await dataSource.manager.findBy(HotspotUserNameWordEntity, { userId: user.id });
-    expect(words.map(({ word, venueId, userStatus }) => ({ word, venueId, userStatus }))).toEqual(
-      nameWordRowsOf(stored, ['migrated-venue']).map(({ word, venueId, userStatus }) => ({
-        word,
-        venueId,
-        userStatus,
-      })),
+    const wordRow = ({ word, venueId, userStatus, sharesInitial }: HotspotUserNameWordEntity) => ({
+      ...{ word, venueId, userStatus, sharesInitial },
+    });
+    const byWord = (a: { word: string }, b: { word: string }) => a.word.localeCompare(b.word);
+    expect(words.map(wordRow).sort(byWord)).toEqual(
+      nameWordRowsOf(stored, ['migrated-venue']).map(wordRow).sort(byWord),
     );
-    expect(words.map(({ userCreatedAt }) => userCreatedAt)).toEqual([now]);
+    // Two words starting alike, so the migration that marks them has one to mark.
+    expect(words.map(({ sharesInitial }) => sharesInitial)).toEqual([true, true]);
+    expect(words.map(({ userCreatedAt }) => userCreatedAt)).toEqual([now, now]);
     const [macs] = await dataSource.query<Array<{ own: string; device: string }>>(
       'SELECT u.mac_reversed AS own, d.mac_reversed AS device FROM hotspot_users u JOIN devices d ON d.user_id = u.id WHERE u.id = ?',
       [user.id],
@@ -481,5 +483,84 @@ describeEachDatabase('GET /api/v1/hotspot-users?q= (search)', (current) => {
       }
       expect(plan.filter((row) => row.type === 'ALL' && row.table !== null && !row.table.startsWith('<'))).toEqual([]);
     }
+  });
+});
+
+describeEachDatabase('GET /api/v1/hotspot-users?q= by a common name word', (current) => {
+  const VENUE = 'word-venue';
+  type Page = { data: HotspotUserDto[]; pagination: { total: number } };
+  const found = async (q: string, extra = '') =>
+    (
+      await api(current())
+        .users.list(`venueId=${VENUE}&q=${encodeURIComponent(q)}${extra}`)
+        .expect(200)
+    ).body as Page;
+  const inOrder = (records: Array<{ _id: string }>) => records.map((record) => record._id);
+  /** The venue's list without `q`, newest first: the order every search answers in. */
+  const newestFirst = async (wanted: readonly string[], extra = '') => {
+    const all = (await api(current()).users.list(`venueId=${VENUE}&limit=100${extra}`).expect(200)).body as Page;
+    return inOrder(all.data).filter((id) => wanted.includes(id));
+  };
+  /** Every page of `q` at `limit`, one after the other. */
+  const paged = async (q: string, limit: number, extra = '') => {
+    const pages: Page[] = [];
+    for (let page = 1; pages.length === 0 || pages[pages.length - 1].data.length === limit; page += 1) {
+      pages.push(await found(q, `&limit=${limit}&page=${page}${extra}`));
+    }
+    return pages;
+  };
+  const kayas: HotspotUserDto[] = [];
+  let twice: HotspotUserDto;
+
+  beforeAll(async () => {
+    // 31 of the venue's 41 users have a word starting `kaya`: page 1 of 5 is read by walking the venue's
+    // words newest first (walksNewestFirst), the later pages and a page of 100 by sorting the matches.
+    for (let i = 0; i < 30; i += 1) {
+      kayas.push(await givenGuest(current(), { name: `Guest ${i} Kaya`, venueIds: [VENUE] }));
+      if (i % 3 === 0) await givenGuest(current(), { name: `Guest ${i} Demir`, venueIds: [VENUE] });
+    }
+    // Two of its words start with `kaya`: one user all the same.
+    twice = await givenGuest(current(), { name: 'Ali Kaya Kayalı', venueIds: [VENUE] });
+  });
+
+  it('counts a user two of whose words match once, and pages newest first alike walked or sorted', async () => {
+    const expected = await newestFirst([...kayas, twice].map(({ _id }) => _id));
+    expect(expected).toHaveLength(31);
+    const whole = await found('kaya', '&limit=100');
+    expect(whole.pagination.total).toBe(31);
+    expect(inOrder(whole.data)).toEqual(expected);
+    const pages = await paged('kaya', 5);
+    expect(pages.map((page) => page.pagination.total)).toEqual(pages.map(() => 31));
+    expect(pages.flatMap((page) => inOrder(page.data))).toEqual(expected);
+    const kayali = await found('KAYALI');
+    expect(inOrder(kayali.data)).toEqual([twice._id]);
+    expect(kayali.pagination.total).toBe(1);
+    const past = await found('kaya', '&limit=5&page=8');
+    expect(past).toMatchObject({ data: [], pagination: { total: 31 } });
+  });
+
+  it('counts and pages within a status', async () => {
+    await api(current()).users.update(twice._id, { status: 'blocked' }).expect(200);
+    const blocked = await found('kaya', '&status=blocked');
+    expect(inOrder(blocked.data)).toEqual([twice._id]);
+    expect(blocked.pagination.total).toBe(1);
+    const expected = await newestFirst(
+      kayas.map(({ _id }) => _id),
+      '&status=active',
+    );
+    const pages = await paged('kaya', 4, '&status=active');
+    expect(pages.map((page) => page.pagination.total)).toEqual(pages.map(() => 30));
+    expect(pages.flatMap((page) => inOrder(page.data))).toEqual(expected);
+  });
+
+  it('unites the word with another key that finds the same users or others, each once', async () => {
+    const desk = await givenUser(current(), { name: 'Desk Person', username: 'kaya.desk', venueIds: [VENUE] });
+    // Found by its username and its name's words: once.
+    const both = await givenUser(current(), { name: 'Ece Kaya', username: 'kaya.ece', venueIds: [VENUE] });
+    const expected = await newestFirst([...kayas, twice, desk, both].map(({ _id }) => _id));
+    expect(expected).toHaveLength(33);
+    const pages = await paged('kaya', 5);
+    expect(pages.map((page) => page.pagination.total)).toEqual(pages.map(() => 33));
+    expect(pages.flatMap((page) => inOrder(page.data))).toEqual(expected);
   });
 });

@@ -39,6 +39,7 @@ import { SmsOutboxAndPhoneCodes1797810000000 } from './1797810000000-SmsOutboxAn
 import { SocialSignIn1797820000000 } from './1797820000000-SocialSignIn.js';
 import { AccessRecords1797830000000 } from './1797830000000-AccessRecords.js';
 import { PortalGatewayHosts1797850000000 } from './1797850000000-PortalGatewayHosts.js';
+import { NameWordPages1797850001000 } from './1797850001000-NameWordPages.js';
 
 /** Every mysql migration, oldest first. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -82,4 +83,5 @@ export const MYSQL_MIGRATIONS: Array<new () => MigrationInterface> = [
   SocialSignIn1797820000000,
   AccessRecords1797830000000,
   PortalGatewayHosts1797850000000,
+  NameWordPages1797850001000,
 ];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { dateTimeParameter, ID_LENGTH, readDateTime } from '../database/columns.js';
 import { DatabaseService } from '../database/database.service.js';
+import { isSqlite } from '../database/plain-sql.js';
 import { DeviceEntity } from '../sessions/entities/device.entity.js';
 import { reversedMac } from '../common/search/search-folds.js';
 import { USERNAME_MAX_LENGTH, usernameKey } from '../common/validation/normalise.js';
@@ -16,6 +17,7 @@ import {
   SEARCHABLE_FIELDS,
   type SearchKeys,
   type SearchPrefixes,
+  walksNewestFirst,
 } from './user-search.rules.js';
 import { bucketEnd, pageStart } from './venue-counts.rules.js';
 import { USER_TEXT_FIELDS, userTextColumn } from './user-text-fields.js';
@@ -179,16 +181,61 @@ export class HotspotUsersRepository {
   }
 
   /**
-   * The venue's users with a key starting with one of the search's prefixes: one index range of a
-   * (venue, key) index per key (the MACs through their own indexes, joined to the venue's rows),
-   * united, newest first; the total counted over the union in the same statement.
+   * The venue's users with a key starting with one of the search's prefixes (searchBranches), newest
+   * first. First each branch's users are counted, each from its own index range, in one statement.
+   * When one branch alone finds anyone, which is how a desk's search mostly goes, its count is the
+   * total and its page is read from its range alone: a common name word's by walking the venue's words
+   * newest first (walksNewestFirst), the others sorted. When several do, their union (only theirs) is
+   * sorted and counted in one statement, as a user can be in more than one.
    */
   private async findVenuePageBySearch(
     em: EntityManager,
     filter: VenueListFilter & { search: SearchPrefixes },
     page: { offset: number; limit: number },
   ): Promise<{ total: number; records: ShownRecord[] }> {
-    const { sql, params } = searchMatches(filter);
+    const branches = searchBranches(filter, searchDialect(em));
+    if (filter.macAddress !== null) return this.findUnitedPage(em, branches, filter.macAddress, page);
+    if (branches.length === 0) return { total: 0, records: [] };
+    const words = branches.some((branch) => branch.newestFirst !== undefined);
+    const [counts] = await em.query<Array<Record<string, number | string>>>(
+      `SELECT ${branches.map((branch, i) => `(SELECT ${branch.counted} ${branch.rows}) AS c${i}`).join(', ')}${
+        words ? `, ${venueTotal(filter.status)} AS venue_users` : ''
+      }`,
+      [
+        ...branches.flatMap((branch) => branch.params),
+        ...(words ? venueTotalParams(filter.venueId, filter.status) : []),
+      ],
+    );
+    const found = branches
+      .map((branch, i) => ({ branch, users: Number(counts[`c${i}`]) }))
+      .filter(({ users }) => users > 0);
+    if (found.length === 0) return { total: 0, records: [] };
+    const united = found.map(({ branch }) => branch);
+    if (found.length > 1) return this.findUnitedPage(em, united, null, page);
+    const [{ branch, users }] = found;
+    if (page.offset >= users) return { total: users, records: [] };
+    const from =
+      branch.newestFirst !== undefined && walksNewestFirst(users, Number(counts.venue_users), page)
+        ? branch.newestFirst
+        : branch.rows;
+    const rows: Array<{ user_id: string }> = await em.query(
+      `SELECT uv.user_id ${from}
+       ${branch.repeats ? 'GROUP BY uv.user_created_at, uv.user_id' : ''}
+       ORDER BY uv.user_created_at DESC, uv.user_id DESC LIMIT ? OFFSET ?`,
+      [...branch.params, page.limit, page.offset],
+    );
+    const ids = rows.map((row) => row.user_id);
+    return { total: users, records: await this.findShownRecords(em, ids) };
+  }
+
+  /** A page of the union of `branches` (unitedMatches), newest first, with the union's total. */
+  private async findUnitedPage(
+    em: EntityManager,
+    branches: readonly SearchBranch[],
+    macAddress: string | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: ShownRecord[] }> {
+    const { sql, params } = unitedMatches(branches, macAddress);
     if (sql === null) return { total: 0, records: [] };
     const rows: Array<{ user_id: string; total: number | string }> = await em.query(
       `SELECT user_id, COUNT(*) OVER () AS total FROM (${sql}) m
@@ -470,7 +517,7 @@ export class HotspotUsersRepository {
    * findOnlinePageOfVenue reads). At most the venue's users online, however many the search finds.
    */
   async findOnlineMatches(em: EntityManager, venueId: string, search: SearchPrefixes): Promise<string[]> {
-    const { sql, params } = searchMatches({ venueId, macAddress: null, search });
+    const { sql, params } = searchMatches({ venueId, macAddress: null, search }, searchDialect(em));
     if (sql === null) return [];
     const rows: Array<{ user_id: string }> = await em.query(
       `SELECT user_id FROM sessions WHERE venue_id = ? AND status = 'active'
@@ -626,63 +673,133 @@ function listRangeParams(
 }
 
 /**
- * The union of the venue rows a search matches (`user_id`, `user_created_at`), with its parameters;
- * null when `q` is no prefix of any key (white space alone). Each branch is one range of an index
- * that starts with the venue, one per SEARCHABLE_FIELDS key `q` can be a prefix of, in their order,
- * then the name words' (idx_user_name_words_search); the MAC ones: of the MAC's own index and of
- * the MAC backwards (its end), each joined to the venue's rows.
+ * The database a search's SQL is for. On MySQL each branch names its index (FORCE INDEX): planning
+ * many alike indexes costs it more than reading a short range; SQLite's planner picks them cheaply.
  */
-export function searchMatches(filter: VenueListFilter & { search: SearchPrefixes }): {
-  sql: string | null;
+export type SearchDialect = 'mysql' | 'sqlite';
+
+/**
+ * One branch of a search (searchBranches): the venue rows of one index range, as `uv` (its
+ * `user_id` and `user_created_at`).
+ */
+export interface SearchBranch {
+  /** `FROM … WHERE …` of the branch's rows. */
+  rows: string;
   params: Array<string | number>;
-} {
-  const { venueId, status, search, macAddress } = filter;
-  const branches: string[] = [];
-  const params: Array<string | number> = [];
+  /** How many users the rows are (a name's words or a user's devices can repeat a user). */
+  counted: string;
+  /** Whether a user can be in the rows more than once. */
+  repeats: boolean;
+  /** A name word's branch: its rows read from the venue's words newest first (walksNewestFirst), by index. */
+  newestFirst?: string;
+}
+
+/** The index of a venue's name words newest first, which a page of a common word walks. */
+const NEWEST_WORDS_INDEX = 'idx_user_name_words_newest';
+
+/** The branch's index named, on MySQL only. */
+const forceIndex = (dialect: SearchDialect, name: string) => (dialect === 'mysql' ? ` FORCE INDEX (${name})` : '');
+/** The index named on either database: a walk no planner would choose by itself. */
+const namedIndex = (dialect: SearchDialect, name: string) =>
+  dialect === 'mysql' ? ` FORCE INDEX (${name})` : ` INDEXED BY ${name}`;
+
+/**
+ * The branches of a search: one range of an index that starts with the venue per SEARCHABLE_FIELDS
+ * key `q` can be a prefix of, in their order, then the name words' (idx_user_name_words_search);
+ * the MAC ones: of the MAC's own index and of the MAC backwards (its end), each joined to the
+ * venue's rows.
+ */
+export function searchBranches(
+  filter: Pick<VenueListFilter, 'venueId' | 'status'> & { search: SearchPrefixes },
+  dialect: SearchDialect,
+): SearchBranch[] {
+  const { venueId, status, search } = filter;
+  const branches: SearchBranch[] = [];
   const statusSql = status === undefined ? '' : ' AND uv.user_status = ?';
   const venueParams = status === undefined ? [venueId] : [venueId, status];
   const range = (column: string, prefix: string) => {
     const { from, to, like } = prefixRange(prefix);
-    params.push(from, ...(to === null ? [] : [to]), ...(like === null ? [] : [like]));
     const below = to === null ? '' : ` AND ${column} < ?`;
-    return `${column} >= ?${below}${like === null ? '' : ` AND ${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`}`;
+    return {
+      sql: `${column} >= ?${below}${like === null ? '' : ` AND ${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`}`,
+      params: [from, ...(to === null ? [] : [to]), ...(like === null ? [] : [like])],
+    };
   };
-  const keyBranch = (column: string, prefix: string) => {
-    params.push(...venueParams);
-    const where = `uv.venue_id = ?${statusSql}`;
-    branches.push(
-      `SELECT uv.user_id, uv.user_created_at FROM hotspot_user_venues uv WHERE ${where} AND ${range(`uv.${column}`, prefix)}`,
-    );
-  };
-  const macBranch = (table: string, userColumn: string, column: string, prefix: string) => {
-    params.push(...venueParams);
-    branches.push(
-      `SELECT uv.user_id, uv.user_created_at FROM ${table} x JOIN hotspot_user_venues uv ON uv.user_id = x.${userColumn}
-       WHERE uv.venue_id = ?${statusSql} AND ${range(`x.${column}`, prefix)}`,
-    );
-  };
-  for (const { column, kind } of SEARCHABLE_FIELDS) {
+  for (const { column, kind, index } of SEARCHABLE_FIELDS) {
     const prefix = search[kind];
-    if (prefix !== null) keyBranch(column, prefix);
+    if (prefix === null) continue;
+    const where = range(`uv.${column}`, prefix);
+    branches.push({
+      rows: `FROM hotspot_user_venues uv${forceIndex(dialect, index)} WHERE uv.venue_id = ?${statusSql} AND ${where.sql}`,
+      params: [...venueParams, ...where.params],
+      counted: 'COUNT(*)',
+      repeats: false,
+    });
   }
   if (search.word !== null) {
-    params.push(...venueParams);
-    branches.push(
-      `SELECT uv.user_id, uv.user_created_at FROM hotspot_user_name_words uv WHERE uv.venue_id = ?${statusSql} AND ${range('uv.word', search.word)}`,
-    );
+    const where = range('uv.word', search.word);
+    const words = (hint: string) =>
+      `FROM hotspot_user_name_words uv${hint} WHERE uv.venue_id = ?${statusSql} AND ${where.sql}`;
+    branches.push({
+      rows: words(forceIndex(dialect, 'idx_user_name_words_search')),
+      params: [...venueParams, ...where.params],
+      // Two words of a user can match only if they start alike (shares_initial): the other rows are one user each.
+      counted:
+        'COUNT(CASE WHEN uv.shares_initial = 0 THEN 1 END) + COUNT(DISTINCT CASE WHEN uv.shares_initial = 1 THEN uv.user_id END)',
+      repeats: true,
+      newestFirst: words(namedIndex(dialect, NEWEST_WORDS_INDEX)),
+    });
   }
   for (const [column, prefix] of [
     ['mac_address', search.mac],
     ['mac_reversed', search.macSuffix],
   ] as const) {
     if (prefix === null) continue;
-    macBranch('hotspot_users', 'id', column, prefix);
-    macBranch('devices', 'user_id', column, prefix);
+    for (const [table, userColumn] of [
+      ['hotspot_users', 'id'],
+      ['devices', 'user_id'],
+    ] as const) {
+      const where = range(`x.${column}`, prefix);
+      branches.push({
+        rows: `FROM ${table} x${forceIndex(dialect, `idx_${table}_${column}`)}
+          JOIN hotspot_user_venues uv${forceIndex(dialect, 'PRIMARY')} ON uv.user_id = x.${userColumn}
+         WHERE uv.venue_id = ?${statusSql} AND ${where.sql}`,
+        params: [...venueParams, ...where.params],
+        counted: 'COUNT(DISTINCT uv.user_id)',
+        repeats: true,
+      });
+    }
   }
+  return branches;
+}
+
+function searchDialect(em: EntityManager): SearchDialect {
+  return isSqlite(em.connection) ? 'sqlite' : 'mysql';
+}
+
+/**
+ * The union of the venue rows a search matches (`user_id`, `user_created_at`), with its parameters;
+ * null when `q` is no prefix of any key (white space alone): the rows of each of searchBranches,
+ * united, and with the list's exact MAC filter, only those whose user or one of its devices has it.
+ */
+export function searchMatches(
+  filter: VenueListFilter & { search: SearchPrefixes },
+  dialect: SearchDialect = 'sqlite',
+): {
+  sql: string | null;
+  params: Array<string | number>;
+} {
+  return unitedMatches(searchBranches(filter, dialect), filter.macAddress);
+}
+
+function unitedMatches(
+  branches: readonly SearchBranch[],
+  macAddress: string | null,
+): { sql: string | null; params: Array<string | number> } {
   if (branches.length === 0) return { sql: null, params: [] };
-  let sql = branches.join('\n UNION ');
+  const params = branches.flatMap((branch) => branch.params);
+  let sql = branches.map((branch) => `SELECT uv.user_id, uv.user_created_at ${branch.rows}`).join('\n UNION ');
   if (macAddress !== null) {
-    // With the list's exact MAC filter as well: the matches whose user or one of its devices has it.
     sql = `SELECT s.user_id, s.user_created_at FROM (${sql}) s
       WHERE EXISTS (SELECT 1 FROM hotspot_users u WHERE u.id = s.user_id AND u.mac_address = ?)
          OR EXISTS (SELECT 1 FROM devices d WHERE d.user_id = s.user_id AND d.mac_address = ?)`;

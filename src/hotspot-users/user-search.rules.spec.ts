@@ -11,6 +11,7 @@ import {
   searchPrefixes,
   successor,
   type SearchedUser,
+  walksNewestFirst,
 } from './user-search.rules.js';
 
 /** A user with every searchable field set to `value` (null: unset, where the field may be). */
@@ -136,9 +137,65 @@ describe('user search rules', () => {
   it('gives a row per venue and word, with the status and creation time', () => {
     const createdAt = new Date('2026-01-01T00:00:00.000Z');
     expect(nameWordRowsOf({ id: 'u1', name: 'Ayşe Yılmaz', status: 'blocked', createdAt }, ['a', 'b'])).toEqual([
-      { userId: 'u1', venueId: 'a', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
-      { userId: 'u1', venueId: 'b', word: 'yilmaz', userStatus: 'blocked', userCreatedAt: createdAt },
+      {
+        userId: 'u1',
+        venueId: 'a',
+        word: 'yilmaz',
+        userStatus: 'blocked',
+        userCreatedAt: createdAt,
+        sharesInitial: false,
+      },
+      {
+        userId: 'u1',
+        venueId: 'b',
+        word: 'yilmaz',
+        userStatus: 'blocked',
+        userCreatedAt: createdAt,
+        sharesInitial: false,
+      },
     ]);
+  });
+
+  it("marks the words that start like another of the name's words (only those can both match one prefix)", () => {
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    const shared = (name: string) =>
+      nameWordRowsOf({ id: 'u1', name, status: 'active', createdAt }, ['a']).map(({ word, sharesInitial }) => [
+        word,
+        sharesInitial,
+      ]);
+    expect(shared('Ali Aydın Yılmaz Aksoy')).toEqual([
+      ['aydin yilmaz aksoy', true],
+      ['yilmaz aksoy', false],
+      ['aksoy', true],
+    ]);
+    // The first word has no row of its own: it shares with none.
+    expect(shared('Ayşe Nur Yılmaz')).toEqual([
+      ['nur yilmaz', false],
+      ['yilmaz', false],
+    ]);
+    // Accents folded first, and a character outside the BMP is one initial.
+    expect(shared('X Öz Oz')).toEqual([
+      ['oz oz', true],
+      ['oz', true],
+    ]);
+    expect(shared('X 𝐀b 𝐀c')).toEqual([
+      ['𝐀b 𝐀c', true],
+      ['𝐀c', true],
+    ]);
+  });
+
+  it('walks the venue newest first only for a word common enough that it reads fewer rows than a sort', () => {
+    const first = { offset: 0, limit: 20 };
+    // One guest in 20 of a 100,000-user venue: the walk reads about 400 users for page 1.
+    expect(walksNewestFirst(5000, 100_000, first)).toBe(true);
+    // One in 90: the walk would read about 1,800, more than half the matches' 1,111.
+    expect(walksNewestFirst(1111, 100_000, first)).toBe(false);
+    expect(walksNewestFirst(1, 100_000, first)).toBe(false);
+    expect(walksNewestFirst(0, 0, first)).toBe(false);
+    // Deep pages walk further: page 50 of the common word sorts instead.
+    expect(walksNewestFirst(5000, 100_000, { offset: 980, limit: 20 })).toBe(false);
+    expect(walksNewestFirst(10, 10, first)).toBe(false);
+    expect(walksNewestFirst(40, 40, first)).toBe(true);
   });
 
   it('changes only the name word rows that differ', () => {

@@ -143,27 +143,48 @@ export function nameWordRowsOf(
   venueIds: readonly string[],
 ): HotspotUserNameWordEntity[] {
   const words = nameWordsOf(user.name);
+  const initials = words.map(initialOf);
   return venueIds.flatMap((venueId) =>
-    words.map((word) => ({
+    words.map((word, i) => ({
       userId: user.id,
       venueId,
       word,
       userStatus: user.status,
       userCreatedAt: user.createdAt,
+      sharesInitial: initials.some((initial, j) => j !== i && initial === initials[i]),
     })),
   );
 }
 
+/** A word's first character (code point), as SQL's one-character SUBSTR reads it. */
+function initialOf(word: string): string {
+  return String.fromCodePoint(word.codePointAt(0)!);
+}
+
+/**
+ * Whether a page of a name word's `matches` (users) is read by walking the venue's words newest first
+ * rather than sorting the matches: the walk reads about (offset + limit) x venueUsers / matches
+ * rows before its page is complete, the sort reads and sorts every match; the walk is taken only
+ * when it reads at most half as many rows, so a rare word (a walk through the whole venue) never is.
+ */
+export function walksNewestFirst(
+  matches: number,
+  venueUsers: number,
+  page: { offset: number; limit: number },
+): boolean {
+  return matches > 0 && 2 * (page.offset + page.limit) * venueUsers <= matches * matches;
+}
+
 /**
  * The name word rows to delete and to write to go from `before` to `after` (nameWordRowsOf): a row
- * whose status or creation time changed is in both (deleted, then written again).
+ * whose status, creation time or shared initial changed is in both (deleted, then written again).
  */
 export function nameWordChanges(
   before: readonly HotspotUserNameWordEntity[],
   after: readonly HotspotUserNameWordEntity[],
 ): { removed: HotspotUserNameWordEntity[]; added: HotspotUserNameWordEntity[] } {
   const identity = (row: HotspotUserNameWordEntity) =>
-    JSON.stringify([row.venueId, row.word, row.userStatus, row.userCreatedAt.getTime()]);
+    JSON.stringify([row.venueId, row.word, row.userStatus, row.userCreatedAt.getTime(), row.sharesInitial]);
   const was = new Set(before.map(identity));
   const is = new Set(after.map(identity));
   return {
