@@ -99,12 +99,13 @@ const DIALECT = {
  * The statements that seed `users` users; `passwordHash` is the stored hash of BENCH_PASSWORD.
  * `numbers` is a table with a column `n` holding 1..users. `hasSearch`: the venue rows have the
  * list's search keys (name, username and phone folded as the service folds them); `hasDeskSearch`:
- * the name words, a phone's and a MAC's keys backwards (the DeskSearch migration) too.
+ * the name words, a phone's and a MAC's keys backwards (the DeskSearch migration) too. `allHot`:
+ * every user in HOT_VENUE.
  */
-function seedStatements(dialect, users, passwordHash, numbers, hasSearch, hasDeskSearch) {
+function seedStatements(dialect, users, passwordHash, numbers, hasSearch, hasDeskSearch, allHot = false) {
   const d = DIALECT[dialect];
   const status = `CASE WHEN n % 7 = 3 THEN 'blocked' ELSE 'active' END`;
-  const venue = `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
+  const venue = allHot ? `'${HOT_VENUE}'` : `CASE WHEN n % 10 = 7 THEN '${HOT_VENUE}' ELSE ${d.smallVenue} END`;
   const range = `FROM ${numbers} WHERE n <= ${users}`;
   return [
     `INSERT INTO hotspot_users (id, name, username, email, phone, mac_address, login_method, status, password_hash,
@@ -194,8 +195,8 @@ export async function seedMysql(connection, users, passwordHash) {
   );
 }
 
-/** Seeds a SQLite file through a better-sqlite3 connection. */
-export function seedSqlite(db, users, passwordHash) {
+/** Seeds a SQLite file through a better-sqlite3 connection; with `allHot`, every user in HOT_VENUE. */
+export function seedSqlite(db, users, passwordHash, { allHot = false } = {}) {
   const hasCounts =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_user_counts'").get() !== undefined;
   const hasSearch =
@@ -208,7 +209,7 @@ export function seedSqlite(db, users, passwordHash) {
            INSERT INTO bench_numbers (n) SELECT n FROM c`);
   db.transaction(() => {
     for (const sql of [
-      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers', hasSearch, hasDeskSearch),
+      ...seedStatements('sqlite', users, passwordHash, 'bench_numbers', hasSearch, hasDeskSearch, allHot),
       ...countStatements('sqlite', hasCounts),
     ]) {
       db.exec(sql);
