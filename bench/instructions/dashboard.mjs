@@ -10,8 +10,10 @@
 // build has one). Then it runs the service under callgrind with V8's --single-threaded, so garbage
 // collection and compilation run on the main thread instead of worker threads whose share varies from
 // run to run: WARMUP pages (400), 10 s idle (the background's rate), then PAGES pages (2,000) one after
-// another, each checked to be the dashboard. Prints one JSON line; the figure is irPerPageLessIdle (the
-// idle rate times the counted time taken off), over all threads, and mainIrPerPage the main thread's.
+// another, each checked to be the dashboard. Prints one JSON line; the figure is irPerPage, over all
+// threads. Timers run by the clock add more per page when valgrind runs slower, so compare builds run
+// side by side (at the same time); irPerPageLessIdle takes off an idle rate measured before the pages,
+// which varies too much to rely on (docs/performance.md).
 // KEEP=1 keeps the temp folder, whose cg.out.<pid>.1 is the callgrind profile of the counted pages
 // (callgrind_annotate). NOVG=1 runs the same steps without valgrind (counts 0), to check the set-up.
 import { spawn, execFileSync } from 'node:child_process';
