@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { signInToConsole } from './lib/console-session.mjs';
 import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, rssSampler, startProcess } from './lib/processes.mjs';
 import { cli, connectMysql, radiusToken, serviceEnv } from './lib/service.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
@@ -247,12 +248,6 @@ async function setUpRadius(database) {
   return { nasName, nasIp: '127.0.0.1', token: radiusToken(database.url, `bench-radius-${Date.now()}`), sessionPrefix };
 }
 
-/** The session cookie ("name=value") a console answer set, if any. */
-function consoleCookie(response) {
-  const set = response.headers.getSetCookie().find((cookie) => /^(__Host-)?hotspot_console=[^;]/.test(cookie));
-  return set?.split(';')[0];
-}
-
 /**
  * When the service has the console: an operator of the 100,000-user venue (read permission) created
  * through the CLI, signed in through the console's forms as a browser would (its one-time password
@@ -276,36 +271,7 @@ async function setUpConsole(database, service) {
       '--json',
     ]),
   );
-  const post = async (path, form, cookie) =>
-    fetch(`http://127.0.0.1:${service.port}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'sec-fetch-site': 'same-origin',
-        ...(cookie === undefined ? {} : { cookie }),
-      },
-      body: new URLSearchParams(form).toString(),
-    });
-  const signIn = await post('/admin/login', { email, password: created.oneTimePassword });
-  const first = consoleCookie(signIn);
-  if (signIn.status !== 303 || first === undefined) throw new Error(`console sign-in answered ${signIn.status}`);
-  const password = `bench console ${Date.now().toString(36)} password`;
-  // The form's one-time token (every console form that changes something carries one).
-  const form = await (
-    await fetch(`http://127.0.0.1:${service.port}/admin/password`, { headers: { cookie: first } })
-  ).text();
-  const formToken = /name="formToken" value="([^"]+)"/.exec(form)?.[1];
-  if (formToken === undefined) throw new Error('the console password form has no form token');
-  const changed = await post(
-    '/admin/password',
-    { current: created.oneTimePassword, password, repeat: password, formToken },
-    first,
-  );
-  const cookie = consoleCookie(changed);
-  if (changed.status !== 303 || cookie === undefined)
-    throw new Error(`console password change answered ${changed.status}`);
-  return cookie;
+  return signInToConsole(`http://127.0.0.1:${service.port}`, email, created.oneTimePassword);
 }
 
 async function startService(database) {

@@ -16,12 +16,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { freePort } from '../lib/processes.mjs';
+import { checkoutCli, sleep, stopChild, untilHealthy } from './harness.mjs';
 
 const [dir, withPlan, label] = [process.argv[2], process.argv[3] === '1', process.argv[4]];
 const require = createRequire(join(dir, 'package.json'));
 const Database = require('better-sqlite3');
 const work = mkdtempSync(join(tmpdir(), `acct-${label}-`));
-const PORT = 3000 + Math.floor(Math.random() * 1000) + (withPlan ? 1000 : 0);
+const PORT = await freePort();
 const SESSIONS = Number(process.env.SESSIONS ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const env = {
@@ -32,13 +34,7 @@ const env = {
   USAGE_SWEEP_INTERVAL: '1',
   HOST: '127.0.0.1',
 };
-const cli = (...args) =>
-  execFileSync(process.execPath, [join(dir, 'dist/src/cli/main.js'), ...args], {
-    cwd: work,
-    env,
-    encoding: 'utf8',
-  }).trim();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const cli = checkoutCli(dir, work, env);
 
 function start(valgrind) {
   const [command, args] = valgrind
@@ -50,26 +46,11 @@ function start(valgrind) {
   const child = spawn(command, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'ignore'] });
   return child;
 }
-async function ready() {
-  for (let i = 0; i < 2400; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
-  }
-  throw new Error('not ready');
-}
-async function stop(child) {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
 const admin = cli('token', 'create', '--name', 'admin', '--permissions', 'read,write,delete');
 const radius = cli('token', 'create', '--name', 'radius', '--permissions', 'radius');
 cli('nas', 'add', '--venue', 'v1', '--name', 'nas1', '--ip', '127.0.0.1', '--secret', 'a-shared-secret-of-some-length');
 let service = start(false);
-await ready();
+await untilHealthy(PORT);
 async function api(method, path, body) {
   const r = await fetch(`http://127.0.0.1:${PORT}${path}`, {
     method,
@@ -130,7 +111,7 @@ async function packet(i, status, octets) {
   if (r.status !== 204) throw new Error(`accounting ${r.status} ${await r.text()}`);
 }
 for (let i = 0; i < SESSIONS; i++) await packet(i, 'Start', 0);
-await stop(service);
+await stopChild(service);
 
 const db = new Database(join(work, 'db.sqlite'), { readonly: true, fileMustExist: true });
 const hasPending =
@@ -139,7 +120,7 @@ const pending = () =>
   hasPending ? db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE usage_pending = 1').get().n : 0;
 
 service = start(!process.env.NOVG);
-await ready();
+await untilHealthy(PORT);
 const cgEnv = { ...process.env, HOST: '127.0.0.1' };
 function instructions() {
   if (process.env.NOVG) return 0;
@@ -179,5 +160,5 @@ console.log(
     pendingAfter: pending(),
   }),
 );
-await stop(service);
+await stopChild(service);
 rmSync(work, { recursive: true, force: true });

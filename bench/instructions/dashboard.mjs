@@ -22,20 +22,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { signInToConsole } from '../lib/console-session.mjs';
+import { freePort } from '../lib/processes.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedSqlite } from '../seed.mjs';
+import { checkoutCli, sleep, stopChild, untilHealthy } from './harness.mjs';
 
 const [dir, label] = [process.argv[2], process.argv[3]];
 const require = createRequire(join(dir, 'package.json'));
 const Database = require('better-sqlite3');
 const { hash } = require('@node-rs/argon2');
 const work = mkdtempSync(join(tmpdir(), `dash-${label}-`));
-const PORT = await new Promise((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
+const PORT = await freePort();
 const USERS = Number(process.env.USERS ?? 100000);
 const WARMUP = Number(process.env.WARMUP ?? 400);
 const PAGES = Number(process.env.PAGES ?? 2000);
@@ -56,13 +53,7 @@ const env = {
   // The page is measured, not the enrolment of a second factor.
   OPERATORS_REQUIRE_2FA: 'false',
 };
-const cli = (...args) =>
-  execFileSync(process.execPath, [join(dir, 'dist/src/cli/main.js'), ...args], {
-    cwd: work,
-    env,
-    encoding: 'utf8',
-  }).trim();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const cli = checkoutCli(dir, work, env);
 const base = `http://127.0.0.1:${PORT}`;
 
 function start(valgrind) {
@@ -81,26 +72,11 @@ function start(valgrind) {
     : [node[0], node.slice(1)];
   return spawn(command, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
-async function ready() {
-  for (let i = 0; i < 2400; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
-  }
-  throw new Error('not ready');
-}
-async function stop(child) {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
 
 // Migrated by a first start, then seeded.
 let service = start(false);
-await ready();
-await stop(service);
+await untilHealthy(PORT);
+await stopChild(service);
 const db = new Database(join(work, 'db.sqlite'));
 seedSqlite(db, USERS, await hash(BENCH_PASSWORD), { allHot: true });
 db.close();
@@ -122,36 +98,9 @@ const created = JSON.parse(
 );
 
 service = start(!process.env.NOVG);
-await ready();
-const sessionCookie = (response) =>
-  response.headers
-    .getSetCookie()
-    .find((cookie) => /^(__Host-)?hotspot_console=[^;]/.test(cookie))
-    ?.split(';')[0];
-const post = (path, form, cookie) =>
-  fetch(`${base}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-      ...(cookie === undefined ? {} : { cookie }),
-    },
-    body: new URLSearchParams(form).toString(),
-  });
-const signIn = await post('/admin/login', { email, password: created.oneTimePassword });
-const first = sessionCookie(signIn);
-if (signIn.status !== 303 || first === undefined) throw new Error(`sign-in answered ${signIn.status}`);
-const passwordForm = await (await fetch(`${base}/admin/password`, { headers: { cookie: first } })).text();
-const formToken = /name="formToken" value="([^"]+)"/.exec(passwordForm)?.[1];
-const password = `dashboard ${Date.now().toString(36)} password`;
-const changed = await post(
-  '/admin/password',
-  { current: created.oneTimePassword, password, repeat: password, ...(formToken === undefined ? {} : { formToken }) },
-  first,
-);
-const cookie = sessionCookie(changed);
-if (changed.status !== 303 || cookie === undefined) throw new Error(`password change answered ${changed.status}`);
+await untilHealthy(PORT);
+// The form's token is sent when the build's password form has one (builds before #41's had none).
+const cookie = await signInToConsole(base, email, created.oneTimePassword, { formToken: 'optional' });
 
 // Every seventh seeded user is blocked (bench/seed.mjs), the rest active.
 const active = USERS - Math.floor((USERS + 4) / 7);
@@ -202,6 +151,6 @@ console.log(
     mainIrPerPageLessIdle: per('main'),
   }),
 );
-await stop(service);
+await stopChild(service);
 if (process.env.KEEP) console.error(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });
