@@ -701,7 +701,7 @@ const NEWEST_WORDS_INDEX = 'idx_user_name_words_newest';
 const forceIndex = (dialect: SearchDialect, name: string) => (dialect === 'mysql' ? ` FORCE INDEX (${name})` : '');
 /** The index named on either database: a walk no planner would choose by itself. */
 const namedIndex = (dialect: SearchDialect, name: string) =>
-  dialect === 'mysql' ? ` FORCE INDEX (${name})` : ` INDEXED BY ${name}`;
+  dialect === 'sqlite' ? ` INDEXED BY ${name}` : forceIndex(dialect, name);
 
 /**
  * The branches of a search: one range of an index that starts with the venue per SEARCHABLE_FIELDS
