@@ -176,7 +176,7 @@ function deskSearchWorkloads(users) {
   const search = (name, next, what) => ({
     name,
     title: `list, ${users / 10}-user venue, q=${what}`,
-    yardstick: null,
+    yardstick: 'bare',
     expected: [200],
     request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(next())}` }),
   });
@@ -257,14 +257,14 @@ export function workloads(users) {
     {
       name: 'users-search-phone',
       title: `list, ${users / 10}-user venue, q=${SEARCH.phone} (phone prefix)`,
-      yardstick: null,
+      yardstick: 'bare',
       expected: [200],
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.phone)}` }),
     },
     {
       name: 'users-search-name',
       title: `list, ${users / 10}-user venue, q=${SEARCH.name} (name prefix)`,
-      yardstick: null,
+      yardstick: 'bare',
       expected: [200],
       request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(SEARCH.name)}` }),
     },

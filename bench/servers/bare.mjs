@@ -1,10 +1,13 @@
 // The yardstick: a minimal node:http handler issuing the same SQL the service issues for the read
-// workloads (status, list, get), with a fixed bearer token and nothing else (no validation, logs,
-// headers or error handling). Run as a child process by bench/run.mjs:
+// workloads (status, list, get, the list's search), with a fixed bearer token and nothing else (no
+// validation, logs, headers or error handling). The search's SQL comes from the built service's own
+// builders (dist/), so it is the service's by construction. Run as a child process by bench/run.mjs:
 //   node bench/servers/bare.mjs PORT TOKEN mysql://…|sqlite:PATH [POOL_SIZE]
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { createServer } from 'node:http';
+import { searchBranches, unitedMatches } from '../../dist/src/hotspot-users/hotspot-users.repository.js';
+import { searchPrefixes, walksNewestFirst } from '../../dist/src/hotspot-users/user-search.rules.js';
 
 const [port, token, databaseUrl, poolSize = '20'] = process.argv.slice(2);
 const PAGE_BUCKET_MS = 3_600_000;
@@ -27,6 +30,7 @@ function connect(url) {
 }
 
 const db = connect(databaseUrl);
+const dialect = databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'mysql';
 const placeholders = (values) => values.map(() => '?').join(', ');
 
 const USER_ROW_COLUMNS = `u.id, u.name, u.username, u.email, u.phone, u.mac_address, u.login_method, u.status,
@@ -109,6 +113,14 @@ async function list(query) {
     + (SELECT COALESCE(SUM(delta), 0) FROM venue_user_count_changes WHERE venue_id = ?${byStatus}))`;
   const pagination = (count) => ({ page, limit, total: count, pages: Math.ceil(count / limit) });
   const offset = (page - 1) * limit;
+  const q = query.get('q');
+  if (q !== null) {
+    const found = await search({ venueId, status: status ?? undefined, search: searchPrefixes(q) }, total, params, {
+      offset,
+      limit,
+    });
+    return { success: true, data: await recordsOf(found.ids), pagination: pagination(found.total) };
+  }
   if (offset === 0) {
     const range = `FROM hotspot_user_venues WHERE venue_id = ?${byStatus}
        ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET 0`;
@@ -158,6 +170,46 @@ async function list(query) {
   );
   const data = await recordsOf(rows.map((row) => row.user_id));
   return { success: true, data, pagination: pagination(Number(rows[0]?.total ?? 0)) };
+}
+
+/**
+ * A search's page ids and total as the service reads them (findVenuePageBySearch): each branch's users
+ * counted in one statement; when one branch alone finds anyone, its page from its own range (a common
+ * name word's by walking newest first), otherwise the union of those that do.
+ */
+async function search(filter, venueTotal, venueParams, page) {
+  const branches = searchBranches(filter, dialect);
+  if (branches.length === 0) return { ids: [], total: 0 };
+  const words = branches.some((branch) => branch.newestFirst !== undefined);
+  const [counts] = await db.all(
+    `SELECT ${branches.map((branch, i) => `(SELECT ${branch.counted} ${branch.rows}) AS c${i}`).join(', ')}${
+      words ? `, ${venueTotal} AS venue_users` : ''
+    }`,
+    [...branches.flatMap((branch) => branch.params), ...(words ? [...venueParams, ...venueParams] : [])],
+  );
+  const found = branches.map((branch, i) => ({ branch, users: Number(counts[`c${i}`]) })).filter((b) => b.users > 0);
+  if (found.length === 0) return { ids: [], total: 0 };
+  if (found.length > 1) {
+    const { sql, params } = unitedMatches(
+      found.map(({ branch }) => branch),
+      null,
+    );
+    const rows = await db.all(
+      `SELECT user_id, COUNT(*) OVER () AS total FROM (${sql}) m
+       ORDER BY user_created_at DESC, user_id DESC LIMIT ? OFFSET ?`,
+      [...params, page.limit, page.offset],
+    );
+    return { ids: rows.map((row) => row.user_id), total: Number(rows[0]?.total ?? 0) };
+  }
+  const [{ branch, users }] = found;
+  const walks = branch.newestFirst !== undefined && walksNewestFirst(users, Number(counts.venue_users), page);
+  const rows = await db.all(
+    `SELECT uv.user_id ${walks ? branch.newestFirst : branch.rows}
+     ${branch.repeats ? 'GROUP BY uv.user_created_at, uv.user_id' : ''}
+     ORDER BY uv.user_created_at DESC, uv.user_id DESC LIMIT ? OFFSET ?`,
+    [...branch.params, page.limit, page.offset],
+  );
+  return { ids: rows.map((row) => row.user_id), total: users };
 }
 
 async function answer(request) {

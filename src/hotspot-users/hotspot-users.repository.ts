@@ -792,7 +792,8 @@ export function searchMatches(
   return unitedMatches(searchBranches(filter, dialect), filter.macAddress);
 }
 
-function unitedMatches(
+/** The union of `branches`' rows (`user_id`, `user_created_at`), kept to those with `macAddress` when given. */
+export function unitedMatches(
   branches: readonly SearchBranch[],
   macAddress: string | null,
 ): { sql: string | null; params: Array<string | number> } {
