@@ -57,16 +57,16 @@ const token = 'hsp_bench_0123456789abcdefghijklmnopqrstuvwxyz';
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 /**
- * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
- * server and the database server (`databasePid`, null for none) used meanwhile.
- */
-/**
  * Connections of an open-loop run: enough that requests start on the schedule whatever the answers
  * do (each connection holds one request at a time), so a slow answer delays no later request.
  */
 const OPEN_LOOP_CONNECTIONS = 128;
 
-/** `rate`: requests started per second on a schedule (open loop); without it, closed loop at --connections. */
+/**
+ * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
+ * server and the database server (`databasePid`, null for none) used meanwhile. `rate`: requests
+ * started per second on a schedule (open loop); without it, closed loop at --connections.
+ */
 async function runOnce(workload, server, seconds, databasePid = null, rate = null) {
   const statuses = {};
   const cpuBefore = [cpuMs(server.pid), cpuMs(databasePid)];
@@ -305,6 +305,32 @@ async function startMetricsService(database) {
   };
 }
 
+/** Requests of each workload sent to both the service and its bare yardstick, whose answers must agree. */
+const ANSWERS_COMPARED = 5;
+
+/**
+ * Whether the bare yardstick answers `workload` as the service does: the same requests to both,
+ * compared by status, the ids they return in order and the total; the requests that differ.
+ */
+async function differingAnswers(workload, service, yardstick) {
+  const read = async (server, next) => {
+    const response = await fetch(`http://127.0.0.1:${server.port}${next.path}`, {
+      method: next.method,
+      headers: { authorization: `Bearer ${next.token ?? token}` },
+    });
+    const body = await response.json().catch(() => null);
+    const ids = Array.isArray(body?.data) ? body.data.map((user) => user._id) : (body?.data?._id ?? null);
+    return JSON.stringify([response.status, ids, body?.pagination?.total ?? null]);
+  };
+  const differing = [];
+  for (let i = 0; i < ANSWERS_COMPARED; i++) {
+    const next = workload.request();
+    const [theirs, ours] = await Promise.all([read(yardstick, next), read(service, next)]);
+    if (theirs !== ours) differing.push(`${next.method} ${next.path}: service ${ours}, bare ${theirs}`);
+  }
+  return differing;
+}
+
 /** Seeds `database`, then runs every workload on the service and its yardstick, alternating. */
 async function benchDatabase(database) {
   let seedSeconds = 0;
@@ -351,6 +377,7 @@ async function benchDatabase(database) {
         await runOnce(workload, measured, config.warmup);
         if (yardstick !== null) await runOnce(workload, yardstick, config.warmup);
       }
+      const differing = workload.yardstick === 'bare' ? await differingAnswers(workload, measured, yardstick) : [];
       const rssBefore = rssMb(measured.pid);
       const mine = [];
       const theirs = [];
@@ -367,6 +394,7 @@ async function benchDatabase(database) {
         yardstick: yardstick === null ? null : { name: workload.yardstick, ...merge(theirs) },
         rssBeforeMb: rssBefore,
         rssAfterMb: rssMb(measured.pid),
+        ...(workload.yardstick === 'bare' ? { answersDiffering: differing } : {}),
       };
       row.ratio = row.yardstick === null ? null : Math.round((row.service.rps / row.yardstick.rps) * 100) / 100;
       if (workload.openLoop && row.yardstick !== null) {
@@ -590,6 +618,14 @@ async function main() {
       ),
   );
   failures.push(...openLoopFailures);
+  const answerFailures = results.flatMap((result) =>
+    result.rows.flatMap((row) =>
+      (row.answersDiffering ?? []).map(
+        (request) => `${row.database} ${row.workload}, bare answers otherwise: ${request}`,
+      ),
+    ),
+  );
+  failures.push(...answerFailures);
   if (failures.length > 0) {
     process.stderr.write(`\nFAILED:\n${failures.join('\n')}\n`);
     process.exitCode = 1;
