@@ -4,12 +4,14 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { signInToConsole } from './lib/console-session.mjs';
 import { cpuMs, databaseServerPid, freePort, log, ROOT, rssMb, rssSampler, startProcess } from './lib/processes.mjs';
+import { openLoop, percentiles } from './lib/radius-load.mjs';
 import { cli, connectMysql, radiusToken, serviceEnv } from './lib/service.mjs';
 import { BENCH_PASSWORD, HOT_VENUE, seedMysql, seedSqlite } from './seed.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
@@ -58,9 +60,11 @@ const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 }
 
 /**
  * Connections of an open-loop run: enough that requests start on the schedule whatever the answers
- * do (each connection holds one request at a time), so a slow answer delays no later request.
+ * do while the server keeps up, few enough that one it cannot keep up with is not flooded.
  */
 const OPEN_LOOP_CONNECTIONS = 128;
+/** An open-loop request whose socket stays silent this long counts as an error. */
+const OPEN_LOOP_TIMEOUT_MS = 10_000;
 
 /**
  * One run of `workload` against `server` ({ port, pid }) for `seconds`; with the CPU time that
@@ -68,51 +72,118 @@ const OPEN_LOOP_CONNECTIONS = 128;
  * started per second on a schedule (open loop); without it, closed loop at --connections.
  */
 async function runOnce(workload, server, seconds, databasePid = null, rate = null) {
-  const statuses = {};
   const cpuBefore = [cpuMs(server.pid), cpuMs(databasePid)];
+  const result =
+    rate === null ? await closedLoopRun(workload, server, seconds) : await openLoopRun(workload, server, seconds, rate);
+  const unexpected = Object.entries(result.statuses)
+    .filter(([status]) => !workload.expected.includes(Number(status)))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const cpuUsed = (pid, before) => (before === null ? null : cpuMs(pid) - before);
+  return {
+    ...result,
+    cpuMs: cpuUsed(server.pid, cpuBefore[0]),
+    databaseCpuMs: cpuUsed(databasePid, cpuBefore[1]),
+    unexpected,
+  };
+}
+
+/** The request `workload` makes next, as fetch and autocannon take it. */
+function nextRequest(workload) {
+  const next = workload.request();
+  return {
+    method: next.method,
+    path: next.path,
+    headers: {
+      authorization: `Bearer ${next.token ?? token}`,
+      ...(next.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...next.headers,
+    },
+    body: next.body === undefined ? undefined : JSON.stringify(next.body),
+  };
+}
+
+/** `workload` with --connections (or its own) requests always in flight, by autocannon. */
+async function closedLoopRun(workload, server, seconds) {
+  const statuses = {};
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
-    connections: rate === null ? (workload.connections ?? config.connections) : OPEN_LOOP_CONNECTIONS,
-    ...(rate === null ? {} : { overallRate: rate }),
+    connections: workload.connections ?? config.connections,
     duration: seconds,
     requests: [
       {
-        setupRequest: (request) => {
-          const next = workload.request();
-          return {
-            ...request,
-            method: next.method,
-            path: next.path,
-            headers: {
-              authorization: `Bearer ${next.token ?? token}`,
-              ...(next.body === undefined ? {} : { 'content-type': 'application/json' }),
-              ...next.headers,
-            },
-            body: next.body === undefined ? undefined : JSON.stringify(next.body),
-          };
-        },
+        setupRequest: (request) => ({ ...request, ...nextRequest(workload) }),
         onResponse: (status) => {
           statuses[status] = (statuses[status] ?? 0) + 1;
         },
       },
     ],
   });
-  const unexpected = Object.entries(statuses)
-    .filter(([status]) => !workload.expected.includes(Number(status)))
-    .reduce((sum, [, count]) => sum + count, 0);
-  const cpuUsed = (pid, before) => (before === null ? null : cpuMs(pid) - before);
   return {
     requests: result.requests.total,
-    cpuMs: cpuUsed(server.pid, cpuBefore[0]),
-    databaseCpuMs: cpuUsed(databasePid, cpuBefore[1]),
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
-    unexpected,
     errors: result.errors + result.timeouts,
     statuses,
   };
+}
+
+/**
+ * `workload` at `rate` requests a second for `seconds`, each started when it is due whatever the
+ * earlier answers do (openLoop, a 10 ms schedule), and its latency counted from when it was due; at
+ * most OPEN_LOOP_CONNECTIONS in flight, the others waiting for a connection (their wait counted), so
+ * a rate the server cannot carry shows as latency and a lower rate, not as a flood it is still
+ * answering when the next run begins. (autocannon's `overallRate` is no open loop: each connection
+ * sends its share of a second at once when the second begins, so requests come in bursts.)
+ */
+async function openLoopRun(workload, server, seconds, rate) {
+  const agent = new Agent({ keepAlive: true, maxSockets: OPEN_LOOP_CONNECTIONS });
+  const statuses = {};
+  const samples = [];
+  let errors = 0;
+  const started = performance.now();
+  await openLoop(rate, seconds, async (dueAt) => {
+    try {
+      const status = await send(agent, server.port, nextRequest(workload));
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      samples.push(performance.now() - dueAt);
+    } catch {
+      errors += 1;
+    }
+  });
+  agent.destroy();
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const { p50, p99 } = percentiles(samples);
+  return {
+    requests: samples.length,
+    // Answers a second over the whole run, the wait for the last ones included: below the rate when it was not kept up.
+    rps: Math.round((samples.length / Math.max(seconds, elapsedSeconds)) * 10) / 10,
+    p50: p50 ?? 0,
+    p99: p99 ?? 0,
+    non2xx: Object.entries(statuses)
+      .filter(([status]) => Number(status) >= 300)
+      .reduce((sum, [, count]) => sum + count, 0),
+    errors,
+    statuses,
+  };
+}
+
+/** One request through `agent`; resolves with its status once the answer is read whole. */
+function send(agent, port, { method, path, headers, body }) {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers, agent, timeout: OPEN_LOOP_TIMEOUT_MS },
+      (response) => {
+        response.on('error', reject);
+        response.on('end', () => resolve(response.statusCode));
+        response.resume();
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** Merges rounds: req/s is the mean, latencies the mean of each round's percentile, counts summed. */
@@ -398,7 +469,7 @@ async function benchDatabase(database) {
       };
       row.ratio = row.yardstick === null ? null : Math.round((row.service.rps / row.yardstick.rps) * 100) / 100;
       if (workload.openLoop && row.yardstick !== null) {
-        row.openLoop = await openLoop(workload, measured, yardstick, row.yardstick.rps, databasePid);
+        row.openLoop = await compareOpenLoop(workload, measured, yardstick, row.yardstick.rps, databasePid);
       }
       rows.push(row);
       log(formatRow(row));
@@ -442,7 +513,7 @@ async function runSoak(database, service) {
  * on the yardstick alternately: the latency each adds at a load both carry, without the queueing of
  * a saturated closed loop (where p99 ≈ connections ÷ throughput for any handler).
  */
-async function openLoop(workload, service, yardstick, yardstickMaxRps, databasePid) {
+async function compareOpenLoop(workload, service, yardstick, yardstickMaxRps, databasePid) {
   const rate = Math.max(1, Math.floor(yardstickMaxRps / 2));
   const mine = [];
   const theirs = [];
