@@ -177,6 +177,7 @@ function deskSearchWorkloads(users) {
     name,
     title: `list, ${users / 10}-user venue, q=${what}`,
     yardstick: 'bare',
+    openLoop: true,
     expected: [200],
     request: () => ({ method: 'GET', path: `${USERS}?venueId=${HOT_VENUE}&q=${encodeURIComponent(next())}` }),
   });
@@ -256,6 +257,7 @@ export function workloads(users) {
     },
     {
       name: 'users-search-phone',
+      openLoop: true,
       title: `list, ${users / 10}-user venue, q=${SEARCH.phone} (phone prefix)`,
       yardstick: 'bare',
       expected: [200],
@@ -263,6 +265,7 @@ export function workloads(users) {
     },
     {
       name: 'users-search-name',
+      openLoop: true,
       title: `list, ${users / 10}-user venue, q=${SEARCH.name} (name prefix)`,
       yardstick: 'bare',
       expected: [200],
